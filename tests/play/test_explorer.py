@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from solo_board import solo_board
 
 from dippouch.catalog import load_variant
-from dippouch.play.explorer import Explored, Step, UnknownChoice, explore, explorer_variants, path_text
+from dippouch.play.explorer import Explored, PhaseOrders, UnknownChoice, explore, explorer_variants, path_text
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 from dippouch.store.models import GameRow, PhaseRow
@@ -128,7 +128,7 @@ def _recount_game(ending: Mapping[str, Any] | None, phases: list[PhaseRow], powe
             break
         mine = (p.orders or {}).get(power)
         if mine or power in (p.missed or []):
-            steps.append(Step(p.name, tuple(sorted(mine or ()))))
+            steps.append(PhaseOrders(p.name, tuple(sorted(mine or ()))))
     last = phases[-1]
     final = last.next_position if last.status == "processed" and last.next_position else last.position
     centres = len(final["supply_centers"].get(power, []))
@@ -202,12 +202,12 @@ def test_the_explorers_counts_equal_a_recount_from_the_stored_games(played: Game
 
 def test_the_root_and_one_step_down_as_a_player_reads_them(played: GameStore) -> None:
     root = explore(played, "standard", "France")
-    a = Step("Spring 1901 Movement", ("A mar S A par - bur", "A par - bur", "F bre - mao"))
+    a = PhaseOrders("Spring 1901 Movement", ("A mar S A par - bur", "A par - bur", "F bre - mao"))
     # The same set sent in two orders is one opening; the solo's France held; nothing of the hidden games.
     assert [(b.step, b.figures.games) for b in root.branches] == [
         (a, 2),
-        (Step("Spring 1901 Movement", ("A mar - spa", "A par - pic", "F bre - eng")), 1),
-        (Step("Spring 1901 Movement", ("A par H",)), 1),
+        (PhaseOrders("Spring 1901 Movement", ("A mar - spa", "A par - pic", "F bre - eng")), 1),
+        (PhaseOrders("Spring 1901 Movement", ("A par H",)), 1),
     ]
     assert not any("gas" in o for b in root.branches for o in b.step.orders)
     assert (root.figures.wins, root.figures.draws, root.figures.survivals, root.figures.eliminations) == (1, 3, 0, 0)

@@ -71,7 +71,7 @@ class Letter(Spec):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Province(Spec):
+class ProvinceSpec(Spec):
     """A province (or coast) of the map; checked once the map is compiled."""
 
     def type_name(self) -> str:
@@ -79,7 +79,7 @@ class Province(Spec):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Unit(Spec):
+class UnitSpec(Spec):
     def type_name(self) -> str:
         return 'unit `"A par"`, `"F stp/sc"`'
 
@@ -207,7 +207,7 @@ def known_behaviours(point: str) -> list[str]:
 
 # ----------------------------------------------------------------------------------------- the format
 
-_PROVINCES = ListOf(item=Province())
+_PROVINCES = ListOf(item=ProvinceSpec())
 _UNIT_KIND_INT = "unit kind"
 
 
@@ -350,12 +350,12 @@ POWER = Table(
         "adjective": Str(doc="`English`, used in reports and orders.", default="the name"),
         "letter": Letter(doc="Unique; used in compact reports and orders.", default="the name's first letter"),
         "colour": Colour(doc="Its colour on maps.", default='"#888888"'),
-        "home_centres": ListOf(item=Province(), doc="Where it may build under the standard rule.", default="[]"),
-        "centres": ListOf(item=Province(), doc="Centres owned at the start.", default="home_centres"),
+        "home_centres": ListOf(item=ProvinceSpec(), doc="Where it may build under the standard rule.", default="[]"),
+        "centres": ListOf(item=ProvinceSpec(), doc="Centres owned at the start.", default="home_centres"),
         "units": ListOf(
-            item=Unit(), doc='Starting units; fleets on split coasts name the coast (`"F stp/sc"`).', default="[]"
+            item=UnitSpec(), doc='Starting units; fleets on split coasts name the coast (`"F stp/sc"`).', default="[]"
         ),
-        "homeland": ListOf(item=Province(), doc="Provinces inside its home borders (1000 AD)."),
+        "homeland": ListOf(item=ProvinceSpec(), doc="Provinces inside its home borders (1000 AD)."),
     },
     synonyms={
         "centers": "centres",
@@ -466,7 +466,7 @@ DRAWING = Table(
         ),
         "river_units": Num(doc="Width of the rivers on the picture, in picture units.", default="2.5"),
         "connectors": ListOf(
-            item=ListOf(item=Province()),
+            item=ListOf(item=ProvinceSpec()),
             doc='Borders that cross water by rule, `[["lon", "cal"], ...]`: drawn as connectors, not shared borders.',
         ),
         "routes": MapOf(
@@ -476,7 +476,7 @@ DRAWING = Table(
             "line between their nearest points), to keep it off the land of other provinces.",
         ),
         "nested": ListOf(
-            item=Province(), doc="Places drawn as small circles inside another province (castles, cities)."
+            item=ProvinceSpec(), doc="Places drawn as small circles inside another province (castles, cities)."
         ),
         "nested_units": MapOf(
             key="province", value=Num(), doc="Radius of particular nested places' circles, in picture units."
@@ -505,7 +505,7 @@ DRAWING = Table(
             value=Table(
                 doc="One regional sheet of the printed atlas: the provinces it must show, or its box.",
                 fields={
-                    "provinces": ListOf(item=Province(), doc="The provinces the sheet shows (their shapes' box)."),
+                    "provinces": ListOf(item=ProvinceSpec(), doc="The provinces the sheet shows (their shapes' box)."),
                     "box": ListOf(item=Num(), doc="`[x0, y0, x1, y1]` in map (picture) coordinates."),
                 },
             ),
@@ -707,7 +707,7 @@ class Checker:
             if not (len(v) == 7 and v.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in v[1:])):
                 self.problem(path, f'must be a colour like "#2848b4", not {value!r}')
                 return _DROP
-        if isinstance(spec, Province):
+        if isinstance(spec, ProvinceSpec):
             self.province_refs.append((path, value))
         if isinstance(spec, Behaviour):
             known = known_behaviours(spec.point)

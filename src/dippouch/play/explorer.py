@@ -42,9 +42,9 @@ __all__ = [
     "YEARS",
     "Branch",
     "Explored",
-    "ExplorerVariant",
+    "ExploredVariant",
     "Figures",
-    "Step",
+    "PhaseOrders",
     "UnknownChoice",
     "YearCentres",
     "explore",
@@ -72,7 +72,7 @@ class UnknownChoice(GameError):
 
 
 @dataclass(frozen=True, order=True)
-class Step:
+class PhaseOrders:
     """The power's set of orders in one phase: its phase's name and its orders sorted (empty: no orders)."""
 
     phase: str
@@ -84,12 +84,12 @@ class Step:
         return f"{self.phase}: {ORDER_SEP.join(self.orders)}".rstrip()
 
 
-def path_text(path: Iterable[Step]) -> str:
+def path_text(path: Iterable[PhaseOrders]) -> str:
     """A path as an address writes it (``?path=``): its steps, ``|`` between them."""
     return STEP_SEP.join(s.text for s in path)
 
 
-def parse_path(text: str) -> tuple[Step, ...]:
+def parse_path(text: str) -> tuple[PhaseOrders, ...]:
     """A path as :func:`path_text` writes it (spacing and the orders' order do not matter); empty: the root."""
     if len(text) > MAX_PATH:
         raise GameError(msg("the path is longer than %(most)s characters", most=MAX_PATH))
@@ -103,7 +103,9 @@ def parse_path(text: str) -> tuple[Step, ...]:
                 msg("the path's step %(step)s is not of the form 'phase: order; order'", step=repr(part.strip()))
             )
         steps.append(
-            Step(" ".join(phase.split()), tuple(sorted(" ".join(o.split()) for o in orders.split(";") if o.strip())))
+            PhaseOrders(
+                " ".join(phase.split()), tuple(sorted(" ".join(o.split()) for o in orders.split(";") if o.strip()))
+            )
         )
     return tuple(steps)
 
@@ -140,8 +142,8 @@ class Figures:
 class Branch:
     """A continuation of the node: its step, the path to it, and the figures of the games that played it."""
 
-    step: Step
-    path: tuple[Step, ...]
+    step: PhaseOrders
+    path: tuple[PhaseOrders, ...]
     figures: Figures
     share: float
     """The share of the node's games that played it, from 0 to 1."""
@@ -156,7 +158,7 @@ class Explored:
     power: str
     powers: tuple[str, ...]
     """Every power of the variant."""
-    path: tuple[Step, ...]
+    path: tuple[PhaseOrders, ...]
     figures: Figures
     branches: tuple[Branch, ...]
     years: tuple[int, ...]
@@ -165,7 +167,7 @@ class Explored:
 
 
 @dataclass(frozen=True)
-class ExplorerVariant:
+class ExploredVariant:
     name: str
     title: str
     powers: tuple[str, ...]
@@ -177,7 +179,7 @@ class ExplorerVariant:
 class _Line:
     """One game as the explorer counts it: its steps, the power's centres at the end of each year, its outcome."""
 
-    steps: tuple[Step, ...]
+    steps: tuple[PhaseOrders, ...]
     centres: Mapping[int, int]
     outcome: str
 
@@ -218,8 +220,8 @@ def find_power(v: Variant, name: str) -> str:
     )
 
 
-def _steps(phases: Sequence[ExploredPhase]) -> tuple[Step, ...]:
-    return tuple(Step(p.name, tuple(sorted(p.orders or ()))) for p in phases if p.orders or p.missed)
+def _steps(phases: Sequence[ExploredPhase]) -> tuple[PhaseOrders, ...]:
+    return tuple(PhaseOrders(p.name, tuple(sorted(p.orders or ()))) for p in phases if p.orders or p.missed)
 
 
 def _settled(v: Variant, ph: Phase) -> bool:
@@ -291,7 +293,7 @@ def _lines(db: Database, v: Variant, power: str) -> tuple[list[_Line], tuple[int
     return lines, years
 
 
-def explore(db: Database, variant: str, power: str, path: str | Sequence[Step] = ()) -> Explored:
+def explore(db: Database, variant: str, power: str, path: str | Sequence[PhaseOrders] = ()) -> Explored:
     """The node ``path`` (a path's text or its steps; empty: the root) of ``power``'s openings in ``variant``.
     An unknown variant or power is refused naming the closest (:class:`UnknownChoice`)."""
     v = find_variant(variant)
@@ -299,7 +301,7 @@ def explore(db: Database, variant: str, power: str, path: str | Sequence[Step] =
     steps = parse_path(path) if isinstance(path, str) else tuple(path)
     lines, years = _lines(db, v, chosen)
     here = [line for line in lines if line.steps[: len(steps)] == steps]
-    by_step: dict[Step, list[_Line]] = defaultdict(list)
+    by_step: dict[PhaseOrders, list[_Line]] = defaultdict(list)
     for line in here:
         if len(line.steps) > len(steps):
             by_step[line.steps[len(steps)]].append(line)
@@ -320,9 +322,9 @@ def explore(db: Database, variant: str, power: str, path: str | Sequence[Step] =
     )
 
 
-def explorer_variants(db: Database) -> tuple[ExplorerVariant, ...]:
+def explorer_variants(db: Database) -> tuple[ExploredVariant, ...]:
     """Every usable variant with its powers and its public finished games (the most games first): one query."""
     usable, _ = variants_usable()
     counts = public_finished_counts(db)
-    out = [ExplorerVariant(v.name, v.title, tuple(v.power_names), counts.get(v.name, 0)) for v in usable]
+    out = [ExploredVariant(v.name, v.title, tuple(v.power_names), counts.get(v.name, 0)) for v in usable]
     return tuple(sorted(out, key=lambda e: (-e.games, e.title.lower())))

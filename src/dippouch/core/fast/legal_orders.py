@@ -4,7 +4,7 @@ The readable way to list a position's legal orders is :func:`dippouch.core.legal
 hook asked, every unit and neighbour looked at). Under the standard movement rules most of that work is a
 fact of the map: a unit's hold, moves and supports of each neighbour are made once per map and unit
 (:class:`Fast`), what a connected group of fleets at sea offers the armies on its shores once per group
-(:class:`Group`), what the groups next to an army let it and its supporters do once per army and set of seas
+(:class:`SeaGroup`), what the groups next to an army let it and its supporters do once per army and set of seas
 (:class:`Army`), and convoy orders and supports of convoyed moves that recur between groups once per map and
 what they depend on, so a phase mostly joins cached tuples (:func:`movement_orders`). The caches make orders
 without the dataclasses' ``__init__`` (see :func:`new_support`).
@@ -27,7 +27,7 @@ from dippouch.core.variant import Variant
 __all__ = [
     "Army",
     "Fast",
-    "Group",
+    "SeaGroup",
     "fast_tables",
     "fleet_group",
     "ids_in",
@@ -161,7 +161,7 @@ def route_landings(fast: Fast, src: int, fleets: int) -> dict[int, int]:
     return landed
 
 
-class Group:
+class SeaGroup:
     """A connected group of fleets at sea and what it offers the armies on its shores.
 
     Cached per map by its seas (a bit mask over province ids): fleets often stay put for phases on end and
@@ -251,7 +251,7 @@ class Army:
         fast: Fast,
         r: int,
         mask: int,
-        groups: list[Group],
+        groups: list[SeaGroup],
         moves: tuple[Order, ...],
         fleet_orders: tuple[tuple[int, tuple[Order, ...]], ...],
         only: int,
@@ -353,7 +353,7 @@ class Fast:
                     reaching[d].add(c)
         self.reaching = tuple(frozenset(r) for r in reaching)
         """Province -> the codes of the units that could move there by land or sea (who could support a move there)."""
-        self.groups: dict[int, Group] = {}
+        self.groups: dict[int, SeaGroup] = {}
         """The seas of a connected group of fleets (a bit mask) -> what it offers."""
         self.armies: tuple[dict[int, Army], ...] = tuple({} for _ in range(self.province_count))
         """Army's province -> the seas of the groups of fleets next to it (a bit mask) -> what they let it do."""
@@ -429,7 +429,7 @@ class Fast:
         are made as their supporters come up (a fleet of the groups may support the army's convoyed move only
         where the others could carry it).
         """
-        groups: list[Group] = []
+        groups: list[SeaGroup] = []
         for s in self.seas_near[r]:
             g = group_of.get(s)  # the seas of the group of the fleet in s (a mask), as this phase found them
             if g is None:
@@ -438,7 +438,7 @@ class Fast:
             if group is None:
                 if len(self.groups) > 50_000:  # keyed by the games' fleet positions: keep memory bounded
                     self.groups.clear()
-                group = self.groups[g] = Group(self, g)
+                group = self.groups[g] = SeaGroup(self, g)
             if group not in groups:
                 groups.append(group)
         if len(groups) == 1:
