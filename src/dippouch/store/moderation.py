@@ -35,9 +35,11 @@ from dippouch.store.models_moderation import (
     PersonDeviceRow,
     PersonNetworkRow,
 )
+from dippouch.store.models_notify import NotifyDeliveryRow, NotifyPrefRow, NotifySettingsRow, NotifyTargetRow
 from dippouch.store.models_openings import SignupRow, VacancyRow
 from dippouch.store.models_press import PressMessageRow
 from dippouch.store.models_ratings import RatingLineRow
+from dippouch.store.models_roster import AbsenceRow, AbsenceUseRow, GameRosterRow, PostalAddressRow, ProxyAllyRow
 from dippouch.store.models_web import WebSessionRow
 from dippouch.store.rows import game_row, log_event
 
@@ -503,7 +505,8 @@ def seats_of(db: Database, person_id: int) -> list[str]:
 
 
 def merge(db: Database, from_id: int, into_id: int, *, now: datetime, by: str) -> list[str]:
-    """Move ``from_id``'s seats (current and past), sign-ups, rated lines, claims, devices and blocks to
+    """Move ``from_id``'s seats (current and past), sign-ups, rated lines, claims, devices and blocks, and what
+    it kept for itself (holidays, postal addresses, notification settings: :func:`_carry_over_own`) to
     ``into_id``, and ban ``from_id`` from signing in; each game whose seats changed logs it (so the ratings'
     deep update takes it in again with its new people). Returns those games' names."""
     if from_id == into_id:
@@ -544,6 +547,7 @@ def merge(db: Database, from_id: int, into_id: int, *, now: datetime, by: str) -
             if a != b and s.scalars(exists).first() is None:
                 s.add(PersonBlockRow(person_id=a, other_id=b, at=now))
                 s.flush()
+        _carry_over_own(s, from_id, into_id)
         if s.get(PersonBanRow, (from_id, "signin")) is None:
             s.add(PersonBanRow(person_id=from_id, kind="signin", reason=f"merged into {into_id}", at=now))
         s.execute(
@@ -557,6 +561,55 @@ def merge(db: Database, from_id: int, into_id: int, *, now: datetime, by: str) -
             names.append(g.name)
         log(s, "merge", now=now, by=by, person_id=from_id, other_id=into_id, detail=", ".join(names))
         return names
+
+
+def _carry_over_own(s: Session, from_id: int, into_id: int) -> None:
+    """What the merged account kept for itself goes to the surviving one: holidays, postal addresses and how it
+    wants to be notified (choices, the deadline lead, push and webhook targets), its language and time zone,
+    and the seats' own choices (a proxy ally named, a game's stand-in). The surviving account's own value wins
+    wherever both have one (its primary address, a choice of the same event and channel, its lead, language
+    and zone), and what both hold alike is kept once."""
+    own = list(s.scalars(sa.select(AbsenceRow).where(AbsenceRow.person_id == into_id)))
+    for ab in list(s.scalars(sa.select(AbsenceRow).where(AbsenceRow.person_id == from_id))):
+        if any((o.first_day, o.last_day) == (ab.first_day, ab.last_day) for o in own):
+            s.delete(ab)
+        else:
+            ab.person_id = into_id
+    addresses = list(s.scalars(sa.select(PostalAddressRow).where(PostalAddressRow.person_id == into_id)))
+    for ad in list(s.scalars(sa.select(PostalAddressRow).where(PostalAddressRow.person_id == from_id))):
+        # One primary address (no days) a person; an alternate for the same days is the survivor's to keep.
+        if any((o.first_day, o.last_day) == (ad.first_day, ad.last_day) for o in addresses):
+            s.delete(ad)
+        else:
+            ad.person_id = into_id
+    mine = sa.select(NotifyPrefRow.event, NotifyPrefRow.channel).where(NotifyPrefRow.person_id == into_id)
+    chosen = {(str(event), str(channel)) for event, channel in s.execute(mine)}
+    for pref in list(s.scalars(sa.select(NotifyPrefRow).where(NotifyPrefRow.person_id == from_id))):
+        if (pref.event, pref.channel) not in chosen:
+            s.add(NotifyPrefRow(person_id=into_id, event=pref.event, channel=pref.channel, enabled=pref.enabled))
+        s.delete(pref)
+    theirs = s.get(NotifySettingsRow, from_id)
+    if theirs is not None:
+        if s.get(NotifySettingsRow, into_id) is None:
+            s.add(NotifySettingsRow(person_id=into_id, deadline_hours=theirs.deadline_hours))
+        s.delete(theirs)
+    targets = list(s.scalars(sa.select(NotifyTargetRow).where(NotifyTargetRow.person_id == into_id)))
+    for tg in list(s.scalars(sa.select(NotifyTargetRow).where(NotifyTargetRow.person_id == from_id))):
+        if any((o.kind, dict(o.config)) == (tg.kind, dict(tg.config)) for o in targets):
+            s.delete(tg)
+        else:
+            tg.person_id = into_id
+    s.flush()
+    # Deliveries still waiting go where the person now is (their targets moved with them).
+    s.execute(sa.update(NotifyDeliveryRow).where(NotifyDeliveryRow.person_id == from_id).values(person_id=into_id))
+    s.execute(sa.update(ProxyAllyRow).where(ProxyAllyRow.person_id == from_id).values(person_id=into_id))
+    s.execute(
+        sa.update(GameRosterRow).where(GameRosterRow.stand_in_person_id == from_id).values(stand_in_person_id=into_id)
+    )
+    s.execute(sa.update(AbsenceUseRow).where(AbsenceUseRow.person_id == from_id).values(person_id=into_id))
+    gone, kept = _person(s, from_id), _person(s, into_id)
+    kept.language = kept.language or gone.language
+    kept.time_zone = kept.time_zone or gone.time_zone
 
 
 # --------------------------------------------------------------------------------------------------
