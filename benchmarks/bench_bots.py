@@ -35,7 +35,7 @@ from pathlib import Path
 
 from dippouch.bots import make_bot
 from dippouch.bots.base import settle
-from dippouch.bots.play import GameRecord, play_game
+from dippouch.bots.play import PlayedGame, play_game
 from dippouch.catalog import load_variant
 
 VARIANTS = ("standard", "hundred3", "hundred", "1897", "1000ad", "w3k")
@@ -87,7 +87,7 @@ def run_variant(
 
 def _count(
     figures: VariantFigures,
-    record: GameRecord,
+    record: PlayedGame,
     levels: dict[str, str],
     strong: str,
     weak: str,

@@ -61,7 +61,7 @@ from dippouch.bots import make_bot
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order, legal_orders
 from dippouch.bots.memory import Memory
-from dippouch.bots.play import GameRecord, play_game
+from dippouch.bots.play import PlayedGame, play_game
 from dippouch.catalog import load_variant
 from dippouch.interop.mila import MilaFormatError, order_from_mila, phase_to_mila, position_to_mila_state
 
@@ -355,7 +355,7 @@ def seats_for(powers: tuple[str, ...], lone: str, field_level: str, game: int) -
     return alone, {p: lone if p == alone else field_level for p in powers}
 
 
-def classify(record: GameRecord, power: str) -> str:
+def classify(record: PlayedGame, power: str) -> str:
     """The lone power's result: ``win``, ``draw``, ``survive`` or ``eliminated`` (see the module docstring)."""
     alive = record.centres.get(power, 0) > 0 or (
         record.final is not None and any(u.power == power for u in record.final.units.values())

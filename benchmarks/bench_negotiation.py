@@ -52,8 +52,8 @@ from dippouch.bots.memory import Memory, remember
 from dippouch.bots.negotiate import (
     HONEST,
     OPPORTUNIST,
-    Answer,
     Commitment,
+    Decision,
     accepted,
     at_war,
     decide,
@@ -90,7 +90,7 @@ class Table:
         text: str,
         hostile: set[str],
         plan: Sequence[Order] = (),
-    ) -> list[Answer]:
+    ) -> list[Decision]:
         """``asker`` writes ``text`` to ``bot``; the bot answers (read back as it would be from the press)."""
         proposals = parse_request(variant, text)
         mine = self.commitments(variant, phase, bot)

@@ -13,7 +13,7 @@ from dippouch.bots.negotiate import (
     HONEST,
     OPPORTUNIST,
     Commitment,
-    Proposal,
+    Deal,
     accepted,
     at_war,
     decide,
@@ -68,11 +68,11 @@ def test_plain_requests_and_structured_lines_read_as_proposals(std: Variant, tex
 def test_an_answer_line_proposes_nothing_and_the_structured_form_reads_back(std: Variant) -> None:
     assert parse_request(std, "Yes.\n[dippouch] YES SUP A bur - mun") == []
     for p in (
-        Proposal("peace"),
-        Proposal("ally", power="Russia"),
-        Proposal("dmz", place=std.map.loc("bur")),
-        Proposal("support", unit=std.map.loc("bur"), unit_kind="A", dest=std.map.loc("mun")),
-        Proposal("support", unit=std.map.loc("nth"), unit_kind="F"),
+        Deal("peace"),
+        Deal("ally", power="Russia"),
+        Deal("dmz", place=std.map.loc("bur")),
+        Deal("support", unit=std.map.loc("bur"), unit_kind="A", dest=std.map.loc("mun")),
+        Deal("support", unit=std.map.loc("nth"), unit_kind="F"),
     ):
         assert parse_structured(std, "[dippouch] " + structured(std, p)) == p
     assert parse_structured(std, "[dippouch] SUP A nowhere - mun") is None
@@ -142,15 +142,15 @@ def test_the_honest_bot_does_not_feed_a_leader_the_opportunist_does(std: Variant
 def test_peace_alliance_and_dmz_decisions_read_the_board(std: Variant) -> None:
     assert _germany_asked_by_france(std, "peace?") == [True]
     taken = std.start.with_(centres={**std.start.centres, std.map.loc("mun"): "France"})
-    assert decide(std, taken, "Germany", "France", Proposal("peace")).why == "homes"
-    assert decide(std, std.start, "Germany", None, Proposal("peace")).why == "anonymous"
+    assert decide(std, taken, "Germany", "France", Deal("peace")).why == "homes"
+    assert decide(std, std.start, "Germany", None, Deal("peace")).why == "anonymous"
     # Russia's A Warsaw borders Germany's Silesia and Prussia: a threat; Turkey is no threat to Germany yet.
-    assert decide(std, std.start, "Germany", "France", Proposal("ally", power="Russia")).yes
-    assert decide(std, std.start, "Germany", "France", Proposal("ally", power="Turkey")).why == "no threat"
-    assert decide(std, std.start, "Germany", "France", Proposal("ally", power="Turkey"), personality=OPPORTUNIST).yes
-    assert decide(std, std.start, "Germany", "France", Proposal("ally", power="France")).why == "no sense"
-    assert decide(std, std.start, "Germany", "France", Proposal("dmz", place=std.map.loc("bur"))).yes
-    assert decide(std, std.start, "Germany", "France", Proposal("dmz", place=std.map.loc("mun"))).why == "my unit"
+    assert decide(std, std.start, "Germany", "France", Deal("ally", power="Russia")).yes
+    assert decide(std, std.start, "Germany", "France", Deal("ally", power="Turkey")).why == "no threat"
+    assert decide(std, std.start, "Germany", "France", Deal("ally", power="Turkey"), personality=OPPORTUNIST).yes
+    assert decide(std, std.start, "Germany", "France", Deal("ally", power="France")).why == "no sense"
+    assert decide(std, std.start, "Germany", "France", Deal("dmz", place=std.map.loc("bur"))).yes
+    assert decide(std, std.start, "Germany", "France", Deal("dmz", place=std.map.loc("mun"))).why == "my unit"
 
 
 def test_at_war_reads_attacks_on_the_bots_units_and_centres(std: Variant) -> None:
@@ -179,9 +179,9 @@ def test_replies_come_from_templates_in_the_games_language_with_the_structured_l
     assert reply_text(std, [yes], partner="France", lang="fr").startswith(
         "Oui : je soutiendrai votre A Paris vers Burgundy."
     )
-    no = decide(std, std.start, "Germany", "France", Proposal("peace"), hostile={"France"})
+    no = decide(std, std.start, "Germany", "France", Deal("peace"), hostile={"France"})
     assert no.yes  # peace is what a war needs
-    refused = decide(std, std.start, "Germany", "France", Proposal("ally", power="Turkey"))
+    refused = decide(std, std.start, "Germany", "France", Deal("ally", power="Turkey"))
     text = reply_text(std, [refused, yes], partner="France")
     assert text.splitlines() == [
         "No: no alliance against Turkey. Turkey is no threat to me. Yes: I will support your A Paris to Burgundy.",
@@ -225,8 +225,8 @@ def test_peace_and_a_dmz_keep_the_honest_bot_out_and_the_opportunist_takes_a_cen
     units[par] = Unit("France", "A", par)
     pos = std.start.with_(units=units)
     plan = [Move("A", mun, bur), Hold("A", std.map.loc("ber")), Hold("F", std.map.loc("kie"))]
-    peace = [Commitment(Proposal("peace"), "France", "Spring 1901 Movement")]
-    dmz = [Commitment(Proposal("dmz", place=bur), "France", "Spring 1901 Movement")]
+    peace = [Commitment(Deal("peace"), "France", "Spring 1901 Movement")]
+    dmz = [Commitment(Deal("dmz", place=bur), "France", "Spring 1901 Movement")]
     assert Hold("A", mun) in honour(std, pos, "Germany", plan, dmz)
     # Burgundy is no centre: the opportunist keeps the DMZ too; Paris is one, and France's.
     assert Hold("A", mun) in honour(std, pos, "Germany", plan, dmz, personality=OPPORTUNIST)
@@ -244,7 +244,7 @@ def test_the_opportunist_breaks_a_support_that_costs_it_a_centre(std: Variant) -
     units = {ruh: Unit("Germany", "A", ruh), par: Unit("France", "A", par)}
     pos = std.start.with_(units=units)
     plan = [Move("A", ruh, bel)]
-    promise = [Commitment(Proposal("support", unit=par, unit_kind="A", dest=bur), None, "Spring 1901 Movement")]
+    promise = [Commitment(Deal("support", unit=par, unit_kind="A", dest=bur), None, "Spring 1901 Movement")]
     assert honour(std, pos, "Germany", plan, promise) == [Support("A", ruh, "A", par, bur)]
     assert honour(std, pos, "Germany", plan, promise, personality=OPPORTUNIST) == plan
 
@@ -275,7 +275,7 @@ def test_unknown_text_in_every_part_never_raises(std: Variant) -> None:
 def test_the_honest_bot_keeps_a_centre_its_plan_takes_the_opportunist_promises_anyway(std: Variant) -> None:
     ruh, bel, bur, par = std.map.loc("ruh"), std.map.loc("bel"), std.map.loc("bur"), std.map.loc("par")
     pos = std.start.with_(units={ruh: Unit("Germany", "A", ruh), par: Unit("France", "A", par)})
-    p = Proposal("support", unit=par, unit_kind="A", dest=bur)
+    p = Deal("support", unit=par, unit_kind="A", dest=bur)
     plan = [Move("A", ruh, bel)]
     assert decide(std, pos, "Germany", "France", p, plan=plan).why == "busy"
     assert decide(std, pos, "Germany", "France", p, plan=[Hold("A", ruh)]).yes
@@ -289,7 +289,7 @@ def test_a_unit_the_peace_stops_supports_one_of_its_own_moves_instead(std: Varia
     units = {ruh: Unit("Germany", "A", ruh), kie: Unit("Germany", "A", kie), bur: Unit("France", "A", bur)}
     pos = std.start.with_(units=units)
     plan = [Move("A", ruh, bur), Move("A", kie, hol)]
-    peace = [Commitment(Proposal("peace"), "France", "Spring 1901 Movement")]
+    peace = [Commitment(Deal("peace"), "France", "Spring 1901 Movement")]
     kept = honour(std, pos, "Germany", plan, peace)
     assert sorted(format_order(std, o) for o in kept) == ["A kie - hol", "A ruh S A kie - hol"]
 
@@ -297,7 +297,7 @@ def test_a_unit_the_peace_stops_supports_one_of_its_own_moves_instead(std: Varia
 def test_at_peace_the_bot_plans_with_its_partners_centres_as_no_targets(std: Variant) -> None:
     from dippouch.bots.negotiate import planning_view
 
-    peace = [Commitment(Proposal("peace"), "France", "Spring 1901 Movement")]
+    peace = [Commitment(Deal("peace"), "France", "Spring 1901 Movement")]
     view = planning_view(std, std.start, "Germany", peace)
     par = std.map.loc("par")
     assert std.start.centres[par] == "France" and view.centres[par] == "Germany"

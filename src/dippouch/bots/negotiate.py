@@ -4,7 +4,7 @@ personality and the board, replies from templates, and the orders that honour wh
 Only where the game's press rules let the message through (:func:`dippouch.press.rules.refusal` decides, as
 for anyone's press): this module decides what a bot would say and order, never whether it may say it.
 
-The proposals (:class:`Proposal`):
+The proposals (:class:`Deal`):
 
 - ``peace``: neither side moves into the other's units or centres;
 - ``ally``: an alliance against a named power (peace between the allies, and their supports against it);
@@ -59,9 +59,9 @@ __all__ = [
     "OPPORTUNIST",
     "PERSONALITIES",
     "TAG",
-    "Answer",
     "Commitment",
-    "Proposal",
+    "Deal",
+    "Decision",
     "accepted",
     "at_war",
     "decide",
@@ -86,7 +86,7 @@ LEADER_MARGIN = 3
 
 
 @dataclass(frozen=True)
-class Proposal:
+class Deal:
     """One thing proposed. ``power``: whom an alliance is against; ``place``: a DMZ's province; ``unit``,
     ``unit_kind`` and ``dest``: the supported unit's location, kind (if named) and the province it moves to
     (``None``: a support to hold)."""
@@ -100,10 +100,10 @@ class Proposal:
 
 
 @dataclass(frozen=True)
-class Answer:
+class Decision:
     """A bot's decision on one proposal: ``why`` names the reason (a stable word, ``ok`` for a yes)."""
 
-    proposal: Proposal
+    proposal: Deal
     yes: bool
     why: str = "ok"
 
@@ -112,7 +112,7 @@ class Answer:
 class Commitment:
     """Something a bot accepted: with ``partner`` (``None`` when the press hid who asked), in ``phase``."""
 
-    proposal: Proposal
+    proposal: Deal
     partner: str | None
     phase: str
 
@@ -121,7 +121,7 @@ class Commitment:
 # The structured form
 
 
-def structured(variant: Variant, p: Proposal) -> str:
+def structured(variant: Variant, p: Deal) -> str:
     """``p`` in the structured form, without the tag (``SUP A bur - mun``)."""
     if p.kind == "peace":
         return "PEACE"
@@ -135,7 +135,7 @@ def structured(variant: Variant, p: Proposal) -> str:
     return head if p.dest is None else f"{head} - {format_place(variant, p.dest)}"
 
 
-def parse_structured(variant: Variant, line: str) -> Proposal | None:
+def parse_structured(variant: Variant, line: str) -> Deal | None:
     """A proposal from its structured form (with or without the tag); ``None`` when it is not one."""
     text = line.strip()
     if text.lower().startswith(TAG):
@@ -146,28 +146,28 @@ def parse_structured(variant: Variant, line: str) -> Proposal | None:
     head = words[0].upper()
     try:
         if head == "PEACE" and len(words) == 1:
-            return Proposal("peace")
+            return Deal("peace")
         if head == "ALLY" and len(words) == 3 and words[1].upper() == "AGAINST":
-            return Proposal("ally", power=variant.power(words[2]).name)
+            return Deal("ally", power=variant.power(words[2]).name)
         if head == "DMZ" and len(words) >= 2:
-            return Proposal("dmz", place=variant.map.province_of(parse_unit(variant, " ".join(words[1:]))[1]))
+            return Deal("dmz", place=variant.map.province_of(parse_unit(variant, " ".join(words[1:]))[1]))
         if head == "SUP" and len(words) >= 2:
             unit_text, _, dest_text = " ".join(words[1:]).partition(" - ")
             kind, loc = parse_unit(variant, unit_text)
             dest = variant.map.province_of(parse_unit(variant, dest_text)[1]) if dest_text.strip() else None
-            return Proposal("support", unit=loc, unit_kind=kind, dest=dest)
+            return Deal("support", unit=loc, unit_kind=kind, dest=dest)
     except (DippouchError, KeyError, ValueError):
         return None
     return None
 
 
-def _answer_line(variant: Variant, a: Answer, partner: str | None) -> str:
+def _answer_line(variant: Variant, a: Decision, partner: str | None) -> str:
     body = structured(variant, a.proposal)
     with_whom = f" WITH {partner}" if partner and a.proposal.kind != "support" else ""
     return f"{TAG} {'YES' if a.yes else 'NO'} {body}{with_whom}"
 
 
-def _read_answer(variant: Variant, line: str) -> tuple[bool, Proposal, str | None] | None:
+def _read_answer(variant: Variant, line: str) -> tuple[bool, Deal, str | None] | None:
     """(yes, proposal, partner) from a structured answer line, or ``None``."""
     text = line.strip()
     if not text.lower().startswith(TAG):
@@ -291,7 +291,7 @@ def _place(variant: Variant, text: str) -> int | None:
     return None
 
 
-def _support(variant: Variant, rest: str) -> Proposal | None:
+def _support(variant: Variant, rest: str) -> Deal | None:
     clause = _END.split(rest, maxsplit=1)[0].replace(",", " ").strip()
     clause = _ARROW.sub(" - ", clause)
     found = _support_clause(variant, clause)
@@ -300,7 +300,7 @@ def _support(variant: Variant, rest: str) -> Proposal | None:
     return found
 
 
-def _support_clause(variant: Variant, clause: str) -> Proposal | None:
+def _support_clause(variant: Variant, clause: str) -> Deal | None:
     hold = _HOLD.search(clause)
     if hold:
         clause = clause[: hold.start()]
@@ -313,13 +313,13 @@ def _support_clause(variant: Variant, clause: str) -> Proposal | None:
         dest = _place(variant, parts[1])
         if dest is None:
             return None
-    return Proposal("support", unit=unit[1], unit_kind=unit[0], dest=dest)
+    return Deal("support", unit=unit[1], unit_kind=unit[0], dest=dest)
 
 
-def parse_request(variant: Variant, text: str) -> list[Proposal]:
+def parse_request(variant: Variant, text: str) -> list[Deal]:
     """What a message proposes: its structured lines if it has any, else what its plain words ask (at most
     one proposal of each kind). An answer line (``[dippouch] YES ...``) proposes nothing."""
-    found: list[Proposal] = []
+    found: list[Deal] = []
     lines = [line for line in text.splitlines() if line.strip().lower().startswith(TAG)]
     if lines:
         for line in lines:
@@ -337,7 +337,7 @@ def parse_request(variant: Variant, text: str) -> list[Proposal]:
         against = _AGAINST.search(text)
         if against:
             with contextlib.suppress(DippouchError, KeyError):
-                found.append(Proposal("ally", power=variant.power(against.group(1)).name))
+                found.append(Deal("ally", power=variant.power(against.group(1)).name))
     d = _DMZ.search(text)
     if d:
         after = _END.split(text[d.end() :], maxsplit=1)[0]
@@ -349,9 +349,9 @@ def parse_request(variant: Variant, text: str) -> list[Proposal]:
                 if place is not None:
                     break
         if place is not None:
-            found.append(Proposal("dmz", place=place))
+            found.append(Deal("dmz", place=place))
     if _PEACE.search(text) and not any(p.kind == "ally" for p in found):
-        found.append(Proposal("peace"))
+        found.append(Deal("peace"))
     return found
 
 
@@ -391,7 +391,7 @@ def recent_orders(variant: Variant, results: Iterable[Mapping[str, object]]) -> 
 # Decisions
 
 
-def _supports_for(variant: Variant, position: Position, me: str, p: Proposal) -> list[Support]:
+def _supports_for(variant: Variant, position: Position, me: str, p: Deal) -> list[Support]:
     """My legal orders that give the support ``p`` asks for."""
     assert p.unit is not None
     prov = variant.map.province_of
@@ -439,13 +439,13 @@ def decide(
     position: Position,
     me: str,
     asker: str | None,
-    p: Proposal,
+    p: Deal,
     *,
     personality: str = HONEST,
     hostile: Iterable[str] = (),
     promised: Iterable[int] = (),
     plan: Sequence[Order] = (),
-) -> Answer:
+) -> Decision:
     """Whether ``me`` accepts ``p`` from ``asker`` (``None``: the press hid who asked), by ``personality``
     and the board: ``hostile`` the powers at war with me (:func:`at_war`), ``promised`` the provinces of my
     units already promised to a support this phase, ``plan`` my own orders for the phase if known (the honest
@@ -459,70 +459,70 @@ def decide(
     if p.kind == "support":
         assert p.unit is not None
         if variant.calendar.kind(position.phase) is not PhaseKind.MOVEMENT:
-            return Answer(p, False, "phase")
+            return Decision(p, False, "phase")
         unit = position.units.get(prov(p.unit))
         if unit is None or unit.power == me:
-            return Answer(p, False, "not yours")
+            return Decision(p, False, "not yours")
         asker = unit.power if asker is None else asker
         if unit.power != asker:
-            return Answer(p, False, "not yours")
+            return Decision(p, False, "not yours")
         if asker in war:
-            return Answer(p, False, "war")
+            return Decision(p, False, "war")
         if p.dest is not None and (p.dest in my_units or p.dest in my_centres or p.dest in homes):
-            return Answer(p, False, "attacks me")
+            return Decision(p, False, "attacks me")
         if personality == HONEST and p.dest is not None:
             theirs = len(position.centres_of(asker)) + (
                 1 if p.dest in variant.map.supply_centres and position.centres.get(p.dest) != asker else 0
             )
             if theirs >= len(my_centres) + LEADER_MARGIN:
-                return Answer(p, False, "leader")
+                return Decision(p, False, "leader")
         options = _supports_for(variant, position, me, p)
         if not options:
-            return Answer(p, False, "cannot")
+            return Decision(p, False, "cannot")
         free = [o for o in options if prov(o.loc) not in set(promised)]
         if not free:
-            return Answer(p, False, "promised")
+            return Decision(p, False, "promised")
         if personality == HONEST and plan:
             busy = {prov(o.loc) for o in plan if isinstance(o, Move) and _gains(variant, position, me, o)}
             if all(prov(o.loc) in busy for o in free):
-                return Answer(p, False, "busy")
-        return Answer(p, True)
+                return Decision(p, False, "busy")
+        return Decision(p, True)
     if asker is None:
-        return Answer(p, False, "anonymous")
+        return Decision(p, False, "anonymous")
     if any(c in homes for c in position.centres_of(asker)):
-        return Answer(p, False, "homes")
+        return Decision(p, False, "homes")
     if p.kind == "peace":
-        return Answer(p, True)
+        return Decision(p, True)
     if p.kind == "dmz":
         assert p.place is not None
         if p.place in my_units:
-            return Answer(p, False, "my unit")
+            return Decision(p, False, "my unit")
         if p.place in my_centres and personality == HONEST:
-            return Answer(p, False, "my centre")
-        return Answer(p, True)
+            return Decision(p, False, "my centre")
+        return Decision(p, True)
     if p.kind == "ally":
         enemy = p.power
         if enemy in (None, me, asker) or not position.units_of(str(enemy)):
-            return Answer(p, False, "no sense")
+            return Decision(p, False, "no sense")
         if asker in war:
-            return Answer(p, False, "war")
+            return Decision(p, False, "war")
         if enemy in war or personality == OPPORTUNIST:
-            return Answer(p, True)
+            return Decision(p, True)
         # A threat: one of its units within two moves of what I hold (its next move reaches my border).
         zone = my_units | my_centres
         border = zone | {n for z in zone for n in _neighbours(variant, z)}
         threat = any(
             prov(u.loc) in border or _neighbours(variant, prov(u.loc)) & border for u in position.units_of(str(enemy))
         )
-        return Answer(p, True) if threat else Answer(p, False, "no threat")
-    return Answer(p, False, "no sense")
+        return Decision(p, True) if threat else Decision(p, False, "no threat")
+    return Decision(p, False, "no sense")
 
 
 # --------------------------------------------------------------------------------------------------
 # Replies
 
 
-def reply_text(variant: Variant, answers: Sequence[Answer], *, partner: str | None, lang: str = "en") -> str:
+def reply_text(variant: Variant, answers: Sequence[Decision], *, partner: str | None, lang: str = "en") -> str:
     """The bot's reply: a sentence per answer in ``lang`` (the game's language), then the structured lines.
     No answer (nothing understood): how to ask."""
     t = translations(lang)
@@ -570,7 +570,7 @@ def reply_text(variant: Variant, answers: Sequence[Answer], *, partner: str | No
     return " ".join(said) + "\n" + "\n".join(lines)
 
 
-def _reason(_: Callable[[str], str], why: str, p: Proposal) -> str:
+def _reason(_: Callable[[str], str], why: str, p: Deal) -> str:
     if why == "war":
         return _("You are at war with me.")
     if why == "attacks me":

@@ -27,7 +27,7 @@ from dippouch.bots.memory import Memory, remember
 
 
 @dataclass
-class GameRecord:
+class PlayedGame:
     """What one game came to."""
 
     seats: dict[str, str]
@@ -51,11 +51,11 @@ def play_game(
     *,
     max_years: int = 10,
     clock: Callable[[], float] = time.perf_counter,
-) -> GameRecord:
+) -> PlayedGame:
     """Play from the variant's start until it ends by its rules or ``max_years`` game years have been played
     (a game year is a turn of the calendar: Hundred's five-year turns count one each)."""
     rng = random.Random(seed)
-    record = GameRecord({p: seats[p].name for p in variant.power_names})
+    record = PlayedGame({p: seats[p].name for p in variant.power_names})
     position = variant.start
     first_year = position.phase.year
     cycle = max(1, variant.calendar.cycle_years)

@@ -464,7 +464,7 @@ def answer_press(
     return sent
 
 
-def _addressed(variant: Variant, position: Position, bot: str, text: str, answers: list[negotiate.Answer]) -> bool:
+def _addressed(variant: Variant, position: Position, bot: str, text: str, answers: list[negotiate.Decision]) -> bool:
     """Whether a message to several powers is for this bot: it names the bot's power, or asks for a support
     this bot can give."""
     if not answers:

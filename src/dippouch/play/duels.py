@@ -55,7 +55,7 @@ DEADLINES = {"movement": "1d", "retreats": "12h", "adjustments": "12h"}
 class Asked:
     """A request taken: waiting, or paired into a game."""
 
-    got: stored.Asked
+    got: stored.Taken
 
     @property
     def message(self) -> Msg:

@@ -39,8 +39,8 @@ __all__ = [
     "GAME_LEVEL",
     "LESSONS",
     "VARIANT",
-    "Attempt",
     "Lesson",
+    "LessonAttempt",
     "attempt",
     "lesson",
     "mark_passed",
@@ -128,7 +128,7 @@ def start_position(le: Lesson) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Attempt:
+class LessonAttempt:
     """A lesson played with the orders typed: each line's verdict; and once every line is accepted, the phase
     adjudicated (``record``: the position, orders and results, as a phase's picture is drawn from), what
     happened in words, each goal with whether it holds, and whether the lesson is passed."""
@@ -154,7 +154,7 @@ class Attempt:
         return self.adjudicated and all(ok for _, ok in self.goals)
 
 
-def attempt(le: Lesson, text: str) -> Attempt:
+def attempt(le: Lesson, text: str) -> LessonAttempt:
     """Play ``le`` with the reader's orders ``text``: refused lines stop it there (the page says what to
     change); otherwise the phase is adjudicated with the scripted orders and explained."""
     if len(text) > MAX_TEXT:
@@ -168,7 +168,7 @@ def attempt(le: Lesson, text: str) -> Attempt:
     pos = position_from_data(v, data)
     lines = check_orders(v, pos, le.power, text)
     if not text.strip() or any(ln.error is not None for ln in lines):
-        return Attempt(le, text, lines, [], [], None, None)
+        return LessonAttempt(le, text, lines, [], [], None, None)
     kind = v.calendar.kind(pos.phase)
     orders = _orders(v, pos, le.opponents)
     orders[le.power] = [parse_order(v, ln.order, phase_kind=kind) for ln in lines if ln.order]
@@ -181,7 +181,7 @@ def attempt(le: Lesson, text: str) -> Attempt:
         "orders": {p: [format_order(v, o, phase_kind=kind) for o in os] for p, os in orders.items()},
         "results": [result_to_json(v, r, kind) for r in resolution.results],
     }
-    return Attempt(le, text, lines, said, goals, record, position_to_data(v, resolution.next))
+    return LessonAttempt(le, text, lines, said, goals, record, position_to_data(v, resolution.next))
 
 
 def _goal(v: Variant, g: Goal, after: Position) -> tuple[Msg, bool]:

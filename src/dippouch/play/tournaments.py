@@ -58,8 +58,8 @@ __all__ = [
     "GameLine",
     "Key",
     "ScoresCache",
-    "Standing",
     "Standings",
+    "TournamentStanding",
     "TournamentSummary",
     "add_game",
     "list_tournaments",
@@ -200,7 +200,7 @@ def list_tournaments(db: Database) -> list[TournamentSummary]:
 
 
 @dataclass(frozen=True)
-class Standing:
+class TournamentStanding:
     """A player's line of the standings."""
 
     rank: int
@@ -233,7 +233,7 @@ class GameLine:
 class Standings:
     tournament: Tournament
     system: ScoringSystem
-    lines: tuple[Standing, ...]
+    lines: tuple[TournamentStanding, ...]
     games: tuple[GameLine, ...]
     """Every game of the tournament but the private ones, by round (games without one last), then as added."""
     hidden: int
@@ -338,7 +338,7 @@ def _scored(db: Database, game: str, system: ScoringSystem) -> tuple[str | None,
     return None, scored.ending or None, got
 
 
-def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[Standing, ...]:
+def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[TournamentStanding, ...]:
     names = person_names(db, (int(k[1]) for k in scores if k[0] == "person"))
 
     def shown(key: Key) -> str | None:
@@ -350,7 +350,9 @@ def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[Standing, ...
     return rank_players(scores, {key: shown(key) for key in scores})
 
 
-def rank_players(scores: Mapping[Key, Sequence[float]], names: Mapping[Key, str | None]) -> tuple[Standing, ...]:
+def rank_players(
+    scores: Mapping[Key, Sequence[float]], names: Mapping[Key, str | None]
+) -> tuple[TournamentStanding, ...]:
     """The standings' lines from each player's scores (one a counted game): the module's order and ties."""
     rows = [
         (round(math.fsum(points), PLACES), round(max(points), PLACES), key, math.fsum(points), max(points))
@@ -358,11 +360,11 @@ def rank_players(scores: Mapping[Key, Sequence[float]], names: Mapping[Key, str 
         if points
     ]
     rows.sort(key=lambda r: (-r[0], -r[1], (names.get(r[2]) or "").casefold(), str(r[2][1])))
-    out: list[Standing] = []
+    out: list[TournamentStanding] = []
     for i, (total, best, key, exact, top) in enumerate(rows):
         tied = i > 0 and (rows[i - 1][0], rows[i - 1][1]) == (total, best)
         out.append(
-            Standing(
+            TournamentStanding(
                 rank=out[-1].rank if tied else i + 1,
                 person_id=int(key[1]) if key[0] == "person" else None,
                 name=names.get(key),

@@ -32,7 +32,7 @@ __all__ = [
     "MIN_NAME_PT",
     "MIN_UNIT_MM",
     "PAPERS",
-    "Overview",
+    "MapPageParts",
     "PagePrint",
     "PrintReport",
     "Sheet",
@@ -239,7 +239,7 @@ def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = 
 
 
 @dataclass(frozen=True, slots=True)
-class Overview:
+class MapPageParts:
     """:func:`map_page` in parts: the page (its title, its note) as a :class:`Window` onto the whole drawing,
     the drawing it shows there (with sheets, without the names too small to print on it), and the sheets'
     outlines drawn over that drawing, in its coordinates.
@@ -252,10 +252,10 @@ class Overview:
     marks: str
 
 
-def overview(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> Overview:
-    """The page :func:`map_page` makes, in its parts (:class:`Overview`)."""
+def overview(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> MapPageParts:
+    """The page :func:`map_page` makes, in its parts (:class:`MapPageParts`)."""
     pw, ph, doc, at, drawing, marks, note = _overview_parts(svg, title, paper, sheets)
-    return Overview(Window(_page(pw, ph, title, note), doc, at), drawing, marks)
+    return MapPageParts(Window(_page(pw, ph, title, note), doc, at), drawing, marks)
 
 
 def _overview_parts(

@@ -40,8 +40,8 @@ from dippouch.store.rows import game_row, game_variant
 __all__ = [
     "DUEL_LOCK",
     "VARIANT",
-    "Asked",
     "DuelGame",
+    "Taken",
     "Waiting",
     "ask",
     "duel_games",
@@ -66,7 +66,7 @@ PAIRINGS = ("fva", "gvi", "evt")
 
 
 @dataclass(frozen=True)
-class Asked:
+class Taken:
     """A request taken: either waiting (``game`` None) or paired into ``game``, playing ``power``."""
 
     game: str | None
@@ -146,7 +146,7 @@ def ask(
     most_running: int,
     deadlines: dict[str, str],
     rng: random.Random | None = None,
-) -> Asked:
+) -> Taken:
     """Take ``person_id``'s request for a one-on-one game (``pairing``: ``fva`` or ``any``): paired at once
     with the person waiting longest, or put in the queue (the module's note). Refused while they already wait,
     or play ``most_running`` one-on-one games not finished."""
@@ -173,7 +173,7 @@ def ask(
         mine = DuelWaitRow(person_id=person_id, pairing=pairing, asked_at=now)
         s.add(mine)
         if other is None or them is None:
-            return Asked(None, None, None, len(queue))
+            return Taken(None, None, None, len(queue))
         chosen = "fva" if "fva" in (pairing, other.pairing) else rng.choice(PAIRINGS)
         name = f"duel-{secrets.token_hex(4)}"
         inner = _joined(db, s)
@@ -188,7 +188,7 @@ def ask(
             change_seat(inner, name, power, person.name, now=now, person_id=person.id, new_key=False)
         for row, power in ((mine, powers[0]), (other, powers[1])):
             row.game, row.power, row.paired_at = name, power, now
-        return Asked(name, powers[0], them.name, len(queue))
+        return Taken(name, powers[0], them.name, len(queue))
 
 
 def _partner(

@@ -115,7 +115,7 @@ class PoolRating:
 
 
 @dataclass(frozen=True)
-class PersonRating:
+class PersonRatings:
     """A person's ratings as their page shows them: the overall one (absent for someone who has played only
     one-on-one games, rated in their own pool alone) and one per variant they were rated in, so a duel
     player's standing is on their page and not only on the ratings page."""
@@ -124,7 +124,7 @@ class PersonRating:
     variants: tuple[PoolRating, ...]
 
 
-def person_rating(web: Web, person_id: int) -> PersonRating | None:
+def person_rating(web: Web, person_id: int) -> PersonRatings | None:
     """``person_id``'s ratings as stored (``None``: not rated yet)."""
     mine = ratings_of(web.read, person_id)
     if not mine:
@@ -134,7 +134,7 @@ def person_rating(web: Web, person_id: int) -> PersonRating | None:
         for pool, r in mine.items()
     }
     overall = lines.pop(None, None)
-    return PersonRating(overall, tuple(sorted(lines.values(), key=lambda r: (r.title.casefold(), r.variant))))
+    return PersonRatings(overall, tuple(sorted(lines.values(), key=lambda r: (r.title.casefold(), r.variant))))
 
 
 def ratings_view(web: Web, variant: str | None, top: int, page: int = 1, *, for_page: bool = False) -> RatingsView:
