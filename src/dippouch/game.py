@@ -217,6 +217,10 @@ class Settings:
     language: str = "en"
     """The language of the game's own mail to everyone (results, reminders, notices): a code of
     :data:`dippouch.i18n.LANGUAGES`. A message to one person is in that person's language when they chose one."""
+    newcomers: bool = True
+    """Whether people with fewer seats behind them than :data:`dippouch.people.reliability.PROBATION_SEATS` may
+    join (and, on probation, get past a minimum reliability). On unless the creator keeps the game for players
+    with a record: a newcomer could otherwise never get one (the players' trial, issue 55)."""
 
     def __post_init__(self) -> None:
         from dippouch.i18n import LANGUAGES
@@ -294,6 +298,7 @@ class Settings:
             **({"scoring": self.scoring} if self.scoring else {}),
             **({"language": self.language} if self.language != "en" else {}),
             **({"vote_rule": self.vote_rule} if self.vote_rule != "unanimous" else {}),
+            **({"newcomers": False} if not self.newcomers else {}),
         }
 
     @classmethod
@@ -314,6 +319,7 @@ class Settings:
             scoring=str(data["scoring"]) if data.get("scoring") else None,
             language=str(data.get("language") or "en"),
             vote_rule=str(data.get("vote_rule") or "unanimous"),
+            newcomers=bool(data.get("newcomers", True)),
         )
 
 

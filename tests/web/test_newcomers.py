@@ -81,3 +81,103 @@ def test_probation_ends_with_the_third_seat_a_missed_phase_or_a_seat_abandoned()
     assert not on_probation(Record(3, 0, 1, 1, 0, 0))
     assert not on_probation(Record(3, 0, 0, 1, 1, 0))
     assert meets(None, 50, probation=True) and not meets(None, 50) and not meets(40, 50)
+
+
+# -- A game kept from newcomers (its creator's choice: the form, the API, the coordinator's form, the CLI) ------
+
+
+def _veteran(site: Site, name: str) -> tuple[int, Any]:
+    """A person with PROBATION_SEATS seats behind them: no newcomer any more."""
+    pid, c = _person(site, name)
+    for i in range(PROBATION_SEATS):
+        past = site.new_game(f"past-{name.lower()}-{i}", "hundred3")
+        site.web.store.assign(past, "England", name, now=site.clock())
+        seat_person(site.web.store, past, "England", pid, now=site.clock())
+    return pid, c
+
+
+def test_a_player_keeps_their_game_from_newcomers_by_the_form_and_a_newcomer_is_told_before_and_refused(
+    site: Site,
+) -> None:
+    _, ann = _person(site, "Ann")
+    page = ann.get("/new-game").text
+    assert '<select name="newcomers">' in page and ">open to newcomers<" in page
+    r = site.post_form(ann, "/new-game", {"template": "variant-hundred3", "name": "vets", "newcomers": "no"})
+    assert r.status_code == 303, r.text
+    r = site.post_form(ann, "/new-game", {"template": "variant-hundred3", "name": "all"})
+    assert r.status_code == 303, r.text
+    lobby = ann.get("/open").text
+    row = lobby.split('data-game="vets"', 1)[1].split("</tr>", 1)[0]
+    assert "not for newcomers" in row
+    assert "open to newcomers" in lobby.split('data-game="all"', 1)[1].split("</tr>", 1)[0]
+
+    _, ivan = _person(site, "Ivan")
+    page = ivan.get("/games/vets/opening").text
+    assert "not for newcomers: players with at least 3 seats played" in page.split('id="newcomers"', 1)[1]
+    said = page.split('id="reliability-standing"', 1)[1].split("</span>", 1)[0]
+    assert said.startswith(' class="bad">') and "this game is not for newcomers" in said
+    r = site.post_form(ivan, "/games/vets/opening/signup", {"wish1": "England"})
+    assert r.status_code == 400
+    assert (
+        "vets is not for newcomers: its creator asks for players with at least 3 games behind them (you have 0)"
+        in r.text
+    )
+    de = site.post_form(ivan, "/games/vets/opening/signup", {"wish1": "England"}, headers={"Accept-Language": "de"})
+    assert de.status_code == 400 and "ist nichts für Neulinge" in de.text, de.text
+    # The game open to everyone takes them; so does quick play, which passes the other over.
+    r = site.post_form(ivan, "/open/quick", {"variant": "hundred3"})
+    assert r.status_code == 303, r.text
+    assert [s["game"] for s in ivan.get("/api/me").json()["signups"]] == ["all"]
+
+    _, vera = _veteran(site, "Vera")
+    said = vera.get("/games/vets/opening").text.split('id="reliability-standing"', 1)[1].split("</span>", 1)[0]
+    assert said.startswith(' class="ok">'), said
+    r = site.post_form(vera, "/games/vets/opening/signup", {"wish1": "England"})
+    assert r.status_code == 303, r.text
+
+
+def test_the_api_makes_a_game_not_for_newcomers_says_so_and_refuses_one(site: Site) -> None:
+    _, ann = _person(site, "Ann")
+    r = site.api(ann, "/api/games/new", {"template": "variant-hundred3", "name": "vets", "newcomers": False})
+    assert r.status_code == 200, r.text
+    assert site.web.store.status("vets", now=site.clock()).settings.newcomers is False
+    listed = {g["game"]: g["newcomers"] for g in ann.get("/api/open").json()["games"]}
+    assert listed == {"vets": False}
+    assert ann.get("/api/games/vets/opening").json()["newcomers"] is False
+    _, ivan = _person(site, "Ivan")
+    r = site.api(ivan, "/api/games/vets/signup", {"preferences": ["France"]})
+    assert r.status_code == 400 and "not for newcomers" in r.text, r.text
+    r = site.api(ann, "/api/games/new", {"template": "variant-hundred3", "name": "open3"})
+    assert r.status_code == 200 and site.web.store.status("open3", now=site.clock()).settings.newcomers
+
+
+def test_the_coordinators_form_keeps_a_game_from_newcomers_and_the_setting_is_kept_in_its_file(site: Site) -> None:
+    site.new_game("desk", "hundred3", newcomers="no")
+    site.new_game("plain", "hundred3")
+    assert site.web.store.status("desk", now=site.clock()).settings.newcomers is False
+    assert site.web.store.status("plain", now=site.clock()).settings.newcomers is True
+    assert (
+        site.web.store.game_file("desk", view="coordinator", now=site.clock())["game"]["settings"]["newcomers"] is False
+    )
+    assert (
+        "newcomers" not in site.web.store.game_file("plain", view="coordinator", now=site.clock())["game"]["settings"]
+    )
+    r = site.api(site.coordinator, "/api/games/desk/opening", {"mode": "preferences"})
+    assert r.status_code == 200, r.text
+    _, ivan = _person(site, "Ivan")
+    r = site.api(ivan, "/api/games/desk/signup", {"preferences": ["France"]})
+    assert r.status_code == 400 and "desk is not for newcomers" in r.text, r.text
+
+
+def test_a_seat_in_the_pool_of_a_game_not_for_newcomers_is_not_a_newcomers_to_claim(site: Site) -> None:
+    site.new_game("desk", "hundred3", newcomers="no")
+    assert site.api(site.coordinator, "/api/games/desk/opening", {"mode": "coordinator"}).status_code == 200
+    site.web.store.assign("desk", "England", "Bo", now=site.clock())
+    r = site.api(site.coordinator, "/api/games/desk/opening/free", {"power": "England"})
+    assert r.status_code == 200, r.text
+    _, ivan = _person(site, "Ivan")
+    r = site.api(ivan, "/api/games/desk/claim", {"power": "England"})
+    assert r.status_code == 400 and "not for newcomers" in r.text, r.text
+    _, vera = _veteran(site, "Vera")
+    r = site.api(vera, "/api/games/desk/claim", {"power": "England"})
+    assert r.status_code == 200, r.text

@@ -123,6 +123,11 @@ def new(
     anonymous: bool = typer.Option(
         False, "--anonymous", help="Hide players' names from all but you and each player until the game ends."
     ),
+    newcomers: bool = typer.Option(
+        True,
+        "--newcomers/--no-newcomers",
+        help="Whether newcomers (fewer than 3 seats played) may sign up; --no-newcomers keeps them out.",
+    ),
     position: str | None = typer.Option(
         None,
         help="Start from this position instead of the variant's: a JSON file in the adjudication contract's "
@@ -173,6 +178,7 @@ def new(
         language=language.strip().lower(),
         secret_ballot=secret_ballot,
         vote_rule=vote_rule,
+        newcomers=newcomers,
     )
     start = None
     if position is not None:
@@ -186,6 +192,8 @@ def new(
     out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
     if settings.scoring:
         out.print(f"Scored at its end under {find_system(settings.scoring).title}.")
+    if not settings.newcomers:
+        out.print("Not for newcomers: only players with at least 3 seats played may sign up.")
 
 
 def _option_value(text: str) -> Any:

@@ -11,7 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ABANDON_WEIGHT", "LATE_CREDIT", "Mark", "Record", "abandoned", "meets", "score", "tally"]
+__all__ = [
+    "ABANDON_WEIGHT",
+    "LATE_CREDIT",
+    "PROBATION_SEATS",
+    "Mark",
+    "Record",
+    "abandoned",
+    "is_newcomer",
+    "meets",
+    "on_probation",
+    "score",
+    "tally",
+]
 
 LATE_CREDIT = 50
 """Percent of an on-time phase a late one earns: half: the orders came, but the game waited for them (or went on without them)."""
@@ -116,9 +128,16 @@ a game asking a reliability lets them in. Without it a newcomer could never qual
 only such games would give them the record it asks: the players' trial, issue 55)."""
 
 
+def is_newcomer(record: Record) -> bool:
+    """Whether ``record`` is too short to judge: fewer seats than :data:`PROBATION_SEATS`, however they went. A
+    game not for newcomers (``Settings.newcomers`` off) turns these away, a clean record or not: its creator
+    asked for people who have been through a few games."""
+    return record.seats < PROBATION_SEATS
+
+
 def on_probation(record: Record) -> bool:
     """Whether ``record`` is a newcomer's: too few seats to judge, no phase missed and no seat left behind."""
-    return record.seats < PROBATION_SEATS and record.missed == 0 and record.abandoned == 0
+    return is_newcomer(record) and record.missed == 0 and record.abandoned == 0
 
 
 def meets(reliability: int | None, minimum: int, *, probation: bool = False) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, Settings, parse_duration
-from dippouch.people.reliability import meets, on_probation
+from dippouch.people.reliability import is_newcomer, meets, on_probation
 from dippouch.play import seats
 from dippouch.play.blocks import check_join
 from dippouch.play.seats import resign
@@ -80,6 +80,9 @@ class Template:
     private: bool = False
     variant_title: str = ""
     """The variant's own title, as people know it (the name is its file's)."""
+    newcomers: bool = True
+    """Whether newcomers may join (``Settings.newcomers``): yes in every template, casual games being where a
+    newcomer starts; the creator may keep theirs for players with a record."""
 
 
 PRESETS = (
@@ -152,6 +155,8 @@ class Choices:
     anonymous: bool | None = None
     min_reliability: int | None = None
     private: bool | None = None
+    newcomers: bool | None = None
+    """Whether newcomers may join (:attr:`Template.newcomers`)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,7 @@ def _applied(t: Template, c: Choices) -> Template:
         anonymous=t.anonymous if c.anonymous is None else c.anonymous,
         min_reliability=minimum,
         private=t.private if c.private is None else c.private,
+        newcomers=t.newcomers if c.newcomers is None else c.newcomers,
     )
 
 
@@ -207,7 +213,8 @@ def create_from_template(store: GameStore, person_id: int, choices: Choices, *, 
     players with its powers drawn from the wishes when full, and ``person_id`` its creator, who coordinates
     it. Everything is checked before the game is made; a blank name is made from the variant's."""
     t = _applied(template(choices.template), choices)
-    settings = Settings(deadlines=t.deadlines, anonymous=t.anonymous)  # bad lengths refused before anything
+    # Bad lengths refused before anything is made.
+    settings = Settings(deadlines=t.deadlines, anonymous=t.anonymous, newcomers=t.newcomers)
     PressRules.from_data(t.press)
     name = choices.name.strip() or f"{_NAME_SAFE.sub('-', t.variant)}-{secrets.token_hex(3)}"
     # Made, its press rules and visibility set, and opened in one transaction counted against the person's cap.
@@ -354,12 +361,14 @@ def sign_up(
 def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *, now: datetime) -> Joined:
     """Sign ``person_id`` up (any power) to the open game these filters let through that will start soonest:
     the fewest sign-ups short of full, then the longest open. Games they are in already, and those asking a
-    reliability they do not have, are passed over."""
+    reliability they do not have, or not for newcomers when they are one, are passed over."""
     score = reliabilities(store, [person_id]).get(person_id)
-    newcomer = on_probation(record_of(store, person_id))
+    record = record_of(store, person_id)
     for found in find_games(store, filters):
         o = found.opening
-        fits = meets(score, o.min_reliability, probation=newcomer)
+        if not o.newcomers and is_newcomer(record):
+            continue
+        fits = meets(score, o.min_reliability, probation=o.newcomers and on_probation(record))
         if o.needed == 0 or any(s.person_id == person_id for s in o.signups) or not fits:
             continue
         if any(person_id == p for p in store_openings.players_in(store, o.game)):

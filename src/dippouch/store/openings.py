@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings, as_utc
 from dippouch.people.assign import ANY, assign_powers
-from dippouch.people.reliability import meets, on_probation
+from dippouch.people.reliability import PROBATION_SEATS, Record, is_newcomer, meets, on_probation
 from dippouch.press.rules import PressRules, describe
 from dippouch.store.access import AccessStore, hash_secret, new_secret, revoke_power_keys_in
 from dippouch.store.db import Database
@@ -134,6 +134,8 @@ class Opening:
     """The person who started it from a template (they coordinate it), or ``None``."""
     press_rules: PressRules | None = None
     """The rules :attr:`press` describes in English: a page describes them in its reader's language."""
+    newcomers: bool = True
+    """Whether newcomers may join (the game's ``Settings.newcomers``, its creator's choice)."""
 
     @property
     def waiting(self) -> list[SignUp]:
@@ -219,6 +221,7 @@ def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> O
         draw=o.draw,
         creator_id=o.creator_id,
         press_rules=rules,
+        newcomers=game_settings(g).newcomers,
     )
 
 
@@ -314,11 +317,14 @@ def pool_people(db: Database, game: str, *, since: datetime, minimum: int = 0) -
             .distinct()
         )
         people = sorted({int(p) for p in s.scalars(q)} - seated)
-        if minimum <= 0 or not people:
+        newcomers = game_settings(g).newcomers
+        if (minimum <= 0 and newcomers) or not people:
             return people
         scores = scores_in(s, people)
         records = records_in(s, people)
-        return [p for p in people if meets(scores.get(p), minimum, probation=on_probation(records[p]))]
+        if not newcomers:  # a seat of a game not for newcomers is not offered to one
+            people = [p for p in people if not is_newcomer(records[p])]
+        return [p for p in people if meets(scores.get(p), minimum, probation=newcomers and on_probation(records[p]))]
 
 
 @dataclass(frozen=True)
@@ -674,6 +680,24 @@ def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: d
     return power
 
 
+def _newcomer_let_in(g: GameRow, record: Record) -> bool:
+    """Whether the person with ``record`` joins ``g`` on probation (past its minimum reliability); a newcomer
+    in a game its creator kept from newcomers is refused here, with the count they lack."""
+    if game_settings(g).newcomers:
+        return on_probation(record)
+    if is_newcomer(record):
+        raise GameError(
+            msg(
+                "%(game)s is not for newcomers: its creator asks for players with at least %(least)d games behind "
+                "them (you have %(count)d); games open to newcomers are marked so on Open games",
+                game=g.name,
+                least=PROBATION_SEATS,
+                count=record.seats,
+            )
+        )
+    return False
+
+
 def sign_up(
     db: Database, game: str, person_id: int, preferences: Sequence[str], *, now: datetime, wait: bool = False
 ) -> Opening:
@@ -685,11 +709,12 @@ def sign_up(
     resigns), and is offered the seats its players leave later."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
-    newcomer = on_probation(record_of(db, person_id))
+    record = record_of(db, person_id)
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         o = _require_opening(s, g)
         v = game_variant(g)
+        newcomer = _newcomer_let_in(g, record)
         # The person's lock after the game's (as every sign-up takes them): their sign-ups in other games at the
         # same moment wait, so the cap on them holds.
         _person(s, person_id, lock=True)
@@ -1033,7 +1058,7 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
     the same transaction)."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
-    newcomer = on_probation(record_of(db, person_id))
+    record = record_of(db, person_id)
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         o = _opening_row(s, g)
@@ -1056,6 +1081,7 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
             raise GameError(msg("you already play a power in %(game)s", game=g.name))
         minimum = o.min_reliability if o is not None else 0
+        newcomer = _newcomer_let_in(g, record)
         if not meets(score, minimum, probation=newcomer):
             if score is None:
                 raise GameError(

@@ -73,6 +73,8 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         scoring=find_system(str(form["scoring"])).name if form.get("scoring") else None,
         language=str(form.get("language") or "en").strip().lower(),
         vote_rule=str(form.get("vote_rule") or "unanimous"),
+        # Open to newcomers unless the form says otherwise (a box ticked "not for newcomers" sends "no").
+        newcomers=str(form.get("newcomers", "yes")).strip().lower() not in ("0", "false", "off", "no"),
     )
     phase_deadlines({k: settings.deadlines[k] for k in ("movement", "retreats", "adjustments")}, say=gettext)
     visibility = str(form.get("visibility") or "public")

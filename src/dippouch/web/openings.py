@@ -22,7 +22,7 @@ from starlette.requests import Request
 from dippouch.catalog import variant_names, variants_usable
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
-from dippouch.people.reliability import PROBATION_SEATS, meets, on_probation
+from dippouch.people.reliability import PROBATION_SEATS, is_newcomer, meets, on_probation
 from dippouch.play import blocks as play_blocks
 from dippouch.play import openings as play_openings
 from dippouch.play import seats
@@ -116,6 +116,7 @@ def _opening_data(
         "full": o.closed_at is not None or (o.mode == "preferences" and o.needed == 0),
         "signed_up": any(s.person_id == me for s in o.waiting) if me is not None else False,
         "started_by_player": o.creator_id is not None,
+        "newcomers": o.newcomers,
     }
     if press_kind is not None:
         data["press_kind"] = press_kind
@@ -221,14 +222,21 @@ def opening_view(
     return data
 
 
-def reliability_standing(web: Web, person_id: int, minimum: int) -> dict[str, Any]:
+def reliability_standing(web: Web, person_id: int, minimum: int, *, newcomers: bool = True) -> dict[str, Any]:
     """The person's reliability against a game's ``minimum``: their score (``None``: no record yet), whether
     they are a newcomer on probation (:func:`dippouch.people.reliability.on_probation`) and whether they may
-    join, as the sign-up will judge it."""
+    join, as the sign-up will judge it; in a game not for newcomers (``newcomers`` false) one is
+    ``kept_out``."""
     record = record_of(web.read, person_id)
     score = reliabilities(web.read, [person_id]).get(person_id)
-    newcomer = on_probation(record)
-    return {"score": score, "newcomer": newcomer, "meets": meets(score, minimum, probation=newcomer)}
+    kept_out = not newcomers and is_newcomer(record)
+    newcomer = newcomers and on_probation(record)
+    return {
+        "score": score,
+        "newcomer": newcomer,
+        "kept_out": kept_out,
+        "meets": not kept_out and meets(score, minimum, probation=newcomer),
+    }
 
 
 def _counted_for(viewer: Viewer, person_id: int) -> Shown:
@@ -529,6 +537,9 @@ class NewGameIn(Strict):
     anonymous: bool | None = None
     min_reliability: int | None = Field(None, ge=0, le=100)
     private: bool | None = Field(None, description="Listed nowhere; found by its invitation link only.")
+    newcomers: bool | None = Field(
+        None, description="Whether newcomers (fewer than 3 seats played) may join; null: yes, as every template."
+    )
 
 
 class AssignIn(Strict):
@@ -680,11 +691,13 @@ def _new_game_data() -> dict[str, Any]:
                 "anonymous": t.anonymous,
                 "min_reliability": t.min_reliability,
                 "private": t.private,
+                "newcomers": t.newcomers,
             }
             for t in play_openings.templates()
         ],
         "press_kinds": list(KINDS),
         "max_created": store_openings.MAX_CREATED,
+        "probation_seats": PROBATION_SEATS,
         # The page groups the templates by variant, each under its title, its description and its size.
         "variants": {
             v.name: {"title": v.title, "description": v.description, "powers": len(v.powers)}
@@ -711,6 +724,7 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
         anonymous=flag("anonymous"),
         min_reliability=_int(reliability, _("the minimum reliability"), 0, 100, _) if reliability else None,
         private=flag("private"),
+        newcomers=flag("newcomers"),
     )
     got = create(web, me, choices, say=_)
     t = words(request)
@@ -747,9 +761,11 @@ def opening_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) ->
     }
     if viewer.person_id is not None:  # someone the viewer blocks is in the game: said before they join
         context["block_warning"] = play_blocks.join_warning(web.read, name, viewer.person_id)
-    if viewer.person_id is not None and data.opened and data.min_reliability:
+    if viewer.person_id is not None and data.opened and (data.min_reliability or data.newcomers is False):
         # Whether the viewer may join, said before the form (a newcomer was refused only after filling it in).
-        context["standing"] = reliability_standing(web, viewer.person_id, data.min_reliability)
+        context["standing"] = reliability_standing(
+            web, viewer.person_id, data.min_reliability or 0, newcomers=data.newcomers is not False
+        )
     if context["desk"]:  # the opening's desk sets the game's press rules: its form shows them as they stand
         context["press_rules"] = store_press.press_rules(web.read, name).to_data()
     resp = render(request, "opening.html", context)

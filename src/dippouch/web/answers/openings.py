@@ -49,6 +49,7 @@ class OpenGame(Answer):
     full: bool = Field(description="Every power played or promised: a sign-up joins the waiting list.")
     signed_up: bool = Field(description="Whether the signed-in person is among the sign-ups.")
     started_by_player: bool = Field(description="Started by a player from a template (who coordinates it).")
+    newcomers: bool = Field(True, description="Whether newcomers (fewer than 3 seats played) may join.")
     press_kind: str | None = Field(None, description="The press kind its rules set: none, white, grey, public...")
     my_wishes: list[str] | None = None
     on_waiting_list: bool | None = None
@@ -106,6 +107,7 @@ class OpeningView(Answer):
     full: bool | None = None
     signed_up: bool | None = None
     started_by_player: bool | None = None
+    newcomers: bool | None = None
     my_wishes: list[str] | None = None
     on_waiting_list: bool | None = None
     replacements: list[str] | None = Field(None, description="Powers of this game in the replacement pool.")
