@@ -565,7 +565,9 @@ def _api_day_refused() -> list[str]:
 
 WEB_PASSED_ON: dict[tuple[str, str], Callable[[], list[str]]] = {
     ("dippouch/web/deps.py", "<built: need>"): _needs_key_refused,
-    ("dippouch/web/roster.py", "<built: text.replace(\"'from'\", \"'first_day'\")>"): _api_day_refused,
+    ("dippouch/web/roster.py", "<built: Msg(_API_DAYS_OUT_OF_ORDER.get(m.id, m.id), args, m.plural, m.context)>"): (
+        _api_day_refused
+    ),
 }
 """The web's texts made elsewhere or rewritten, which the source does not show where they are raised: (file,
 name) -> the texts, made by the code; each must be read by a German and a French template."""

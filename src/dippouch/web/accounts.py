@@ -388,10 +388,7 @@ def me_calendar(
             store_accounts.revoke_calendar(web.store, pid, now=web.now())
         return redirect("/me", words(request).gettext("Your calendar address no longer works."))
     if action != "renew":
-        raise BadInput(
-            words(request).gettext("unknown calendar action %(action)s; use 'renew' or 'revoke'")
-            % {"action": repr(action)}
-        )
+        raise BadInput(msg("unknown calendar action %(action)s; use 'renew' or 'revoke'", action=repr(action)))
     with web.writes:
         token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
     url = f"{site.public_url}/me/calendar/{token}.ics"
@@ -636,9 +633,7 @@ def passkey_signin(
         )
     except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise Forbidden(
-            words(request).gettext("the passkey's answer could not be checked: %(why)s") % {"why": e}
-        ) from None
+        raise Forbidden(msg("the passkey's answer could not be checked: %(why)s", why=str(e))) from None
     store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
     set_session_cookie(request, response, _new_session(request, web, key.person_id))
     remember_device(request, response, web, key.person_id)

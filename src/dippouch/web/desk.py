@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, think_here
+from dippouch.core.messages import msg
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play import clock, games, seats
 from dippouch.play.clock import MAX_EXTENSION
@@ -157,8 +158,8 @@ def _assign(
     web: Web, name: str, power: str, player: str, replace: bool, email: str, say: Say = str, *, by: Actor
 ) -> tuple[str, int, str]:
     _ = say
-    player = names(player, _("the player's name"), 200, say=say)
-    address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
+    player = names(player, msg("the player's name"), 200, say=say)
+    address = names(email, msg("the e-mail address"), 320, say=say) if email.strip() else None
     power = web.power_named(name, power)
     try:
         got = seats.seat(
@@ -187,18 +188,23 @@ def seat_many(
         if not player.strip():
             continue
         power = web.power_named(name, power)
-        names(player, _("%(power)s's player's name") % {"power": power}, 200, say=say)
+        names(player, msg("%(power)s's player's name", power=power), 200, say=say)
         if email.strip():
-            address = names(email, _("%(power)s's e-mail address") % {"power": power}, 320, say=say)
+            address = names(email, msg("%(power)s's e-mail address", power=power), 320, say=say)
             if "@" not in address.strip("@") or any(c.isspace() for c in address):
                 raise BadInput(
-                    _("%(power)s's e-mail address %(address)s is not an address (name@example.org)")
-                    % {"power": power, "address": repr(address)}
+                    msg(
+                        "%(power)s's e-mail address %(address)s is not an address (name@example.org)",
+                        power=power,
+                        address=repr(address),
+                    )
                 )
         if power in seated:
             raise BadInput(
-                _("%(power)s is already played; use Replace in its row to hand it over. Nobody was seated.")
-                % {"power": power}
+                msg(
+                    "%(power)s is already played; use Replace in its row to hand it over. Nobody was seated.",
+                    power=power,
+                )
             )
         todo.append((power, player, email.strip()))
     if not todo:
@@ -229,7 +235,7 @@ def set_email(web: Web, name: str, viewer: Viewer, power: str, email: str, *, sa
     ``say``'s language: a page passes its reader's gettext, the JSON API answers in English)."""
     _ = say
     web.require_coordinator(name, viewer)
-    address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
+    address = names(email, msg("the e-mail address"), 320, say=say) if email.strip() else None
     power = games.set_email(web.store, name, power, address, now=web.now())
     web.touched(name)
     if address:
@@ -289,7 +295,7 @@ def _clock_action(
     s = web.store
     try:
         if action == "extend":
-            length = duration(arg, _("the extension"), say=say)
+            length = duration(arg, msg("the extension"), say=say)
             if length <= timedelta(0) or length > MAX_EXTENSION:
                 raise BadInput(_("an extension is between one second and a year"))
             got = clock.extend(s, name, length, by=by, now=now)
@@ -308,7 +314,7 @@ def _clock_action(
             except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
                 raise TooMany(e.msg, e.retry_after) from None
         if action == "rollback":
-            phase = names(arg, _("the phase"), 100, say=say)
+            phase = names(arg, msg("the phase"), 100, say=say)
             rolled = clock.rollback(s, name, phase, by=by, now=now)
             said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": rolled.phase}
             if rolled.carried:
@@ -319,7 +325,7 @@ def _clock_action(
     if action == "visibility":
         games.set_visibility(s, name, arg)
         return _("The game is now %(visibility)s.") % {"visibility": arg}
-    raise NotFound(_("no coordinator action %(action)s") % {"action": repr(action)})
+    raise NotFound(msg("no coordinator action %(action)s", action=repr(action)))
 
 
 def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, say: Say = str) -> dict[str, Any]:
@@ -336,7 +342,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
     game = game_view(web, name, viewer)
     if action == "process":
         if game["phase_id"] is None:
-            raise BadInput(_("game %(game)s has no open phase to process (it is over)") % {"game": repr(name)})
+            raise BadInput(msg("game %(game)s has no open phase to process (it is over)", game=repr(name)))
         silent = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
         # A power whose only orders are photographs not yet confirmed is told apart: processing now carries
         # out nothing of them, and the coordinator can review them first.
@@ -377,7 +383,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
             "fields": {},
         }
     if action == "rollback":
-        phase = names(arg, _("the phase"), 100, say=say)
+        phase = names(arg, msg("the phase"), 100, say=say)
         rec = web.read.phase_record(name, phase, submissions=False)
         lines = [
             _(
@@ -396,10 +402,10 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
     if action == "revoke":
         key_id = number_or_none(arg)
         if key_id is None:
-            raise BadInput(_("which key? (its number, not %(given)s)") % {"given": repr(arg[:20])})
+            raise BadInput(msg("which key? (its number, not %(given)s)", given=repr(arg[:20])))
         key = next((k for k in web.access.keys(name) if k.id == key_id), None)
         if key is None:
-            raise BadInput(_("no key %(key)s in this game") % {"key": arg})
+            raise BadInput(msg("no key %(key)s in this game", key=arg))
         holder = _("%(power)s's player") % {"power": key.power} if key.power else _("a coordinator")
         label = f" ({key.label})" if key.label else ""
         lines = [
@@ -415,7 +421,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
             "button": _("Revoke"),
             "fields": {"key": str(key.id)},
         }
-    raise NotFound(_("no coordinator action %(action)s to confirm") % {"action": repr(action)})
+    raise NotFound(msg("no coordinator action %(action)s to confirm", action=repr(action)))
 
 
 def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], *, say: Say = str) -> str:

@@ -19,7 +19,8 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.web.deps import set_flash, set_private_cookie, typed_cookie, words
+from dippouch.core.messages import msg
+from dippouch.web.deps import set_flash, set_private_cookie, typed_cookie
 from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
 __all__ = [
@@ -99,9 +100,7 @@ async def read_form(
         # refused with its reason (400): each answered as it is, not as "could not be read".
         raise
     except Exception as e:  # a malformed multipart or urlencoded body
-        raise BadInput(
-            words(request).gettext("the form could not be read (%(error)s)") % {"error": type(e).__name__}
-        ) from None
+        raise BadInput(msg("the form could not be read (%(error)s)", error=type(e).__name__)) from None
     fields: list[tuple[str, str]] = []
     uploads: dict[str, UploadFile] = {}
     stray: str | None = None
@@ -118,8 +117,7 @@ async def read_form(
         csrf(request, form.get(CSRF_FIELD))
         if stray is not None:
             raise BadInput(
-                words(request).gettext("field %(field)s must be text, not a file: this form takes no file there")
-                % {"field": repr(stray)}
+                msg("field %(field)s must be text, not a file: this form takes no file there", field=repr(stray))
             )
     except WebError:
         await posted.close()

@@ -50,54 +50,58 @@ Say = Callable[[str], str]
 """A reader's gettext (``words(request).gettext``), or ``str`` for English (the JSON API, the command line)."""
 
 
-def names(value: str, what: str, limit: int = 100, *, say: Say) -> str:
+def names(value: str, what: str | Msg, limit: int = 100, *, say: Say = str) -> str:
     """``value`` as a one-line name of 1 to ``limit`` characters, each shown as itself (no control, zero-width or
-    bidirectional character: :func:`dippouch.characters.hidden_character`); ``what`` names it in the refusal, in
-    the words ``say`` writes the refusal in (the caller translates ``what`` with the same ``say``)."""
-    _ = say
+    bidirectional character: :func:`dippouch.characters.hidden_character`). The refusal is a message value, said
+    where it is shown; ``what`` names the field in it (a message, said with it, or words the caller already put
+    in the reader's language: ``say`` is the caller's, kept for the words it passes)."""
     text = str(value).strip()
     if not text or len(text) > limit:
-        raise BadInput(_("%(what)s must be 1 to %(most)s characters") % {"what": what, "most": limit})
+        raise BadInput(msg("%(what)s must be 1 to %(most)s characters", what=what, most=limit))
     hidden = hidden_character(text)
     if hidden is not None:
         raise BadInput(
-            _(
+            msg(
                 "%(what)s contains %(character)s at position %(position)s: invisible and control characters are "
-                "not allowed (they make one name look like another)"
+                "not allowed (they make one name look like another)",
+                what=what,
+                character=hidden[1],
+                position=hidden[0],
             )
-            % {"what": what, "character": hidden[1], "position": hidden[0]}
         )
     return text
 
 
-def number(text: str | None, what: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1, say: Say) -> int:
-    """``text`` as a whole number from ``lo`` to ``hi``, or :class:`BadInput` saying what was wrong with it (in
-    ``say``'s words, as :func:`names`): one reading for every number a form, a query or a header brings."""
-    _ = say
+def number(text: str | None, what: str | Msg, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1, say: Say = str) -> int:
+    """``text`` as a whole number from ``lo`` to ``hi``, or :class:`BadInput` saying what was wrong with it (a
+    message value, as :func:`names`): one reading for every number a form, a query or a header brings."""
     value = number_or_none(text)
     if value is None:
         shown = (text or "")[:20] + ("..." if text and len(text) > 20 else "")
         raise BadInput(
-            _("%(what)s must be a whole number from %(least)s to %(most)s, not %(value)s")
-            % {"what": what, "least": lo, "most": hi, "value": repr(shown)}
+            msg(
+                "%(what)s must be a whole number from %(least)s to %(most)s, not %(value)s",
+                what=what,
+                least=lo,
+                most=hi,
+                value=repr(shown),
+            )
         )
     if not lo <= value <= hi:
         raise BadInput(
-            _("%(what)s must be from %(least)s to %(most)s, not %(value)s")
-            % {"what": what, "least": lo, "most": hi, "value": value}
+            msg("%(what)s must be from %(least)s to %(most)s, not %(value)s", what=what, least=lo, most=hi, value=value)
         )
     return value
 
 
-def duration(text: str, what: str, *, say: Say) -> timedelta:
-    """A typed duration (12d, 36h ...), at most ten years; refused in ``say``'s words, as :func:`names`."""
-    _ = say
+def duration(text: str, what: str | Msg, *, say: Say = str) -> timedelta:
+    """A typed duration (12d, 36h ...), at most ten years; refused with a message value, as :func:`names`."""
     try:
         td = parse_duration(names(text, what, 20, say=say))
     except OverflowError:
-        raise BadInput(_("%(what)s %(text)s is far too long") % {"what": what, "text": repr(text)}) from None
+        raise BadInput(msg("%(what)s %(text)s is far too long", what=what, text=repr(text))) from None
     if td > timedelta(days=3650):
-        raise BadInput(_("%(what)s %(text)s is more than ten years") % {"what": what, "text": repr(text)})
+        raise BadInput(msg("%(what)s %(text)s is more than ten years", what=what, text=repr(text)))
     return td
 
 
@@ -119,9 +123,9 @@ def phase_deadlines(deadlines: Mapping[str, str], *, say: Say) -> None:
     alike."""
     _ = say
     deadline_of = {
-        "movement": _("the movement deadline"),
-        "retreats": _("the retreats deadline"),
-        "adjustments": _("the adjustments deadline"),
+        "movement": msg("the movement deadline"),
+        "retreats": msg("the retreats deadline"),
+        "adjustments": msg("the adjustments deadline"),
     }
     too_short = {
         "movement": _("the movement deadline must be at least one minute"),

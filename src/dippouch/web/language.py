@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from starlette.requests import Request
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.store import people
 from dippouch.web.deps import (
@@ -66,8 +67,7 @@ def choose_language(request: Request, form: FormDep, web: WebDep, viewer: Viewer
     if lang not in LANGUAGES:
         choices = ", ".join(f"{language_name(c)} ({c})" for c in LANGUAGES)
         raise BadInput(
-            words(request).gettext("There is no language %(code)s here: choose one of %(choices)s.")
-            % {"code": repr(lang[:20]), "choices": choices}
+            msg("There is no language %(code)s here: choose one of %(choices)s.", code=repr(lang[:20]), choices=choices)
         )
     if viewer.person_id is not None:
         try:
@@ -92,8 +92,10 @@ def choose_time_zone(request: Request, form: FormDep, web: WebDep, viewer: Viewe
         people.set_time_zone(web.store, viewer.person_id, zone or None)
     except DippouchError:
         raise BadInput(
-            w.gettext("There is no time zone %(zone)s: write it as the zone database names it, e.g. Europe/Berlin.")
-            % {"zone": repr(zone[:64])}
+            msg(
+                "There is no time zone %(zone)s: write it as the zone database names it, e.g. Europe/Berlin.",
+                zone=repr(zone[:64]),
+            )
         ) from None
     chosen = people.preferences(web.store, viewer.person_id)
     remember_preferences(request, viewer.person_id, chosen)

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
+from dippouch.core.messages import msg
 from dippouch.notify.events import CHANNELS, EVENTS, preferences, save_preferences
 from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove_target
 from dippouch.notify.transports import vapid_public_key
@@ -140,8 +141,7 @@ def _hours(request: Request, text: str) -> int:
     hours = number_or_none(text)
     if hours is None:
         raise BadInput(
-            words(request).gettext("the deadline reminder is a whole number of hours (got %(got)s); try 12")
-            % {"got": repr(text[:20])}
+            msg("the deadline reminder is a whole number of hours (got %(got)s); try 12", got=repr(text[:20]))
         )
     return hours
 
@@ -213,7 +213,7 @@ def _target_answer(web: Web, person_id: int, target_id: int) -> NotifyTarget:
     for t in targets(web.store, person_id):
         if t.id == target_id:
             return NotifyTarget(id=t.id, channel=t.channel, kind=t.kind, label=t.label, where=masked(t))
-    raise BadInput(f"no push subscription or webhook #{target_id}")  # removed meanwhile
+    raise BadInput(msg("no push subscription or webhook #%(id)s", id=target_id))  # removed meanwhile
 
 
 @router.get("/api/notify/settings", **answers(NotifySettingsAnswer))

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 
 from dippouch.catalog import variant_names, variants_usable
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
 from dippouch.people.reliability import PROBATION_SEATS, is_newcomer, meets, on_probation
@@ -215,7 +216,7 @@ def opening_view(
     if o is None:
         if viewer.coordinates(name):
             return {"game": name, "opened": False, "powers": list(web.variant_of(name).power_names)}
-        raise NotFound(gettext("%(game)s is not open for players") % {"game": name})
+        raise NotFound(msg("%(game)s is not open for players", game=name))
     data = _opening_data(o, desk=viewer.coordinates(name), me=viewer.person_id, gettext=gettext)
     data["opened"] = True
     data["replacements"] = [x.power for x in store_openings.offered_seats(web.read, name)]
@@ -252,7 +253,7 @@ def person_view(web: Web, person_id: int, viewer: Viewer, gettext: Callable[[str
     """A person's page and ``GET /api/people/{id}``: their record; a refusal written with ``gettext``."""
     p = profile(web.read, person_id, shown=_counted_for(viewer, person_id))
     if p is None:
-        raise NotFound(gettext("no person %(id)s here") % {"id": person_id})
+        raise NotFound(msg("no person %(id)s here", id=person_id))
     r = p.record
     data: dict[str, Any] = {
         "id": p.id,
@@ -285,8 +286,7 @@ def _mode(text: str, say: Callable[[str], str] = str) -> str:
     text = text.strip().lower()
     if text not in store_openings.MODES:
         modes = " or ".join(store_openings.MODES)
-        _ = say
-        raise BadInput(_("assignment mode %(mode)s: choose %(modes)s") % {"mode": repr(text), "modes": modes})
+        raise BadInput(msg("assignment mode %(mode)s: choose %(modes)s", mode=repr(text), modes=modes))
     return text
 
 
@@ -352,7 +352,7 @@ def sign_up(
     _ = say
     _visible(web, name, viewer, invite)
     if len(wishes) > MAX_WISHES:
-        raise BadInput(_("%(count)s wishes; rank at most %(most)s powers") % {"count": len(wishes), "most": MAX_WISHES})
+        raise BadInput(msg("%(count)s wishes; rank at most %(most)s powers", count=len(wishes), most=MAX_WISHES))
     _not_its_coordinator(web, name, viewer, me)
     with web.writes:
         got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait, despite_block=despite_block)
@@ -433,8 +433,7 @@ def draw(web: Web, name: str, viewer: Viewer, *, say: Callable[[str], str] = str
         got = store_openings.fill_from_preferences(web.store, name, now=web.now())
     web.touched(name)
     if not got:
-        _ = say
-        raise BadInput(_("nobody is waiting for a power in %(game)s") % {"game": name})
+        raise BadInput(msg("nobody is waiting for a power in %(game)s", game=name))
     return {"game": name, "seated": {str(k): v for k, v in sorted(got.items())}}
 
 
@@ -842,8 +841,10 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
             t.gettext("You play %(power)s now.") % {"power": got["power"]},
         )
     raise NotFound(
-        t.gettext("no action %(action)s here: open, signup, withdraw, resign, invite, assign, draw, free or claim")
-        % {"action": repr(action)}
+        msg(
+            "no action %(action)s here: open, signup, withdraw, resign, invite, assign, draw, free or claim",
+            action=repr(action),
+        )
     )
 
 

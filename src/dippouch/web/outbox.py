@@ -25,6 +25,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
+from dippouch.core.messages import msg
 from dippouch.mail.notices import mail_unavailable
 from dippouch.numbers import number_or_none
 from dippouch.store.accounts import show_signin_mail
@@ -99,7 +100,7 @@ def outbox_show(request: Request, mail_id: str, form: FormDep, web: WebDep, view
         raise BadInput(t.gettext("This site sends mail now: the link goes to its owner alone and is not shown here."))
     body = None if number is None else show_signin_mail(web.store, number, now=web.now())
     if number is None or body is None:
-        raise BadInput(t.gettext("There is no sign-in link's mail %(id)s in the outbox.") % {"id": repr(mail_id[:40])})
+        raise BadInput(msg("There is no sign-in link's mail %(id)s in the outbox.", id=repr(mail_id[:40])))
     return _page(request, web, {number: body})
 
 

@@ -127,7 +127,16 @@ def _arrived(x: object) -> object:
 
 class JobFailed(Exception):
     """A job's exception that could not travel back as itself (one whose class takes other arguments than its
-    message): its type and text, so the server logs what happened."""
+    message): its type and text, so the server logs what happened. A bug's record for the log, never a message
+    to a person (the application answers it as an internal error, with an id)."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(kind, text)  # both in args, so it travels back from a worker process itself
+        self.kind = kind
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.text}"
 
 
 def _travels(e: BaseException) -> BaseException:
@@ -139,7 +148,7 @@ def _travels(e: BaseException) -> BaseException:
     except Exception:  # any exception a class's own __reduce__ or __init__ raises
         if isinstance(e, DippouchError):
             return DippouchError(e.msg)
-        return JobFailed(f"{type(e).__module__}.{type(e).__qualname__}: {e}")
+        return JobFailed(".".join((type(e).__module__, type(e).__qualname__)), str(e))
     return e
 
 

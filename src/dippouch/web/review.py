@@ -26,10 +26,10 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import PhaseName, msg
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
-from dippouch.names import order_text, phase_words, unit_text
-from dippouch.web.deps import ViewerDep, WebDep, game_url, language, layer_words, render, words
+from dippouch.names import order_text, unit_text
+from dippouch.web.deps import ViewerDep, WebDep, game_url, layer_words, render, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import BadInput, NotFound, Viewer
@@ -214,11 +214,10 @@ def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, v
     _ = words(request).gettext
     web.require_coordinator(name, viewer)
     if game_of_attachment(web.store, attachment_id) != name:
-        raise NotFound(_("no photograph #%(id)s in %(game)s") % {"id": attachment_id, "game": name})
+        raise NotFound(msg("no photograph #%(id)s in %(game)s", id=attachment_id, game=name))
     sealed = attachment_sealed(web.store, attachment_id, now=web.now())
     if sealed is not None:
-        phase = phase_words(sealed, language(request))
-        raise BadInput(_("the photographs of %(phase)s are sealed until its deadline") % {"phase": phase})
+        raise BadInput(msg("the photographs of %(phase)s are sealed until its deadline", phase=PhaseName(sealed)))
     data = attachment_data(web.store, attachment_id)
     ctype, data = _displayable(data, _)
     return Response(
@@ -250,11 +249,11 @@ def _displayable(data: bytes, _: Callable[[str], str]) -> tuple[str, bytes]:
         return "image/jpeg", out.getvalue()
     except Exception:  # no Pillow/pillow-heif, or bytes it cannot read: say so instead of failing the page
         raise BadInput(
-            _(
+            msg(
                 "this photograph (%(kind)s) cannot be shown in a browser here; save it with "
-                "`dippouch mail review GAME --save DIR`"
+                "`dippouch mail review GAME --save DIR`",
+                kind=kind or msg("not an image"),
             )
-            % {"kind": kind or _("not an image")}
         ) from None
 
 
@@ -269,12 +268,12 @@ so a post from another site is refused as that before anything else is looked at
 def _rows(form: Mapping[str, str], _: Callable[[str], str]) -> list[tuple[str, bool]]:
     count = number_or_none(form.get("lines", "0"))
     if count is None or not 0 <= count <= MAX_LINES:
-        raise BadInput(_("a transcription has at most %(most)s lines") % {"most": MAX_LINES})
+        raise BadInput(msg("a transcription has at most %(most)s lines", most=MAX_LINES))
     rows = []
     for i in range(count):
         text = " ".join(form.get(f"line:{i}", "").split())
         if len(text) > 500:
-            raise BadInput(_("line %(line)s is longer than 500 characters") % {"line": i + 1})
+            raise BadInput(msg("line %(line)s is longer than 500 characters", line=i + 1))
         rows.append((text, form.get(f"take:{i}") == "on"))
     extra = " ".join(form.get("extra", "").split())
     if extra:
@@ -295,7 +294,7 @@ def review_photo_action(
     back = f"{game_url(name)}/review"
     _ = words(request).gettext
     if game_of_attachment(web.store, attachment_id) != name:
-        raise NotFound(_("no photograph #%(id)s in %(game)s") % {"id": attachment_id, "game": name})
+        raise NotFound(msg("no photograph #%(id)s in %(game)s", id=attachment_id, game=name))
     do = form.get("do", "")
     try:
         if do == "set-aside":
@@ -306,17 +305,18 @@ def review_photo_action(
             raise BadInput(_("choose Check, Confirm or Set aside"))
         photo = next((p for p in _reviews(web, name, now) if p.attachment_id == attachment_id), None)
         if photo is None:
-            raise NotFound(
-                _("no photograph #%(id)s waits for review in %(game)s") % {"id": attachment_id, "game": name}
-            )
+            raise NotFound(msg("no photograph #%(id)s waits for review in %(game)s", id=attachment_id, game=name))
         if photo.confirmed_as:
             raise BadInput(
-                _("photograph #%(id)s is confirmed as version %(version)s")
-                % {"id": attachment_id, "version": photo.confirmed_as}
+                msg(
+                    "photograph #%(id)s is confirmed as version %(version)s",
+                    id=attachment_id,
+                    version=photo.confirmed_as,
+                )
             )
         if photo.state != "waits for you":
             raise BadInput(
-                _("photograph #%(id)s is set aside (%(why)s)") % {"id": attachment_id, "why": photo.set_aside}
+                msg("photograph #%(id)s is set aside (%(why)s)", id=attachment_id, why=photo.set_aside or "")
             )
         rows = _rows(form, _)
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):

@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
@@ -410,7 +410,10 @@ def _days_of(data: Mapping[str, str]) -> tuple[date | None, date | None]:
         return None, None
     if not first or not last:
         raise DateError(
-            ("from" if not first else "to") + ": give both days of an alternate address (or neither, for the primary)"
+            msg(
+                "%(field)s: give both days of an alternate address (or neither, for the primary)",
+                field="from" if not first else "to",
+            )
         )
     return day_range(first, last)
 
@@ -642,7 +645,7 @@ def _apply_settings(
         budget = number_or_none(budget_text)
         if budget is None:
             raise BadInput(
-                _("budget_days: %(value)s is not a whole number of days; write e.g. 14") % {"value": repr(budget_text)}
+                msg("budget_days: %(value)s is not a whole number of days; write e.g. 14", value=repr(budget_text))
             )
     stand_in_id: int | None = None
     if policy.replace("-", "_") == "stand_in":
@@ -651,8 +654,10 @@ def _apply_settings(
         who = person_by_email(web.store, stand_in)
         if who is None:
             raise BadInput(
-                _("stand_in: nobody has signed up with %(address)s; ask them to sign in once, then name them here")
-                % {"address": repr(stand_in)}
+                msg(
+                    "stand_in: nobody has signed up with %(address)s; ask them to sign in once, then name them here",
+                    address=repr(stand_in),
+                )
             )
         stand_in_id = who.id
     if visibility:
@@ -670,9 +675,9 @@ def settings_form(request: Request, name: str, data: RosterForm, web: WebDep, vi
     try:
         _apply_settings(web, name, viewer, data, say=words(request).gettext)
     except (GameError, BadInput) as e:
-        message = e.message if isinstance(e, BadInput) else layer_words(request, e)
-        if message.startswith("no game"):
+        if str(e).startswith("no game"):  # the game itself is not there: its 404, not the form again
             raise
+        message = layer_words(request, e)
         return _roster_page(request, web, viewer, name, error=message)
     return redirect(game_url(name) + "/roster", words(request).gettext("Settings saved."))
 
@@ -699,13 +704,23 @@ class RosterSettingsIn(BaseModel):
     stand_in: str = Field("", max_length=320, description="The stand-in's e-mail address (stand_in).")
 
 
+_API_FIELDS = {"from": "first_day", "to": "last_day"}
+"""The JSON API's names of the fields the forms call from and to."""
+
+_API_DAYS_OUT_OF_ORDER = {
+    "to: %(last)s is before 'from' (%(first)s); did you mean from %(last)s to %(first)s?": N_(
+        "last_day: %(last)s is before 'first_day' (%(first)s); did you mean from %(last)s to %(first)s?"
+    )
+}
+"""The one day's message that names both fields in its words: the API's own wording, by the form's id."""
+
+
 def _api_error(e: DateError) -> BadInput:
-    """A day's message with the API's field names (the forms say from and to)."""
-    text = str(e)
-    for form, api in (("from", "first_day"), ("to", "last_day")):
-        if text.startswith(form + ":"):
-            text = api + text[len(form) :]
-    return BadInput(text.replace("'from'", "'first_day'"))
+    """A day's message with the API's field names (the forms say from and to): its field value renamed, or the
+    API's wording of a message that names the fields in its text."""
+    m = e.msg
+    args = {k: _API_FIELDS.get(v, v) if k == "field" and isinstance(v, str) else v for k, v in m.args.items()}
+    return BadInput(Msg(_API_DAYS_OUT_OF_ORDER.get(m.id, m.id), args, m.plural, m.context))
 
 
 def _api_days(first: str, last: str) -> tuple[date | None, date | None]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 
-from dippouch.core.messages import Msg, as_msg
+from dippouch.core.messages import N_, Msg, as_msg, msg
 from dippouch.store.access import STAND_IN, Grant
 
 __all__ = [
@@ -54,6 +54,24 @@ or a plain-http page on the network cannot plant one (cookie tossing). Plain htt
 the plain names, which browsers refuse to prefix."""
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
+
+I18N_DOMAIN = "site"
+"""The catalogue of this module's refusals (locale/<lang>/LC_MESSAGES/site.po)."""
+
+COUNTED = (
+    N_("failed sign-ins"),
+    N_("sign-in links asked for"),
+    N_("sign-in links asked for this address"),
+    N_("sign-in attempts"),
+    N_("practice games started"),
+    N_("adjudication requests"),
+    N_("sandboxes started or steps adjudicated"),
+    N_("sandbox changes"),
+    N_("submissions"),
+    N_("line checks"),
+)
+"""What the rate limits count (:meth:`RateLimiter.hit`'s ``what``), said in the reader's words inside the
+refusal: a new one is added here, for the catalogue."""
 
 
 class WebError(Exception):
@@ -257,8 +275,11 @@ def check_csrf(request: Request, sent: str | None) -> None:
     """Refuse a state-changing request from a browser that did not get its form from us."""
     if not _same_origin(request):
         raise Forbidden(
-            f"this request came from another site (Origin {request.headers.get('origin')!r}, "
-            f"host {request.headers.get('host')!r}); it was refused"
+            msg(
+                "this request came from another site (Origin %(origin)s, host %(host)s); it was refused",
+                origin=repr(request.headers.get("origin")),
+                host=repr(request.headers.get("host")),
+            )
         )
     expected = _expected_csrf(request)
     if not expected or not sent or not hmac.compare_digest(expected.encode(), _unmask(str(sent)).encode()):
@@ -292,7 +313,15 @@ class RateLimiter:
             if len(q) >= count:
                 wait = max(1, int(q[0] + window - now + 1))
                 raise TooMany(
-                    f"too many {what} from you: at most {count} in {int(window)} seconds; try again in {wait} s", wait
+                    msg(
+                        "too many %(counted)s from you: at most %(count)s in %(seconds)s seconds; try again in "
+                        "%(wait)s s",
+                        counted=Msg(what),
+                        count=count,
+                        seconds=int(window),
+                        wait=wait,
+                    ),
+                    wait,
                 )
             if count_it:
                 q.append(now)

@@ -120,10 +120,17 @@ def find_variant(name: str, gettext: Callable[[str], str] = str) -> Variant:
     reader's catalogue where a page asks (the JSON calls answer in English)."""
     if name not in variant_names():
         close = difflib.get_close_matches(name.lower()[:100], variant_names(), n=1)
-        values = {"name": repr(name[:100]), "close": repr(close[0]) if close else "", "all": ", ".join(variant_names())}
+        everyone = ", ".join(variant_names())
         if close:
-            raise NotFound(gettext("no variant %(name)s; did you mean %(close)s? Variants: %(all)s") % values)
-        raise NotFound(gettext("no variant %(name)s Variants: %(all)s") % values)
+            raise NotFound(
+                msg(
+                    "no variant %(name)s; did you mean %(close)s? Variants: %(all)s",
+                    name=repr(name[:100]),
+                    close=repr(close[0]),
+                    all=everyone,
+                )
+            )
+        raise NotFound(msg("no variant %(name)s Variants: %(all)s", name=repr(name[:100]), all=everyone))
     return load_variant(name)
 
 

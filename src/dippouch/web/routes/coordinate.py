@@ -15,6 +15,7 @@ from starlette.requests import Request
 from dippouch.bots import LEVELS
 from dippouch.bots.seats import DECISION, phase_cost
 from dippouch.catalog import variants_usable
+from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.ranking.scoring import systems
 from dippouch.settings import Site
@@ -95,7 +96,7 @@ async def coordinate_import(request: Request, form: ImportForm, web: WebDep, vie
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BadInput(_("the file is not JSON text (%(why)s)") % {"why": f"{type(e).__name__}: {e}"}) from None
+        raise BadInput(msg("the file is not JSON text (%(why)s)", why=f"{type(e).__name__}: {e}")) from None
     name = await run_in_threadpool(new_games.import_game, web, viewer, data, form.get("name", "") or None)
     return redirect(f"{game_url(name)}/coordinate", _("Imported game %(game)s.") % {"game": name})
 
@@ -170,7 +171,7 @@ def coordinate_action(
         key = form.get("key", "")
         key_id = number_or_none(key)
         if key_id is None:
-            raise BadInput(_("which key? (its number, not %(given)s)") % {"given": repr(key[:20])})
+            raise BadInput(msg("which key? (its number, not %(given)s)", given=repr(key[:20])))
         desk.revoke(web, name, viewer, key_id)
         return redirect(back, _("Key %(key)s revoked: its links no longer work.") % {"key": key})
     if action == "email":

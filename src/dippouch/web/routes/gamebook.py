@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.requests import Request
 
+from dippouch.core.messages import msg
 from dippouch.play.gamebook import BookPlan, book_key, book_plan, published_press
 from dippouch.play.replays import ReplayExports
 from dippouch.store import press as store_press
@@ -22,7 +23,6 @@ from dippouch.web.deps import (
     game_url,
     made_once,
     pool_of,
-    words,
 )
 from dippouch.web.jobs import book_pdf
 from dippouch.web.maps import map_available
@@ -52,11 +52,14 @@ def game_book(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDe
     longest = budget_of(request).longest
     if estimate > longest and books.cached(key) is None:
         raise BadInput(
-            words(request).gettext(
+            msg(
                 "this game's book has %(maps)s maps, about %(seconds)s s of drawing: more than one request may take "
-                "here (%(most)s s); its replay shows every phase, %(page)s"
+                "here (%(most)s s); its replay shows every phase, %(page)s",
+                maps=maps,
+                seconds=f"{estimate:.0f}",
+                most=f"{longest:g}",
+                page=f"{game_url(name)}/replay",
             )
-            % {"maps": maps, "seconds": f"{estimate:.0f}", "most": f"{longest:g}", "page": f"{game_url(name)}/replay"}
         )
     data = made_once(request, books, key, lambda: _made(request, web, name, viewer, plan, press), estimate=estimate)
     return game_file(data, "application/pdf", name, "-book.pdf", max_age=60)  # a phase processed changes it

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
+from dippouch.core.messages import choices, msg
 from dippouch.play.replays import Frame, ReplayExports, replay_frames
 from dippouch.render.animation import FORMATS
 from dippouch.web import games
@@ -111,7 +112,13 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
     its estimate (by the frames) charged to the asker before it starts; it is then kept, so the next request
     draws nothing. A replay too long to draw in one request is refused with its page, which shows every frame."""
     if fmt not in FORMATS:
-        raise NotFound(f"no replay as {fmt[:20]!r}; it is made as {' or '.join(f'replay.{f}' for f in FORMATS)}")
+        raise NotFound(
+            msg(
+                "no replay as %(format)s; it is made as %(options)s",
+                format=repr(fmt[:20]),
+                options=choices(f"replay.{f}" for f in FORMATS),
+            )
+        )
     if not map_available(web.variant_of(name)):
         raise NotFound(NO_MAP)
     frames = _frames(web, name)
@@ -121,16 +128,14 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
     longest = budget_of(request).longest
     if estimate > longest and exports.cached(key) is None:
         raise BadInput(
-            words(request).gettext(
+            msg(
                 "this replay has %(frames)s pictures, about %(seconds)s s of drawing: more than one request may "
-                "take here (%(most)s s); watch it frame by frame on its page, %(page)s"
+                "take here (%(most)s s); watch it frame by frame on its page, %(page)s",
+                frames=len(frames),
+                seconds=f"{estimate:.0f}",
+                most=f"{longest:g}",
+                page=f"{game_url(name)}/replay",
             )
-            % {
-                "frames": len(frames),
-                "seconds": f"{estimate:.0f}",
-                "most": f"{longest:g}",
-                "page": f"{game_url(name)}/replay",
-            }
         )
     data = made_once(request, exports, key, lambda: _drawn(request, web, name, viewer, frames, fmt), estimate=estimate)
     return game_file(data, FORMATS[fmt], name, f"-replay.{fmt}", max_age=60)  # a phase processed changes it

@@ -25,6 +25,7 @@ from starlette.requests import Request
 
 from dippouch.catalog import variant_names
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.core.notation import format_unit
 from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
@@ -254,12 +255,10 @@ def _source(
         try:
             pid = int(phase_id)
         except ValueError:
-            raise BadInput(
-                _("phase_id must be a phase's number, not %(given)s") % {"given": repr(phase_id[:20])}
-            ) from None
+            raise BadInput(msg("phase_id must be a phase's number, not %(given)s", given=repr(phase_id[:20]))) from None
         ph = game_phase(web.read, name, pid)
         if ph is None:
-            raise NotFound(f"game {name!r} has no phase {pid}")
+            raise NotFound(msg("game %(game)s has no phase %(id)s", game=repr(name), id=pid))
         return {"variant": web.variant_of(name), "position": ph.position, "game": name, "phase_id": pid}
     if copy.strip():
         o = _open(web, copy.strip(), viewer)

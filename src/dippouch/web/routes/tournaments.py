@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.catalog import variant_names
+from dippouch.core.messages import msg
 from dippouch.play import tournaments as use
 from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.store.tournaments import Tournament, tournament
@@ -76,10 +77,13 @@ def require_create(viewer: Viewer) -> None:
 
 def require_run(viewer: Viewer, t: Tournament) -> None:
     if not viewer.signed_in:
-        raise NeedsKey(f"sign in first: tournament {t.name!r} is run by the person who created it")
+        raise NeedsKey(msg("sign in first: tournament %(name)s is run by the person who created it", name=repr(t.name)))
     if not runs(viewer, t):
         raise Forbidden(
-            f"only the person who created tournament {t.name!r}, or the installation's coordinator, changes its games"
+            msg(
+                "only the person who created tournament %(name)s, or the installation's coordinator, changes its games",
+                name=repr(t.name),
+            )
         )
 
 
@@ -89,7 +93,11 @@ def require_add(web: Web, viewer: Viewer, t: Tournament, game: str) -> None:
     web.require_visible(game, viewer)
     if not viewer.coordinates(game):
         raise Forbidden(
-            f"you may add only games you coordinate to a tournament (its page is public); {game!r} is not one of them"
+            msg(
+                "you may add only games you coordinate to a tournament (its page is public); %(game)s is not one of "
+                "them",
+                game=repr(game),
+            )
         )
 
 
