@@ -1,11 +1,19 @@
 """New games on the web: created from the coordinator's form (variant, options, deadlines, draws,
-visibility; every field checked before anything is stored) or imported from a game file."""
+visibility; every field checked before anything is stored) or imported from a game file; and the small map
+of each variant the new-game page shows beside its name (:func:`thumbnail`)."""
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import os
+import tempfile
+import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from dippouch import settings as site_settings
 from dippouch.catalog import load_variant, variant_names
 from dippouch.game import Settings
 from dippouch.play import games
@@ -15,9 +23,14 @@ from dippouch.web.inputs import names, number, phase_deadlines
 from dippouch.web.security import BadInput, Forbidden, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["create_game", "import_game"]
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
+
+__all__ = ["create_game", "import_game", "thumbnail", "thumbnail_key"]
 
 I18N_DOMAIN = "site"
+
+log = logging.getLogger(__name__)
 
 
 def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Callable[[str], str] = str) -> str:
@@ -94,3 +107,103 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
     except (AttributeError, TypeError, ValueError, KeyError) as e:
         why = f"{type(e).__name__}: {e}"[:250]  # the error is cut, not the sentence around it
         raise BadInput(gettext("the game file is incomplete or in the wrong shape (%(why)s)") % {"why": why}) from None
+
+
+# --------------------------------------------------------------------------------------------------
+# Each variant's small map on the new-game page
+
+
+_THUMB_KEY = "dippouch.web.new_games.thumbnail_key"
+"""The name under which a variant keeps its thumbnail's key and the geometry file's stamp it was made for."""
+
+_KEPT: dict[tuple[str, str], bytes] = {}
+"""Thumbnails made or read by this process, by variant and key (about 10 KB each, a few dozen variants)."""
+
+_DRAWING = threading.Lock()
+"""One thumbnail drawn at a time: a page's first visitor asks for a dozen at once, and each takes up to a few
+seconds of CPU (drawn in turn, the second request for the same one finds it made)."""
+
+
+def thumbnail_key(variant: Variant) -> str | None:
+    """What names ``variant``'s thumbnail: its data, its geometry file (size and time) and the drawing's version,
+    so an edited variant or map gets a new picture and a browser may keep each one for good; ``None`` when no
+    map can be drawn (no geometry built). Worked out once per variant object (its data hash is not free)."""
+    from dippouch.core.variant import content_hash
+    from dippouch.render.geometry import geometry_path
+    from dippouch.render.thumbnail import THUMBNAIL_VERSION
+
+    try:
+        st = geometry_path(variant).stat()
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    kept = variant.derived.get(_THUMB_KEY)
+    if kept is None or kept[0] != stamp:
+        text = f"{THUMBNAIL_VERSION}\n{variant.name}\n{content_hash(variant.data)}\n{stamp}"
+        kept = (stamp, hashlib.sha256(text.encode()).hexdigest()[:16])
+        variant.derived[_THUMB_KEY] = kept
+    return str(kept[1])
+
+
+def _cached_file(name: str, key: str) -> Path | None:
+    folder = site_settings.current().cache_dir
+    return None if folder is None else folder / "thumbnails" / f"{name}-{key}.png"
+
+
+def thumbnail(name: str) -> tuple[bytes, str] | None:
+    """The PNG of variant ``name``'s small map and its key, or ``None`` when it has no map to draw (or its file
+    does not load; an unknown name is the caller's to refuse). Made once: kept in this process and in the
+    cache folder (``DIPPOUCH_CACHE_DIR``, off: only in memory), where the next process finds it."""
+    from dippouch.core.errors import VariantError
+
+    try:
+        v = load_variant(name)
+    except VariantError:  # a file that does not load has no picture (the variants page lists its problems)
+        return None
+    key = thumbnail_key(v)
+    if key is None:
+        return None
+    got = _KEPT.get((name, key))
+    if got is not None:
+        return got, key
+    path = _cached_file(name, key)
+    with _DRAWING:
+        got = _KEPT.get((name, key))
+        if got is None and path is not None and path.is_file():
+            got = path.read_bytes()
+        if got is None:
+            got = _drawn(v)
+            if got is None:
+                return None
+            _keep_file(path, got)
+        _KEPT[(name, key)] = got
+    return got, key
+
+
+def _drawn(v: Variant) -> bytes | None:
+    from dippouch.render.thumbnail import thumbnail_png
+
+    try:
+        return thumbnail_png(v)
+    except (ImportError, FileNotFoundError, ValueError) as e:  # no renderer, no geometry, or one to rebuild
+        log.info("no thumbnail of %s: %s", v.name, e)
+        return None
+
+
+def _keep_file(path: Path | None, png: bytes) -> None:
+    """Written whole or not at all (a reader never sees half a picture); a cache that cannot be written
+    (read-only home, full disk) only means the next process draws it again."""
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".thumb-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(png)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as e:
+        log.info("thumbnail not kept on disk: %s", e)

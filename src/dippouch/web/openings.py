@@ -32,6 +32,7 @@ from dippouch.press.rules import KINDS, PressRules, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile, record_of, reliabilities
+from dippouch.web import new_games
 from dippouch.web import press as web_press
 from dippouch.web.answers.openings import (
     ClaimAnswer,
@@ -697,12 +698,44 @@ def _new_game_data() -> dict[str, Any]:
         "press_kinds": list(KINDS),
         "max_created": store_openings.MAX_CREATED,
         "probation_seats": PROBATION_SEATS,
-        # The page groups the templates by variant, each under its title, its description and its size.
+        # The page groups the templates by variant, each under its title, its description, its size and a
+        # small map whose address names its key (None: no map to show).
         "variants": {
-            v.name: {"title": v.title, "description": v.description, "powers": len(v.powers)}
+            v.name: {
+                "title": v.title,
+                "description": v.description,
+                "powers": len(v.powers),
+                "thumb": new_games.thumbnail_key(v),
+            }
             for v in variants_usable()[0]
         },
     }
+
+
+THUMBNAIL_KEPT = 365 * 24 * 3600
+"""Seconds a browser keeps a thumbnail asked for by its key: for good, since another picture has another key."""
+
+
+@router.get("/variants/{name}/thumbnail.png", include_in_schema=False)
+def variant_thumbnail(request: Request, name: str, v: str = "") -> Response:
+    """A variant's small map (:func:`dippouch.web.new_games.thumbnail`), made once and kept on disk; asked for
+    by its key (``v``, as the new-game page links it) it is kept by the browser for good, otherwise an hour."""
+    from dippouch.web.variant_pages import find_variant
+
+    t = words(request)
+    find_variant(name, t.gettext)
+    got = new_games.thumbnail(name)
+    if got is None:
+        raise NotFound(
+            t.gettext("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+        )
+    png, key = got
+    etag = f'"{key}"'
+    kept = f"public, max-age={THUMBNAIL_KEPT}, immutable" if v == key else "public, max-age=3600"
+    headers = {"ETag": etag, "Cache-Control": kept}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(png, media_type="image/png", headers=headers)
 
 
 @router.post("/new-game", include_in_schema=False)
