@@ -325,7 +325,7 @@ def test_the_workers_tasks_tell_through_the_dispatcher_and_the_mail_task_only_se
     store.process("demo", now=T0 + timedelta(days=2, minutes=1))
     at = T0 + timedelta(days=2, minutes=2)
     tasks = default_tasks()
-    assert [getattr(t, "__name__", "") for t in tasks] == ["notify_task", "mail_task", "ratings_task"]
+    assert [getattr(t, "__name__", "") for t in tasks] == ["notify_task", "mail_task", "ratings_task", "coach_task"]
     mail_task(store, at)  # the outbox alone: it queues nothing of its own
     assert _mail(store, "results") == []
     for task in tasks:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 import dippouch.store.models_accounts
+import dippouch.store.models_coach
 import dippouch.store.models_duels
 import dippouch.store.models_lessons
 import dippouch.store.models_mail

@@ -141,16 +141,18 @@ def default_tasks() -> list[Task]:
     """The periodic jobs besides processing: the notification dispatcher (every channel: the game's mail
     with report and map when the mail side is installed, e-mail notifications, push, webhooks), then the
     mail outbox, then the stored ratings (the games finished since the last look taken in:
-    :class:`dippouch.play.ratings.RatingsTask`)."""
+    :class:`dippouch.play.ratings.RatingsTask`), then the coach's analyses of finished and practice games, a
+    few seconds of CPU a look (:class:`dippouch.play.coach.CoachTask`)."""
     import importlib.util
 
     from dippouch.notify.task import NotifyTask
+    from dippouch.play.coach import CoachTask
     from dippouch.play.ratings import RatingsTask
 
     mail = importlib.util.find_spec("dippouch.mail") is not None
     if mail:
         import dippouch.mail.notices  # noqa: F401  (registers the game mail as a dispatcher channel)
-    return [NotifyTask(sender=mail_sender), *([mail_task] if mail else []), RatingsTask()]
+    return [NotifyTask(sender=mail_sender), *([mail_task] if mail else []), RatingsTask(), CoachTask()]
 
 
 def mail_sender() -> str | None:
