@@ -5,6 +5,8 @@ PostgreSQL where the suite has one)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from dippouch.game import GameError
@@ -49,3 +51,60 @@ def test_a_creator_who_deleted_their_account_runs_the_game_for_nobody_at_any_doo
     with pytest.raises(GameError, match="only in a game its players run"):
         votes.propose(store, "demo", "England", "unseal", now=site.clock())
     assert not player_run(store, "no-such-game")
+
+
+def test_viewing_an_expired_proposal_writes_nothing_and_the_workers_mark_it(db_url: str) -> None:
+    """The player's page (and the API's view) shows a proposal past its phase's deadline as expired by reading
+    alone: no statement that writes, no write lock (SQLite's BEGIN IMMEDIATE); the deadline workers' scan
+    marks it expired in the record, and so does the next ballot."""
+    import sqlalchemy as sa
+
+    from dippouch.play.processing import process_due
+    from dippouch.store.mail_games import events_since, game_id
+
+    site = Site(db_url, limits={})
+    site.new_game("demo")
+    france = site.player("demo", "France", "Fay")
+    store: GameStore = site.web.store
+    for power in POWERS:
+        if power != "France":
+            store.assign("demo", power, f"{power} player", now=site.clock())
+    d = votes.propose(store, "demo", "France", "extend", hours=24, now=site.clock())
+    deadline = store.status("demo", now=site.clock()).deadline
+    assert deadline is not None
+    site.clock.advance(seconds=(deadline - site.clock()).total_seconds() + 60)
+    seen: list[tuple[bool, str]] = []
+    writer = site.web.store.engine
+
+    def _seen(conn: sa.Connection, _cursor: object, statement: str, *_: object) -> None:
+        seen.append((conn.engine is writer, " ".join(statement.split()).upper()))
+
+    engines = {site.web.store.engine, site.web.read.engine}
+    for engine in engines:
+        sa.event.listen(engine, "before_cursor_execute", _seen)
+    try:
+        page = france.get("/games/demo/play/France")
+        api = france.get("/api/games/demo/powers/France")
+    finally:
+        for engine in engines:
+            sa.event.remove(engine, "before_cursor_execute", _seen)
+    assert page.status_code == 200 and api.status_code == 200, (page.status_code, api.status_code)
+    assert "expired" in page.text
+    touched = [q for _, q in seen if "PROPOSALS" in q or "INTO EVENTS" in q]
+    assert any(q.startswith("SELECT") for q in touched), seen  # the page did read them
+    assert not [q for q in touched if not q.startswith("SELECT") or "FOR UPDATE" in q], touched
+    if site.web.read.engine is not writer:
+        # SQLite: the page reads them where pages read, not under the writer's BEGIN IMMEDIATE.
+        assert not [q for on_writer, q in seen if on_writer and "FROM PROPOSALS" in q], seen
+    shown = votes.proposals(store, "demo", now=site.clock())
+    assert [p.status for p in shown if p.id == d.proposal.id] == ["expired"]
+    with store.session() as s:
+        from dippouch.store.models_votes import ProposalRow
+
+        assert s.get(ProposalRow, d.proposal.id).status == "open"  # type: ignore[union-attr]
+    # The workers' scan marks it (their scan runs before the phase's processing, as every few minutes).
+    process_due(store, now=site.clock())
+    with store.session() as s:
+        assert s.get(ProposalRow, d.proposal.id).status == "expired"  # type: ignore[union-attr]
+    logged = events_since(store, game_id(store, "demo"), site.clock() - timedelta(days=30), ["proposal_decided"])
+    assert [detail.get("status") for _, _, detail in logged] == ["expired"]

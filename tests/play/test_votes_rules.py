@@ -67,9 +67,13 @@ def test_a_majority_passes_with_four_of_seven(db_url: str) -> None:
     d = votes.ballot(store, "demo", d.proposal.id, "Germany", True, now=site.clock())
     assert d.proposal.status == "passed", d.said
     assert store.status("demo", now=site.clock()).state == "paused"
-    # The pause's time up: the game resumes when it is next read.
+    # The pause's time up: the deadline workers' scan starts the game again (reading it changes nothing).
+    from dippouch.play.processing import process_due
+
     site.clock.advance(hours=49)
     votes.proposals(store, "demo", now=site.clock())
+    assert store.status("demo", now=site.clock()).state == "paused"
+    process_due(store, now=site.clock())
     assert store.status("demo", now=site.clock()).state != "paused"
 
 

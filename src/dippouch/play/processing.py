@@ -29,6 +29,7 @@ from dippouch.play.progress import MAX_STEPS
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.repository import DuePhase, GameStore, PhaseFailed
+from dippouch.store.votes import lapse_stale
 
 I18N_DOMAIN = "rules"
 """The catalogue of this module's refusals, said in the reader's language where they are shown."""
@@ -181,6 +182,7 @@ def process_due(
         memory.graces_looked = time.monotonic()
         end_lapsed_graces(store, now=store.clock() if now is None else now)
         end_voted_pauses(store, now=store.clock() if now is None else now)  # a pause the table voted, over
+        lapse_stale(store, now=store.clock() if now is None else now)  # proposals whose phase is over
     with_bots = games_with_bots(store)
     if with_bots:
         from dippouch.bots.seats import play_seats

@@ -243,13 +243,11 @@ def withdraw(store: GameStore, game: str, proposal: int, power: str, *, now: dat
 
 
 def proposals(store: GameStore, game: str, *, now: datetime) -> list[Proposal]:
-    """The open proposals and the last decided ones, newest first; a voted pause whose time is up ends here."""
-    from dippouch.play.fairness import voted_pause_over
-
-    found = stored.proposals(store, game, now=now)
-    if any(voted_pause_over(store, game, p, now) for p in found):
-        return stored.proposals(store, game, now=now)
-    return found
+    """The open proposals and the last decided ones, newest first: a pure read, so a page view takes no write
+    lock. What time ends (a proposal past its phase, a voted pause over) the deadline workers' scan marks
+    (:func:`dippouch.store.votes.lapse_stale`, :func:`dippouch.play.fairness.end_voted_pauses`); until then an
+    expired proposal reads as expired."""
+    return stored.proposals(store, game, now=now)
 
 
 def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
@@ -316,3 +314,4 @@ def from_lines(store: GameStore, game: str, power: str, text: str, *, now: datet
         except DippouchError as e:
             said.append(e.msg)
     return tuple(said)
+

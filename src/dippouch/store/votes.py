@@ -53,6 +53,7 @@ __all__ = [
     "creator_seated",
     "current_votes",
     "finish",
+    "lapse_stale",
     "mark_failed",
     "player_run",
     "proposals",
@@ -223,7 +224,21 @@ def _voters(s: Session, g: GameRow, rule: str, kind: str, values: dict[str, Any]
     return tuple(p for p in surviving_powers(v, pos) if p not in cd and p not in left_out)
 
 
-def _read(s: Session, g: GameRow, r: ProposalRow, ph: PhaseRow | None) -> Proposal:
+def _stale(r: ProposalRow, ph: PhaseRow | None, now: datetime) -> bool:
+    """An open proposal whose time is over: its phase is no longer the open one, or the open phase's deadline
+    has passed (a proposal lives as long as the phase it was made in)."""
+    return ph is None or r.phase_id != ph.id or (ph.deadline is not None and as_utc(ph.deadline) <= now)
+
+
+def _read(s: Session, g: GameRow, r: ProposalRow, ph: PhaseRow | None, now: datetime) -> Proposal:
+    """The proposal as it stands at ``now``: an open one whose time is over reads as expired (it is marked so
+    where work is done anyway: :func:`lapse_stale`, a ballot, a proposal), so reading writes nothing."""
+    status, decided_at, expires_at = r.status, r.decided_at, r.expires_at
+    if status == "open":
+        if _stale(r, ph, now):
+            status, decided_at = "expired", expires_at or now
+        elif ph is not None:
+            expires_at = ph.deadline  # the phase's deadline as it stands (an extension moves it)
     voters = _voters(s, g, r.rule, r.kind, r.values, ph) if ph is not None and ph.id == r.phase_id else ()
     return Proposal(
         id=r.id,
@@ -233,10 +248,10 @@ def _read(s: Session, g: GameRow, r: ProposalRow, ph: PhaseRow | None) -> Propos
         proposer=r.proposer,
         ballots={str(k): bool(b) for k, b in r.ballots.items()},
         rule=r.rule,
-        status=r.status,
+        status=status,
         created_at=as_utc(r.created_at),
-        expires_at=as_utc(r.expires_at) if r.expires_at is not None else None,
-        decided_at=as_utc(r.decided_at) if r.decided_at is not None else None,
+        expires_at=as_utc(expires_at) if expires_at is not None else None,
+        decided_at=as_utc(decided_at) if decided_at is not None else None,
         outcome=dict(r.outcome) if r.outcome is not None else None,
         voters=voters,
         concerned=_concerned(r.kind, r.values),
@@ -244,10 +259,10 @@ def _read(s: Session, g: GameRow, r: ProposalRow, ph: PhaseRow | None) -> Propos
 
 
 def _lapse(s: Session, g: GameRow, ph: PhaseRow | None, now: datetime) -> None:
-    """Open proposals of a phase no longer open, or past the open phase's deadline, expire (logged)."""
+    """Open proposals whose time is over expire (logged); the others keep the open phase's deadline."""
     for r in s.scalars(sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.status == "open")):
-        if ph is not None and r.phase_id == ph.id and (ph.deadline is None or as_utc(ph.deadline) > now):
-            r.expires_at = ph.deadline  # the phase's deadline as it stands (an extension moves it)
+        if not _stale(r, ph, now):
+            r.expires_at = ph.deadline if ph is not None else None
             continue
         r.status = "expired"
         r.decided_at = now
@@ -255,31 +270,37 @@ def _lapse(s: Session, g: GameRow, ph: PhaseRow | None, now: datetime) -> None:
 
 
 def proposals(db: Database, name: str, *, now: datetime, decided: int = 10) -> list[Proposal]:
-    """The game's open proposals and the ``decided`` most recently decided ones, newest first; open ones past
-    their phase expire as they are read (a write, under the game's lock, only when one has)."""
+    """The game's open proposals and the ``decided`` most recently decided ones, newest first. A pure read (a
+    page view takes no write lock): one whose time is over reads as expired without being marked."""
     now = as_utc(now)
-    with db.session() as s, s.begin():
+    with db.session() as s:
         g = game_row(s, name)
         ph = current_phase(s, g)
-        stale = s.scalar(
-            sa.select(ProposalRow.id)
-            .where(ProposalRow.game_id == g.id, ProposalRow.status == "open")
-            .where(
-                sa.or_(
-                    ProposalRow.phase_id != (ph.id if ph is not None else -1),
-                    sa.and_(ProposalRow.expires_at.is_not(None), ProposalRow.expires_at <= now),
-                )
-            )
-            .limit(1)
+        q = sa.select(ProposalRow).where(ProposalRow.game_id == g.id).order_by(ProposalRow.id.desc())
+        read = [_read(s, g, r, ph, now) for r in s.scalars(q)]
+        return [p for p in read if p.status == "open"] + [p for p in read if p.status != "open"][:decided]
+
+
+def lapse_stale(db: Database, *, now: datetime) -> list[str]:
+    """Mark expired every open proposal whose time is over, in every game (the deadline workers' scan, beside
+    the due processing): the record and the event log say so, and no page view has to. Returns the games
+    where one lapsed; a game with none is only read."""
+    now = as_utc(now)
+    with db.session() as s:
+        games = s.scalars(
+            sa.select(GameRow).where(GameRow.id.in_(sa.select(ProposalRow.game_id).where(ProposalRow.status == "open")))
         )
-        if stale is not None or (ph is not None and ph.deadline is not None and as_utc(ph.deadline) <= now):
+        due = []
+        for g in games:
+            ph = current_phase(s, g)
+            rows = s.scalars(sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.status == "open"))
+            if any(_stale(r, ph, now) for r in rows):
+                due.append(g.name)
+    for name in due:
+        with db.session() as s, s.begin():
             g = game_row(s, name, lock=True)
             _lapse(s, g, current_phase(s, g), now)
-            ph = current_phase(s, g)
-        q = sa.select(ProposalRow).where(ProposalRow.game_id == g.id).order_by(ProposalRow.id.desc())
-        rows = list(s.scalars(q))
-        shown = [r for r in rows if r.status == "open"] + [r for r in rows if r.status != "open"][:decided]
-        return [_read(s, g, r, ph) for r in shown]
+    return due
 
 
 def propose(
@@ -358,7 +379,7 @@ def propose(
         s.flush()
         log_event(s, g, now, "proposal", proposal=r.id, proposal_kind=kind, values=values)
         ending = _decide(s, g, ph, r, now)
-        return _read(s, g, r, current_phase(s, g) or ph), ending
+        return _read(s, g, r, current_phase(s, g) or ph, now), ending
 
 
 def cast(
@@ -395,7 +416,7 @@ def cast(
             r.status = "withdrawn"
             r.decided_at = now
             log_event(s, g, now, "proposal_decided", proposal=r.id, proposal_kind=r.kind, status="withdrawn")
-            return _read(s, g, r, ph), None
+            return _read(s, g, r, ph, now), None
         voters = _voters(s, g, r.rule, r.kind, r.values, ph)
         if power not in voters:
             raise GameError(msg("%(power)s has no vote on proposal number %(id)s", power=power, id=proposal))
@@ -404,7 +425,7 @@ def cast(
         # change marker moves, so every page made of the game is made again.
         log_event(s, g, now, "ballot", proposal=r.id)
         ending = _decide(s, g, ph, r, now)
-        return _read(s, g, r, current_phase(s, g) or ph), ending
+        return _read(s, g, r, current_phase(s, g) or ph, now), ending
 
 
 def _checked(

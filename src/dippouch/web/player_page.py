@@ -637,9 +637,10 @@ def proposals_view(
     if game.get("state") in ("finished", None) or game.get("phase_id") is None:
         return None
     now = web.now()
-    found = votes.proposals(web.store, name, now=now)
-    with web.store.session() as s:
-        g = web.store.game_row(s, name)
+    # Read where pages read (no write lock): the proposals' read is pure (store.votes.proposals).
+    found = votes.proposals(web.read, name, now=now)
+    with web.read.session() as s:
+        g = web.read.game_row(s, name)
         settings = Settings.from_data(g.settings)
         run_by_players = creator_seated(s, g)
     secret = settings.secret_ballot or settings.anonymous
