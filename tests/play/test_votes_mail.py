@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email.utils
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from dippouch.play import votes
 from dippouch.store import GameStore
 from websupport import Site
 
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 
@@ -65,3 +67,47 @@ def test_vote_draw_by_mail_proposes_and_votes_the_draw_of_every_survivor(site: S
         take_in(store, _mail(power, "Vote draw\n"), now=site.clock())
     st = store.status("demo", now=site.clock())
     assert st.ending is not None and st.ending.kind == "draw"
+
+
+def test_the_receipt_of_a_letter_with_vote_lines_says_what_each_did_in_the_games_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The votes act before the orders' transaction, so the receipt made inside it reports each line: the
+    proposal opened, a ballot refused with the reason, and the proposal a last yes decided (it said nothing
+    of them: the receipt was written before the votes acted)."""
+    from dippouch.game import Settings
+    from dippouch.store.models_mail import OutboxRow
+
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
+    settings.reread()
+    store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
+    store.create_game("demo", "standard", now=T0, settings=Settings(language="de", vote_rule="majority"))
+    for power in POWERS:
+        store.assign("demo", power, power, now=T0, email=f"{power.lower()}@example.org")
+
+    def receipt(power: str, body: str) -> str:
+        got = take_in(store, _mail(power, body), now=T0)
+        assert got.status == "accepted", got.reason
+        with store.session() as s:
+            rows = [r.body for r in s.query(OutboxRow).order_by(OutboxRow.id) if r.kind == "receipt"]
+        return rows[-1]
+
+    body = receipt("France", "A Par - Bur\nVote draw\nVote yes 9\n")
+    assert "Vorschlag 1 ist offen: ein Remis aller überlebenden Mächte (1 von 4 Ja-Stimmen)." in body
+    assert "die Partie 'demo' hat keinen Vorschlag Nummer 9" in body
+    assert "Proposal" not in body and "A Paris - Burgundy" in body  # the orders beside them taken as sent
+    for power in ("England", "Germany", "Italy"):
+        receipt(power, "Vote no 1\n")
+    body = receipt("Russia", "A Mos - Ukr\nVote no 1\n")
+    assert "Vorschlag 1 ist abgelehnt: ein Remis aller überlebenden Mächte." in body, body
+    # A last yes that ends the game: the orders beside it come too late, and the reply says why and what passed.
+    receipt("France", "Vote draw\n")
+    for power in ("England", "Germany"):
+        receipt(power, "Vote yes 2\n")
+    got = take_in(store, _mail("Italy", "A Ven - Pie\nVote yes 2\n"), now=T0)
+    st = store.status("demo", now=T0)
+    assert st.ending is not None and st.ending.kind == "draw"
+    with store.session() as s:
+        last = [r.body for r in s.query(OutboxRow).order_by(OutboxRow.id) if r.to_addr == "italy@example.org"][-1]
+    assert "Vorschlag 2 ist angenommen: ein Remis aller überlebenden Mächte." in last, (got, last)

@@ -53,6 +53,8 @@ from dippouch.mail.subject import GameNames, Reading, power_names, read_subject,
 from dippouch.names import phase_words
 from dippouch.play import held_mail
 from dippouch.play.orders import Sent, send_orders
+from dippouch.play.votes import mail_votes
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store.inbox import (
     Finish,
@@ -626,6 +628,9 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             shown=shown,
         )
 
+    # The vote lines act first (each in its own transaction, under the game's lock), so the receipt made
+    # inside the orders' transaction says what each did; the orders go on without them.
+    voted, text = mail_votes(store, g.name, power, text, now=now)
     made: list[tuple[str, str, list[str]]] = []
     phase_kind = v.calendar.kind(names.phase)
 
@@ -643,6 +648,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         told = list(notes)
         recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
         shown_notes = list(found.shown)
+        told.extend(str(m) for m in voted)
+        shown_notes.extend(say(m, lang, "mail") for m in voted)
         if result.notes:
             lines = "; ".join(repr(n) for n in result.notes)
             told.append("version lines: " + lines)
@@ -719,8 +726,20 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             then=receipt_of,
         )
     except GameError as e:
+        # The votes acted before (a last yes may have ended the game the orders were for): the reply says both.
+        shown = "\n".join([say(e.msg, lang, "mail"), *(say(m, lang, "mail") for m in voted)])
         out = _refuse(
-            store, msg, mail_id, now, str(e), next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
+            store,
+            msg,
+            mail_id,
+            now,
+            str(e),
+            next_subject(),
+            reading=reading,
+            game_id=g.id,
+            registered=True,
+            lang=lang,
+            shown=shown,
         )
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
     status, why, told = made[-1]

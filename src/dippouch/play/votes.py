@@ -39,6 +39,7 @@ __all__ = [
     "describe",
     "draw_of",
     "from_lines",
+    "mail_votes",
     "proposals",
     "propose",
     "vote",
@@ -315,3 +316,13 @@ def from_lines(store: GameStore, game: str, power: str, text: str, *, now: datet
             said.append(e.msg)
     return tuple(said)
 
+
+def mail_votes(store: GameStore, game: str, power: str, text: str, *, now: datetime) -> tuple[tuple[Msg, ...], str]:
+    """A mail's vote lines done before its orders are recorded (:func:`from_lines`), so the receipt, made
+    inside the orders' own transaction, can say what each did: returns that, and the text with those lines
+    blank (the line numbers the receipt gives stay the player's), which the orders' use case reads without
+    doing the votes again."""
+    if not read_version_lines(text).votes:
+        return (), text
+    said = from_lines(store, game, power, text, now=now)
+    return said, "\n".join("" if read_version_lines(line).votes else line for line in text.splitlines())
