@@ -25,8 +25,9 @@ from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.models_pages import PageVersionRow, SharedPageRow
 from dippouch.store.models_web import GameWebRow
+from dippouch.store.records import iso_time
 
-__all__ = ["Shared", "bump_pages", "bump_pages_in", "keep_page", "shared_page"]
+__all__ = ["Shared", "bump_pages", "bump_pages_in", "keep_page", "seat_submissions", "shared_page"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,10 @@ class Shared:
     version: str | None
     """The version the kept page was made for (None: none kept)."""
     body: str | None
+    changed: datetime | None = None
+    """When the game last changed as its state shows it (UTC): the latest of its last event, a phase opened or
+    processed, the open phase's last submission and the last draw vote; None for a game with none of them. The
+    page version's bumps carry no time: a page they change is told apart by its ETag alone."""
 
 
 _PAGES = cast(sa.Table, SharedPageRow.__table__)
@@ -56,6 +61,12 @@ def _lookup() -> sa.Select[Any]:
 
     def most(col: Any, *where: Any) -> Any:
         return sa.select(sa.func.coalesce(sa.func.max(col), 0)).where(*where).scalar_subquery()
+
+    def latest(col: Any, order: Any, *where: Any) -> Any:
+        return sa.select(col).where(*where).order_by(order.desc()).limit(1).scalar_subquery()
+
+    def most_at(col: Any, *where: Any) -> Any:
+        return sa.select(sa.func.max(col)).where(*where).scalar_subquery()
 
     open_phase = sa.and_(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
     return (
@@ -75,6 +86,17 @@ def _lookup() -> sa.Select[Any]:
             sa.select(sa.func.max(PhaseRow.deadline)).where(open_phase).scalar_subquery(),
             _PAGES.c.version,
             _PAGES.c.body,
+            # When it changed: each table's latest row by its id (the index the state's maxima use already).
+            latest(EventRow.at, EventRow.id, EventRow.game_id == g.c.id),
+            most_at(PhaseRow.opened_at, PhaseRow.game_id == g.c.id),
+            most_at(PhaseRow.processed_at, PhaseRow.game_id == g.c.id),
+            sa.select(SubmissionRow.submitted_at)
+            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+            .where(open_phase)
+            .order_by(SubmissionRow.id.desc())
+            .limit(1)
+            .scalar_subquery(),
+            latest(VoteRow.at, VoteRow.id, VoteRow.game_id == g.c.id),
         )
         .select_from(g)
         .outerjoin(
@@ -101,7 +123,9 @@ def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
     if row is None:
         return None
     deadline = as_utc(row[7]) if row[7] is not None else None
-    return Shared(int(row[0]), row[1] or "public", tuple(int(x) for x in row[2:7]), deadline, row[8], row[9])
+    times = [as_utc(t) for t in row[10:15] if t is not None]
+    changed = max(times) if times else None
+    return Shared(int(row[0]), row[1] or "public", tuple(int(x) for x in row[2:7]), deadline, row[8], row[9], changed)
 
 
 def _keep(insert: Any) -> Any:
@@ -150,3 +174,40 @@ def bump_pages(db: Database, game: str) -> None:
         game_id = s.scalar(sa.select(GameRow.id).where(GameRow.name == game))
         if game_id is not None:
             bump_pages_in(s, game_id)
+
+
+def seat_submissions(db: Database, phase_id: int, power: str) -> tuple[list[dict[str, Any]], Any]:
+    """One seat's versions of a phase, oldest first, as :func:`dippouch.store.records.phase_to_data` writes
+    them, and the phase's stored position (None when the seat sent none): the part of a player's page that is
+    the seat's own, in one query (the phase's whole record reads the game, the phase, the next one and every
+    seat's versions)."""
+    q = (
+        sa.select(SubmissionRow, PhaseRow.deadline, PhaseRow.position)
+        .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+        .where(SubmissionRow.phase_id == phase_id, SubmissionRow.power == power)
+        .order_by(SubmissionRow.id)
+    )
+    out: list[dict[str, Any]] = []
+    position: Any = None
+    with db.session() as s:
+        for sub, deadline, stored in s.execute(q):
+            position = stored
+            out.append(
+                {
+                    "id": sub.id,
+                    "power": sub.power,
+                    "version": sub.version,
+                    "submitted_at": sub.submitted_at.isoformat(),
+                    "text": sub.text,
+                    "lines": sub.lines,
+                    "ready": sub.ready,
+                    "late": deadline is not None and sub.submitted_at > deadline,
+                    "source": sub.source,
+                    "recorded_at": iso_time(sub.recorded_at),
+                    "label": sub.label,
+                    "reinstates": sub.reinstates,
+                    "stands": sub.stands,
+                    "carried_from": sub.carried_from,
+                }
+            )
+    return out, position

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
 from pathlib import Path
 
@@ -38,10 +41,13 @@ __all__ = [
     "etag_of",
     "game_headers",
     "hold",
+    "last_modified",
     "made",
     "not_modified",
     "personal",
     "required",
+    "unchanged",
+    "unmodified_since",
 ]
 
 log = logging.getLogger(__name__)
@@ -74,11 +80,21 @@ class Current:
 
     shared: Shared
     version: str
+    changed: datetime | None = field(default=None, compare=False)
+    """When what the page shows last changed (:func:`current`), for Last-Modified."""
 
     @property
     def kept(self) -> str | None:
         """The kept page if it was made for this very version, else None."""
         return self.shared.body if self.shared.version == self.version else None
+
+
+@dataclass
+class _Started:
+    """When this app first made an answer with Last-Modified (per app: :meth:`Web.kept`): an answer's time is
+    never earlier, so a browser that kept an answer of the code that ran before is not told it is unchanged."""
+
+    at: datetime | None = None
 
 
 def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
@@ -89,9 +105,16 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     # A page says when the deadline has passed (and what the phase waits for then, read when it is made: the
     # coordinator's review of held mail, or processing). Only the passing is in the version: asking what the
     # phase waits for on every request would cost a reader of an overdue game several queries each time.
-    due = "due" if got.deadline is not None and web.now() >= got.deadline else ""
+    now = web.now()
+    due = "due" if got.deadline is not None and now >= got.deadline else ""
     state = ".".join(str(n) for n in got.state)
-    return Current(got, f"{code_digest()}:{state}:{due}:{lang}")
+    # What the answer shows changed last when the game did, when the deadline passed (a page says so), or when
+    # this code started making answers, whichever is latest.
+    started = web.kept(__name__, _Started)
+    if started.at is None:
+        started.at = now
+    times = [t for t in (got.changed, got.deadline if due else None, started.at) if t is not None]
+    return Current(got, f"{code_digest()}:{state}:{due}:{lang}", max(times))
 
 
 def no_game(name: str) -> NotFound:
@@ -166,10 +189,55 @@ def not_modified(request: Request, etag: str) -> bool:
     return any(t.strip().removeprefix("W/") == bare for t in asked.split(","))
 
 
-def conditional(etag: str) -> dict[str, str]:
+def conditional(etag: str, changed: datetime | None = None, now: datetime | None = None) -> dict[str, str]:
     """The headers of an answer that may be asked for again conditionally: kept by the browser (never by a
-    shared cache), and checked with the server each time it is shown."""
-    return {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": VARY}
+    shared cache), and checked with the server each time it is shown; with ``changed`` (and the time ``now``
+    the answer is made), its Last-Modified too (:func:`last_modified`)."""
+    headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": VARY}
+    if changed is not None and now is not None:
+        headers["Last-Modified"] = format_datetime(last_modified(changed, now), usegmt=True)
+    return headers
+
+
+def last_modified(changed: datetime, now: datetime) -> datetime:
+    """The Last-Modified of an answer made at ``now`` of what changed at ``changed``, in whole seconds (an
+    HTTP date has no fraction). Rounded up once that second is over, so an If-Modified-Since naming it is
+    answered 304 until the next change; rounded down while it lasts, since a second change within the same
+    second would otherwise carry the same date and be taken for unchanged (such an answer is then never
+    confirmed by its date: its ETag does it)."""
+    down = changed.astimezone(UTC).replace(microsecond=0)
+    up = down if down == changed else datetime.fromtimestamp(math.ceil(changed.timestamp()), UTC)
+    return up if now >= up else down
+
+
+def unmodified_since(request: Request, changed: datetime | None) -> bool:
+    """Whether the request's If-Modified-Since is at or after ``changed``: only when it names no ETag
+    (If-None-Match wins when both are sent, RFC 9110 section 13.1.3), carries no one-time message, and the
+    date reads (one that does not is ignored, as the RFC says)."""
+    asked = request.headers.get("if-modified-since")
+    if changed is None or not asked or request.headers.get("if-none-match"):
+        return False
+    if request.cookies.get(flash_cookie(request)):
+        return False
+    try:
+        since = parsedate_to_datetime(asked)
+    except (TypeError, ValueError, IndexError):
+        return False
+    if since.tzinfo is None:
+        since = since.replace(tzinfo=UTC)
+    return changed <= since
+
+
+def unchanged(request: Request, headers: dict[str, str], changed: datetime | None, *, forms: bool = False) -> bool:
+    """Whether the request is answered 304: its If-None-Match names the answer's ETag, or (naming none) its
+    If-Modified-Since is no earlier than ``changed``. A page with ``forms`` is confirmed by date only to a browser
+    that has its CSRF token already (the page it kept carries that token; a browser without one gets a page
+    with a new one)."""
+    if not_modified(request, headers["ETag"]):
+        return True
+    if forms and (csrf_token(request) and getattr(request.state, "csrf_new", True)):
+        return False
+    return unmodified_since(request, changed)
 
 
 def visible(web: Web, name: str, viewer: Viewer, kind: str, lang: str) -> Current:
@@ -189,8 +257,8 @@ def game_headers(request: Request, web: Web, name: str, viewer: Viewer, what: st
     with the game's state, for a reader who may see the game (checked first); a request naming them is
     answered 304 here (an HTTPException the app answers without a body), before anything is made."""
     now = visible(web, name, viewer, what, "")
-    headers = conditional(etag_of(now.version, what, personal(request, forms=False)))
-    if not_modified(request, headers["ETag"]):
+    headers = conditional(etag_of(now.version, what, personal(request, forms=False)), now.changed, web.now())
+    if unchanged(request, headers, now.changed):
         raise HTTPException(304, headers=headers)
     return headers
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -107,12 +108,14 @@ def _anonymous(request: Request) -> bool:
     )
 
 
-def _from_cache(request: Request, version: str, html: str) -> Response:
-    """The anonymous page made for ``version``: 304 to a browser that has it (its ETag names the version and
-    this visitor's CSRF token, which the page's forms carry), else the page with this visitor's token."""
+def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], html: str) -> Response:
+    """The anonymous page made for ``made`` (its version, and when what it shows changed): 304 to a browser that
+    has it (its ETag names the version and this visitor's CSRF token, which the page's forms carry; or, naming
+    no ETag, its If-Modified-Since is no earlier), else the page with this visitor's token."""
+    version, changed = made
     etag = page_cache.etag_of(version, "page", page_cache.personal(request))
-    headers = page_cache.conditional(etag)
-    if page_cache.not_modified(request, etag):
+    headers = page_cache.conditional(etag, changed, web.now())
+    if page_cache.unchanged(request, headers, changed, forms=True):
         return Response(status_code=304, headers=headers)
     resp = HTMLResponse(html.replace(PLACEHOLDER, csrf_field(request)), headers=headers)
     set_csrf_cookie(request, resp)
@@ -136,7 +139,7 @@ async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep)
     if _anonymous(request):
         page = web.pages.get(_page_key(request, name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
-            return _from_cache(request, page[1], page[3])
+            return _from_cache(request, web, page[1], page[3])
     return await run_in_threadpool(_game_page, request, web, viewer, name)
 
 
@@ -155,12 +158,14 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     if now is None or now.shared.visibility == "private":
         raise page_cache.no_game(name)
     visibility = now.shared.visibility
+    made = (now.version, now.changed)
     page = web.pages.get(key)
-    if page is not None and page[1] == now.version:
+    if page is not None and page[1][0] == now.version:
         web.pages[key] = (time.monotonic(), page[1], visibility, page[3])
-        return _from_cache(request, page[1], page[3])
-    if page_cache.not_modified(request, page_cache.etag_of(now.version, "page", page_cache.personal(request))):
-        return _from_cache(request, now.version, "")  # a 304: nothing made
+        return _from_cache(request, web, page[1], page[3])
+    etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
+    if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
+        return _from_cache(request, web, made, "")  # a 304: nothing made
     building = web.page_lock(name)
     if page is not None and now.kept is None:
         # The game changed since its page was made, and no process has made the new one yet. One request of
@@ -170,17 +175,17 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
         # phase processed by this process drops the page at once (Web.touched), so nobody is shown a phase
         # this process processed as open.
         if not building.acquire(blocking=False):
-            return _from_cache(request, page[1], page[3])
+            return _from_cache(request, web, page[1], page[3])
         waited = False
     else:
         waited = page_cache.hold(building)
     try:
         make = partial(_made_page, request, web, viewer, name, lang)
         html = page_cache.made(web, name, "page", lang, now, make, waited=waited)
-        web.pages[key] = (time.monotonic(), now.version, visibility, html)
+        web.pages[key] = (time.monotonic(), made, visibility, html)
     finally:
         building.release()
-    return _from_cache(request, now.version, html)
+    return _from_cache(request, web, made, html)
 
 
 def _made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str) -> str:
@@ -207,8 +212,8 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
     practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
     my_powers, coordinator = viewer.powers(name), viewer.coordinates(name)
     own = (page_cache.personal(request), ",".join(my_powers), str(coordinator))
-    headers = page_cache.conditional(page_cache.etag_of(now.version, kind, *own))
-    if page_cache.not_modified(request, headers["ETag"]):
+    headers = page_cache.conditional(page_cache.etag_of(now.version, kind, *own), now.changed, web.now())
+    if page_cache.unchanged(request, headers, now.changed, forms=True):
         return Response(status_code=304, headers=headers)
 
     def make() -> str:
