@@ -12,8 +12,11 @@ casts: :func:`vote`)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -43,9 +46,12 @@ from dippouch.play.orders import send_orders
 from dippouch.play.votes import Decided, Voted, describe
 from dippouch.saying import say
 from dippouch.store import openings as store_openings
+from dippouch.store import page_cache as store_pages
 from dippouch.store import people
 from dippouch.store.votes import creator_seated
 from dippouch.store.web_queries import game_phase
+from dippouch.web import page_cache
+from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
 from dippouch.web.deps import Seat
@@ -67,6 +73,8 @@ __all__ = [
     "proposals_view",
     "propose",
     "require_seat",
+    "seat_page",
+    "shared_part",
     "submit",
     "vote",
     "withdraw",
@@ -85,13 +93,81 @@ def player_model(web: Web, name: str, power: str, viewer: Viewer, lang: str = "e
     """:func:`player_view` as the page and the API both read it: the one model, checked whole (a field the view
     gains and the model does not name is refused here, not sent unseen). ``lang`` is the page's language, in
     which the legal orders' units are named (the API's answer names them in English)."""
-    return PlayerView.model_validate(player_view(web, name, power, viewer, lang))
+    return seat_page(web, name, power, viewer, lang)[0]
 
 
-def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
+def seat_page(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en") -> tuple[PlayerView, dict[str, Any]]:
+    """:func:`player_model` and the shared part it was made from (:func:`shared_part`), whose people the
+    page's press panel names without asking again."""
+    shared: dict[str, Any] = {}
+    view = player_view(web, name, power, viewer, lang, shared=shared)
+    return PlayerView.model_validate(view), shared
+
+
+def shared_part(web: Web, name: str, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
+    """What every seat's page of the game shows alike (the game's view and board, the last turns' orders and
+    results, the proposals with every ballot, who plays which seat, whether the game has an opening), made once
+    per state of the game, language and what the reader may see of names, and kept for every web process
+    (:mod:`dippouch.web.page_cache`): a player's page adds only its own part (its orders, its letters, its
+    seat's ballots) on top. Each seat's page was made afresh before: ten milliseconds of CPU and some thirty
+    statements a visit, though it changes only when the game does. The seat was checked by the caller."""
+    seen = seen_powers(web, name, viewer)
+    member = takes_part(viewer, name)
+    sight = "all" if seen is None else hashlib.sha256("\n".join(sorted(seen)).encode()).hexdigest()[:16]
+    kind = f"play-{'member' if member else 'reader'}-{sight}"
+    now = page_cache.required(web, name, kind, lang)
+
+    def make() -> str:
+        return json.dumps(_made_shared(web, name, viewer, lang), ensure_ascii=False, separators=(",", ":"))
+
+    building = web.page_lock(name)
+    waited = page_cache.hold(building)
+    try:
+        body = page_cache.made(web, name, kind, lang, now, make, waited=waited)
+    finally:
+        building.release()
+    got: dict[str, Any] = json.loads(body)
+    if _expired(got.get("proposals"), web.now()):
+        # A proposal's time ran out since the part was made, which no event marks: its state is read now.
+        got["proposals"] = _public_proposals(web, name, got["game"], lang)
+    return got
+
+
+def _made_shared(web: Web, name: str, viewer: Viewer, lang: str) -> dict[str, Any]:
+    # ``fresh``: made of the game's state read now, not of one this process read up to a second ago (the part
+    # is kept under the state read now).
+    game = game_view(web, name, viewer, None if lang == "en" else lang, fresh=True)
+    v = web.variant_of(name)
+    # The turns as every seat reads them; each seat's own orders are put first when its page is made.
+    last = last_turn(web, name, v, "", game)
+    return {
+        "game": game,
+        "last_turn": last,
+        "earlier_turns": earlier_turns(web, name, v, "", game, last),
+        "proposals": _public_proposals(web, name, game, lang),
+        "people": people.seat_people(web.read, name),
+        "opening": store_openings.opening(web.read, name, scores=False) is not None,
+    }
+
+
+def _for_seat(turn: Mapping[str, Any] | None, power: str, must: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A shared turn as ``power``'s page shows it: its own orders first, and its units that must retreat."""
+    if turn is None:
+        return None
+    return {**turn, "results": sorted(turn["results"], key=lambda r: r["power"] != power), "must_retreat": must}
+
+
+def player_view(
+    web: Web, name: str, power: str, viewer: Viewer, lang: str = "en", *, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The seat's page as data: the shared part (:func:`shared_part`) and the seat's own on top. ``shared``,
+    when given, is filled with the shared part, for the caller to show more of it (the press panel's people)."""
     v, power, stand_in = require_seat(web, name, power, viewer)
+    part = shared_part(web, name, viewer, lang)
+    if shared is not None:
+        shared.update(part)
     # The board in words and the phases' names in the page's language (the API's answer keeps the English).
-    game = game_view(web, name, viewer, None if lang == "en" else lang)
+    game = part["game"]
     out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
     me = next(p for p in game["powers"] if p["power"] == power)
     if game.get("draw") and game["draw"]["secret"] and not stand_in:
@@ -106,10 +182,10 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
         not stand_in
         and viewer.person_id is not None
         and game.get("state") not in ("finished", None)
+        and part["opening"]
         and any(s.game == name and s.power == power for s in people.seats_of(web.read, viewer.person_id))
-        and store_openings.opening(web.read, name, scores=False) is not None
     )
-    out["proposals"] = proposals_view(web, name, power, stand_in, game, lang)
+    out["proposals"] = _seat_proposals(part["proposals"], power, stand_in)
     out["colour"] = me["colour"]
     out["power_index"] = v.power_names.index(power)
     # The page carries its picture inline (click entry and the keyboard find provinces and units in the page),
@@ -117,8 +193,8 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
     # sends the phase's colours, units and orders only.
     board = board_url(web, name) if game["map_url"] is not None else None
     if game["phase_id"] is None:
-        out["last_turn"] = last_turn(web, name, v, power, game)
-        out["earlier_turns"] = earlier_turns(web, name, v, power, game, out["last_turn"])
+        out["last_turn"] = _for_seat(part["last_turn"], power, [])
+        out["earlier_turns"] = [_for_seat(t, power, []) for t in part["earlier_turns"]]
         out["game"] = {**game, "map_svg": game_map(web, name, viewer, board)}
         out.update(
             open=False,
@@ -132,18 +208,33 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
         )
         return out
     pid, _, pos, pname, kind = web.open_phase_position(name)
-    out["last_turn"] = last_turn(web, name, v, power, game, pos if kind == PhaseKind.RETREATS.value else None)
-    out["earlier_turns"] = earlier_turns(web, name, v, power, game, out["last_turn"])
+    if shared is not None:
+        # The open phase's board as the page's press panel reads it (who is out of the game), from the position
+        # read here: the panel does not ask for the open phase again.
+        out_of_game = sorted(p for p in v.power_names if not pos.units_of(p) and not pos.centres_of(p))
+        shared["open_board"] = {"kind": kind, "out": out_of_game}
+    must = (
+        _dislodged(v, (d for d in pos.dislodged.values() if d.unit.power == power))
+        if kind == PhaseKind.RETREATS.value and part["last_turn"] is not None
+        else []
+    )
+    out["last_turn"] = _for_seat(part["last_turn"], power, must)
+    out["earlier_turns"] = [_for_seat(t, power, []) for t in part["earlier_turns"]]
     m = v.map
     units = _units_of(v, pos, power, kind)
     legal: list[dict[str, Any]] = []
     example: list[str] = []
-    rec = web.read.phase_record(name, phase_id=pid)
+    # The seat's own versions in one query; a variant whose powers order each other's units reads every seat's.
+    if v.rules.get("proxy_orders"):
+        rec = web.read.phase_record(name, phase_id=pid)
+        subs, stored_position = rec["submissions"], rec["position"]
+    else:
+        subs, stored_position = store_pages.seat_submissions(web.read, pid, power)
     if me["must_act"]:
         # Where the rules let a power order another's unit (W3K's proxy orders), the lists count what the other
         # powers have sent so far: a unit handed to this power is offered with its orders. Only this power's
         # own legal orders come out of it; the others' orders are not shown.
-        sent = _sent_by_others(v, rec["submissions"], power, kind) if v.rules.get("proxy_orders") else {}
+        sent = _sent_by_others(v, subs, power, kind) if v.rules.get("proxy_orders") else {}
         table = legal_orders_given(v, pos, power, sent)
         example = _example_orders(v, table, kind)
         for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
@@ -156,7 +247,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
                     "orders": [_order_entry(v, o, kind, format_order) for o in orders],
                 }
             )
-    mine = [sub for sub in rec["submissions"] if sub["power"] == power]
+    mine = [sub for sub in subs if sub["power"] == power]
     standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
     for sub in mine:
         sub["counts"] = bool(standing) and sub is standing[-1]
@@ -173,7 +264,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
     # only this page asks for it.
     svg: str | None = None
     if drafts and own is not None:
-        ph_rec = {"game": name, "name": pname, "status": "open", "position": rec["position"]}
+        ph_rec = {"game": name, "name": pname, "status": "open", "position": stored_position}
         key = (name, pid, "draft", power, own["version"])
         svg = web.maps.phase_svg(v, key, ph_rec, draft={power: drafts}, board=board)
     if svg is None and game["map_url"] is not None:
@@ -634,45 +725,81 @@ def proposals_view(
     rule, what this seat may propose, and the open and recent proposals with the ballots as the game shows
     them: by power in an open game; as counts in a secret-ballot or anonymous one (the seat's own ballot
     always shown to it). A stand-in sees them and may not vote: the vote is the player's own."""
+    return _seat_proposals(_public_proposals(web, name, game, lang), power, stand_in)
+
+
+def _public_proposals(web: Web, name: str, game: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """The proposals as the shared part keeps them (:func:`shared_part`): every ballot by power, which no page
+    shows as it is (:func:`_seat_proposals` makes each seat's view of them); None where none can be made."""
     if game.get("state") in ("finished", None) or game.get("phase_id") is None:
         return None
-    now = web.now()
     # Read where pages read (no write lock): the proposals' read is pure (store.votes.proposals).
-    found = votes.proposals(web.read, name, now=now)
+    found = votes.proposals(web.read, name, now=web.now())
     with web.read.session() as s:
         g = web.read.game_row(s, name)
         settings = Settings.from_data(g.settings)
         run_by_players = creator_seated(s, g)
-    secret = settings.secret_ballot or settings.anonymous
-    survivors = [p["power"] for p in game["powers"] if p.get("centres") or p.get("units")]
-    kinds = [*_ALWAYS_KINDS, *(_PLAYER_RUN_KINDS if run_by_players else ())]
+    entries = [
+        {
+            "id": p.id,
+            "kind": p.kind,
+            "values": p.values,
+            "what": say(describe(p), lang),
+            "proposer": p.proposer,
+            "status": p.status,
+            "yes": p.yes,
+            "no": p.no,
+            "needed": p.needed,
+            "voters": list(p.voters),
+            "ballots": dict(p.ballots),
+            "expires_at": p.expires_at.isoformat() if p.expires_at else None,
+        }
+        for p in found
+    ]
+    return {
+        "rule": settings.vote_rule,
+        "kinds": [*_ALWAYS_KINDS, *(_PLAYER_RUN_KINDS if run_by_players else ())],
+        "secret": settings.secret_ballot or settings.anonymous,
+        "powers": [p["power"] for p in game["powers"] if p.get("centres") or p.get("units")],
+        "entries": entries,
+    }
+
+
+def _expired(public: Mapping[str, Any] | None, now: datetime) -> bool:
+    """Whether an open proposal of the shared part has run out of time since it was made."""
+    if public is None:
+        return False
+    return any(
+        e["status"] == "open" and e["expires_at"] is not None and datetime.fromisoformat(e["expires_at"]) <= now
+        for e in public["entries"]
+    )
+
+
+def _seat_proposals(public: Mapping[str, Any] | None, power: str, stand_in: bool) -> dict[str, Any] | None:
+    """The shared proposals as ``power``'s page shows them: by power in an open game, as counts under a secret
+    ballot (the seat's own ballot always shown to it, and its own proposals named as its own)."""
+    if public is None:
+        return None
+    secret = public["secret"]
     entries = []
-    for p in found:
-        mine = p.ballots.get(power)
+    for e in public["entries"]:
+        ballots: dict[str, bool] = e["ballots"]
+        open_ = e["status"] == "open" and not stand_in
         entries.append(
             {
-                "id": p.id,
-                "kind": p.kind,
-                "values": p.values,
-                "what": say(describe(p), lang),
-                "proposer": None if secret and p.proposer != power else p.proposer,
-                "status": p.status,
-                "yes": p.yes,
-                "no": p.no,
-                "needed": p.needed,
-                "voters": list(p.voters),
-                "ballots": None if secret else {q: p.ballots[q] for q in p.voters if q in p.ballots},
-                "mine": mine,
-                "may_vote": p.status == "open" and not stand_in and power in p.voters,
-                "may_withdraw": p.status == "open" and not stand_in and p.proposer == power,
-                "expires_at": p.expires_at.isoformat() if p.expires_at else None,
+                **e,
+                "proposer": None if secret and e["proposer"] != power else e["proposer"],
+                "ballots": None if secret else {q: ballots[q] for q in e["voters"] if q in ballots},
+                "mine": ballots.get(power),
+                "may_vote": open_ and power in e["voters"],
+                "may_withdraw": open_ and e["proposer"] == power,
             }
         )
     return {
-        "rule": settings.vote_rule,
-        "kinds": [] if stand_in else kinds,
+        "rule": public["rule"],
+        "kinds": [] if stand_in else public["kinds"],
         "secret": secret,
-        "powers": survivors,
+        "powers": public["powers"],
         "entries": entries,
     }
 

@@ -59,7 +59,7 @@ from dippouch.web.deps import (
 )
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number, number_or_none
-from dippouch.web.player_page import player_model, require_seat
+from dippouch.web.player_page import require_seat, seat_page
 from dippouch.web.security import (
     HOST_PREFIX,
     BadInput,
@@ -152,22 +152,37 @@ INLINE_THREADS = 12
 has a reply box, which the orders form posts along."""
 
 
-def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0, lang: str = "en") -> PressView:
+def panel(
+    web: Web,
+    seat: Seat,
+    viewer: Viewer,
+    *,
+    recent: int = 0,
+    lang: str = "en",
+    shared: Mapping[str, Any] | None = None,
+) -> PressView:
     """The press panel of the seat's page (and the API's view): rules, powers, threads with unread counts;
     with ``recent``, each thread's latest messages too (the player's page shows them inline, and only it).
 
     For the seat's player (:data:`PlayerSeat`): the seat's letters, before an absence and during it, are its
-    player's, and so is what is written in its name; its stand-in's page shows no press (:func:`play_press`)."""
+    player's, and so is what is written in its name; its stand-in's page shows no press (:func:`play_press`).
+    ``shared``: the player's page's shared part (:func:`dippouch.web.player_page.seat_page`), which names the
+    seats' people and the open phase's board already: the panel does not ask for them again."""
     name, power, v = seat.game, seat.power, seat.variant
     o = store_press.overview(web.read, name, power, recent=recent)
     hide = o.rules.anonymous and not o.finished
     seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
-    people = seat_people(web.read, name)
+    people = dict(shared["people"]) if shared is not None else seat_people(web.read, name)
     # A power with no unit and no centre left is out of the game: nobody to write to (the players' trial found
     # eliminated powers offered as recipients). The open phase's board, kept parsed (Web.open_phase_position).
     out_of_game: set[str] = set()
     phase_kind: str | None = None
-    if not o.finished:
+    if o.finished:
+        pass
+    elif shared is not None:
+        if (board := shared.get("open_board")) is not None:
+            phase_kind, out_of_game = board["kind"], set(board["out"])
+    else:
         with contextlib.suppress(BadInput):  # no open phase: not started, or over
             _, _, pos, _, phase_kind = web.open_phase_position(name)
             out_of_game = {p for p in v.power_names if not pos.units_of(p) and not pos.centres_of(p)}
@@ -455,29 +470,41 @@ def orders_draft(request: Request, pv: PlayerView) -> dict[str, Any] | None:
     return {"orders": got["orders"], "ready": bool(got.get("ready"))}
 
 
-def play_press(request: Request, web: Web, pv: PlayerView, viewer: Viewer) -> dict[str, Any]:
+def play_press(
+    request: Request, web: Web, pv: PlayerView, viewer: Viewer, shared: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """What the player's page shows of the press: the panel with its threads inline (``None`` for the seat's
     stand-in, whose page shows no press: the seat's letters are its player's), the thread to open (the one a
-    send from this page went into), and the orders draft a send without JavaScript carried back."""
+    send from this page went into), and the orders draft a send without JavaScript carried back. ``shared``:
+    the page's shared part (:func:`dippouch.web.player_page.seat_page`)."""
     name = pv.game.name
     v, power, stand_in = require_seat(web, name, pv.power, viewer)
-    shown = None if stand_in else panel(web, Seat(name, power, v, False), viewer, recent=INLINE, lang=language(request))
+    seat = Seat(name, power, v, False)
+    shown = None if stand_in else panel(web, seat, viewer, recent=INLINE, lang=language(request), shared=shared)
     thread = number_or_none(request.query_params.get("thread", ""))
     return {"press": shown, "press_open": thread, "draft": orders_draft(request, pv) if shown else None}
 
 
-def play_context(request: Request, web: Web, pv: PlayerView, viewer: Viewer, **more: Any) -> dict[str, Any]:
+def play_context(
+    request: Request,
+    web: Web,
+    pv: PlayerView,
+    viewer: Viewer,
+    shared: Mapping[str, Any] | None = None,
+    **more: Any,
+) -> dict[str, Any]:
     """What play.html is handed, by every route that shows the player's page (its own, a refused order's, a
     refused or long press send's): the player's view and its game, the legal orders as the page's script reads
-    them (plain data, as the API sends them), the press (:func:`play_press`) and no refusal unless ``more``
-    (``refused``, ``press_refused``, ``press_open``, ``draft``, ``flash``) says otherwise."""
+    them (plain data, as the API sends them), the press (:func:`play_press`, given the page's ``shared`` part)
+    and no refusal unless ``more`` (``refused``, ``press_refused``, ``press_open``, ``draft``, ``flash``) says
+    otherwise."""
     return {
         "p": pv,
         "g": pv.game,
         "legal": [u.model_dump(exclude_unset=True) for u in pv.legal],
         "refused": None,
         "press_refused": None,
-        **play_press(request, web, pv, viewer),
+        **play_press(request, web, pv, viewer, shared),
         **more,
     }
 
@@ -495,7 +522,7 @@ def _press_refused_page(
     """A message the rules (or its form) refused, sent from the player's page without JavaScript: the page
     again, the refusal beside the box it came from, the message, its ticks and the orders as typed (nothing
     stored; a redirect would have had to carry all of it)."""
-    pv = player_model(web, seat.game, seat.power, viewer, language(request))
+    pv, shared = seat_page(web, seat.game, seat.power, viewer, language(request))
     draft = _draft_of(form, seat.game, seat.power)
     refused = {
         "message": message,
@@ -507,7 +534,7 @@ def _press_refused_page(
     more: dict[str, Any] = {"press_refused": refused, "press_open": channel}
     if draft is not None:
         more["draft"] = {"orders": draft["orders"], "ready": draft["ready"]}
-    return render(request, "play.html", play_context(request, web, pv, viewer, **more), status=400)
+    return render(request, "play.html", play_context(request, web, pv, viewer, shared, **more), status=400)
 
 
 @router.post("/games/{name}/play/{power}/press", include_in_schema=False)
@@ -550,13 +577,13 @@ def _sent_page(
     request: Request, web: Web, seat: Seat, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
 ) -> Response:
     """The player's page after a send whose orders draft does not fit a cookie: shown at once, with the draft."""
-    pv = player_model(web, seat.game, seat.power, viewer, language(request))
+    pv, shared = seat_page(web, seat.game, seat.power, viewer, language(request))
     more = {
         "press_open": sent.channel,
         "draft": {"orders": draft["orders"], "ready": draft["ready"]},
         "flash": sent.said,
     }
-    return render(request, "play.html", play_context(request, web, pv, viewer, **more))
+    return render(request, "play.html", play_context(request, web, pv, viewer, shared, **more))
 
 
 @router.get("/games/{name}/play/{power}/press/{channel_id}", include_in_schema=False, response_class=HTMLResponse)

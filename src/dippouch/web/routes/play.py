@@ -60,7 +60,7 @@ I18N_DOMAIN = "games"
 def play_page(request: Request, web: WebDep, viewer: ViewerDep, name: str, power: str) -> Response:
     # Not SeatDep: a refused seat is answered below (an old link of the seat's former player), not at once.
     try:
-        pv = player_page.player_model(web, name, power, viewer, language(request))
+        pv, shared = player_page.seat_page(web, name, power, viewer, language(request))
     except Forbidden:
         # The person whose seat this was, following an old link (a mail from before they left or were
         # replaced), is shown their games, not a refusal; anyone else is refused as before.
@@ -71,7 +71,7 @@ def play_page(request: Request, web: WebDep, viewer: ViewerDep, name: str, power
             raise
         return redirect("/me", f"You do not play {power} in {name} now; your games are below.")
     practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
-    return render(request, "play.html", press.play_context(request, web, pv, viewer))
+    return render(request, "play.html", press.play_context(request, web, pv, viewer, shared))
 
 
 def e_status(e: Exception) -> int:
@@ -86,7 +86,7 @@ def _refused_page(
     """A submission that was refused (nothing stored): the player's page again, with what they typed still in
     the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,
     this is all a player sees; a separate error page lost the text)."""
-    pv = player_page.player_model(web, seat.game, seat.power, viewer, language(request))
+    pv, shared = player_page.seat_page(web, seat.game, seat.power, viewer, language(request))
     lines: list[dict[str, Any]] = []
     if pv.open and pv.must_act:
         try:
@@ -95,7 +95,8 @@ def _refused_page(
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
     refused = {"message": message, "text": text, "lines": lines}
-    return render(request, "play.html", press.play_context(request, web, pv, viewer, refused=refused), status=status)
+    context = press.play_context(request, web, pv, viewer, shared, refused=refused)
+    return render(request, "play.html", context, status=status)
 
 
 def _play_url(name: str, power: str) -> str:
