@@ -16,7 +16,7 @@ from dippouch.store.access import AccessStore
 from dippouch.store.finished import save_scoring
 from dippouch.store.people import create_person
 from dippouch.store.people_data import export_all, forget_all
-from dippouch.store.ratings import OVERALL, GameFacts, Line, PoolStanding, TakenGame
+from dippouch.store.ratings import OVERALL, FinishedFacts, PoolStanding, RatedLine, TakenGame
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -30,9 +30,10 @@ def _draw(store: GameStore, name: str, at: datetime, settings: Settings | None =
         store.vote(name, power, True, now=at)
 
 
-def _taken(f: GameFacts, people: list[int], scores: list[float]) -> TakenGame:
+def _taken(f: FinishedFacts, people: list[int], scores: list[float]) -> TakenGame:
     lines = tuple(
-        Line(p, POWERS[i], s, s / sum(scores), False, None) for i, (p, s) in enumerate(zip(people, scores, strict=True))
+        RatedLine(p, POWERS[i], s, s / sum(scores), False, None)
+        for i, (p, s) in enumerate(zip(people, scores, strict=True))
     )
     return TakenGame(f, True, "sos", None, True, 1.0, lines)
 
@@ -107,7 +108,7 @@ def test_a_leaderboard_orders_by_rating_then_person_and_equal_ratings_share_a_ra
     assert [p for p, _ in got] == [people[1], people[3], people[2], people[4], people[0]]
     assert [p for p, _ in stored.leaderboard(store, "standard", offset=2, limit=2)] == [people[2], people[4]]
     assert [stored.better_than(store, "standard", r) for r in (110.0, 100.0, 90.0)] == [0, 2, 4]
-    assert stored.pools(store) == {"standard": stored.PoolSize("standard", 5, 3)}
+    assert stored.pools(store) == {"standard": stored.PoolCount("standard", 5, 3)}
     assert stored.leaderboard(store, OVERALL) == [] and stored.person_standings(store, people[0]) == {
         "standard": PoolStanding(90.0, 2, 2, 1)
     }

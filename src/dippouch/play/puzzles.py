@@ -66,7 +66,7 @@ __all__ = [
     "GOALS",
     "MAX_CANDIDATES",
     "MAX_REPLIES",
-    "Checked",
+    "CheckedAnswer",
     "Puzzle",
     "Source",
     "check_answer",
@@ -473,7 +473,7 @@ def find_puzzles(sources: Iterable[Source], *, limit: int | None = None) -> Iter
 
 
 @dataclass(frozen=True)
-class Checked:
+class CheckedAnswer:
     """A player's answer checked against every reply."""
 
     orders: tuple[str, ...]
@@ -546,7 +546,7 @@ def _same(legal: Order, given: Order) -> bool:
     return True
 
 
-def check_answer(p: Puzzle, orders: Sequence[Order], v: Variant | None = None) -> Checked:
+def check_answer(p: Puzzle, orders: Sequence[Order], v: Variant | None = None) -> CheckedAnswer:
     """The answer against every reply: solved, or the first reply (in the fixed order of the replies) that
     beats it with the results of the power's orders against it."""
     v = v or load_variant(p.variant)
@@ -558,12 +558,12 @@ def check_answer(p: Puzzle, orders: Sequence[Order], v: Variant | None = None) -
         raise AnswerError(msg("this puzzle can no longer be checked"))
     beaten = _wins(c, orders, range(len(c.replies)))
     if beaten is None:
-        return Checked(texts, True, replies=len(c.replies))
+        return CheckedAnswer(texts, True, replies=len(c.replies))
     reply = c.replies[beaten]
     all_orders = dict(reply)
     all_orders[p.power] = list(orders)
     res = adjudicate(v, pos, all_orders)
-    return Checked(
+    return CheckedAnswer(
         texts,
         False,
         reply=tuple(f"{power}: {format_order(v, o)}" for power, olist in reply.items() for o in olist),

@@ -70,10 +70,10 @@ from dippouch.store.finished import game_record
 from dippouch.store.finished_games import FinishedGame, PersonName, person_names
 from dippouch.store.ratings import (
     OVERALL,
-    GameFacts,
-    Line,
-    PoolSize,
+    FinishedFacts,
+    PoolCount,
     PoolStanding,
+    RatedLine,
     RatingsWriter,
     StaleRatings,
     TakenGame,
@@ -83,11 +83,11 @@ I18N_DOMAIN = "rules"
 """The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = [
-    "Board",
     "GameResult",
     "HallEntry",
     "PersonRating",
-    "Place",
+    "RatingBoard",
+    "RatingPlace",
     "RatingsTask",
     "RatingsUpdate",
     "ResultLine",
@@ -212,13 +212,13 @@ def game_result(db: Database, game: FinishedGame) -> GameResult:
 # ---- taking finished games in ------------------------------------------------------------------------
 
 
-def _finished(f: GameFacts) -> FinishedGame | None:
+def _finished(f: FinishedFacts) -> FinishedGame | None:
     if f.ended_at is None:
         return None
     return FinishedGame(f.name, f.variant, f.ended_at, f.scoring, f.practice, f.visibility, f.names_hidden)
 
 
-def take(db: Database, f: GameFacts) -> TakenGame:
+def take(db: Database, f: FinishedFacts) -> TakenGame:
     """The finished game ``f`` as the ratings take it in: scored when it counts, with its people's lines."""
     game = _finished(f)
     if game is None or not counts(game):
@@ -237,7 +237,7 @@ def take(db: Database, f: GameFacts) -> TakenGame:
     lines = tuple(
         sorted(
             (
-                Line(ln.person_id, ln.power, ln.score, ln.share, ln.solo, ln.civil_disorder)
+                RatedLine(ln.person_id, ln.power, ln.score, ln.share, ln.solo, ln.civil_disorder)
                 for ln in result.lines
                 if ln.person_id is not None
             ),
@@ -304,7 +304,7 @@ def update_ratings(db: Database, *, deep: bool = False, limit: int | None = None
     (the earliest ending first; the rest wait for the next update). Returns what it did; does nothing, and
     writes nothing, when nothing has changed."""
     t0 = time.perf_counter()
-    scored: dict[GameFacts, TakenGame] = {}
+    scored: dict[FinishedFacts, TakenGame] = {}
     for _ in range(attempts):
         plan = stored.pending(db, deep=deep, limit=limit)
         if plan.empty:
@@ -437,7 +437,7 @@ class RatingsTask:
 
 
 @dataclass(frozen=True)
-class Place:
+class RatingPlace:
     """A leaderboard's line."""
 
     rank: int
@@ -452,7 +452,7 @@ class Place:
 
 
 @dataclass(frozen=True)
-class Board:
+class RatingBoard:
     """One pool's leaderboard, or a page of it."""
 
     group: str | None
@@ -462,10 +462,10 @@ class Board:
     games: int
     """The games that rated somebody in it."""
     offset: int
-    places: tuple[Place, ...]
+    places: tuple[RatingPlace, ...]
 
 
-def groups(db: Database, sizes: Mapping[str, PoolSize] | None = None) -> tuple[str, ...]:
+def groups(db: Database, sizes: Mapping[str, PoolCount] | None = None) -> tuple[str, ...]:
     """The variant groups that have a leaderboard (``sizes``: the pools, when the caller has read them)."""
     return tuple(p for p in (stored.pools(db) if sizes is None else sizes) if p != OVERALL)
 
@@ -476,8 +476,8 @@ def board(
     *,
     offset: int = 0,
     limit: int = 20,
-    sizes: Mapping[str, PoolSize] | None = None,
-) -> Board:
+    sizes: Mapping[str, PoolCount] | None = None,
+) -> RatingBoard:
     """Places ``offset + 1`` to ``offset + limit`` of the overall leaderboard or of ``group``'s, best first;
     equal ratings share a rank. An unknown group is refused naming the ones that have a leaderboard.
     ``sizes``: :func:`dippouch.store.ratings.pools`, when the caller has read it for several boards.
@@ -501,7 +501,7 @@ def board(
     lines = stored.leaderboard(db, pool, offset=offset, limit=limit)
     ids = [p for p, _ in lines]
     names: dict[int, PersonName] = person_names(db, ids)
-    places: list[Place] = []
+    places: list[RatingPlace] = []
     for i, (pid, st) in enumerate(lines):
         if places and places[-1].rating == st.rating:
             rank = places[-1].rank
@@ -511,7 +511,7 @@ def board(
             rank = offset + i + 1
         known_name = names.get(pid)
         places.append(
-            Place(
+            RatingPlace(
                 rank=rank,
                 person_id=pid,
                 name=known_name.name if known_name is not None and not known_name.deleted else None,
@@ -520,7 +520,7 @@ def board(
                 finished=st.steady / st.known if st.known else None,
             )
         )
-    return Board(group, size.people if size else 0, size.games if size else 0, offset, tuple(places))
+    return RatingBoard(group, size.people if size else 0, size.games if size else 0, offset, tuple(places))
 
 
 HallEntry = stored.FameEntry

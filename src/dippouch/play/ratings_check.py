@@ -21,7 +21,7 @@ from dippouch.ranking.ratings import Rater
 from dippouch.store import ratings as stored
 from dippouch.store.db import Database
 from dippouch.store.finished_games import finished_games
-from dippouch.store.ratings import OVERALL, FameEntry, PoolSize, PoolStanding, TakenGame
+from dippouch.store.ratings import OVERALL, FameEntry, PoolCount, PoolStanding, TakenGame
 
 __all__ = ["Check", "Recomputed", "check_ratings", "compare", "recompute", "rewrite_ratings"]
 
@@ -32,7 +32,7 @@ class Recomputed:
 
     games: dict[int, TakenGame]
     standings: dict[str, dict[int, PoolStanding]]
-    sizes: dict[str, PoolSize]
+    sizes: dict[str, PoolCount]
     solos: list[FameEntry]
     best: list[FameEntry]
     readings: tuple[str, ...] = ()
@@ -73,7 +73,7 @@ def recompute(db: Database) -> Recomputed:
     for t in rating:
         for pool in pools_of(t.facts.variant):
             counted[pool] = counted.get(pool, 0) + 1
-    sizes = {pool: PoolSize(pool, len(standings.get(pool, {})), n) for pool, n in counted.items() if n}
+    sizes = {pool: PoolCount(pool, len(standings.get(pool, {})), n) for pool, n in counted.items() if n}
     solos, best = _hall(games.values())
     return Recomputed(games, standings, sizes, solos, best, _second_reading(db, games.values()))
 

@@ -39,9 +39,9 @@ from dippouch.store.db import Database
 from dippouch.store.finished import game_record
 from dippouch.store.finished_games import person_names
 from dippouch.store.tournaments import (
-    GameFacts,
     Tournament,
     TournamentGame,
+    TournamentGameFacts,
     create_tournament,
     games_facts,
     tournament,
@@ -300,7 +300,7 @@ def standings(db: Database, name: str, cache: ScoresCache | None = None) -> Stan
 
 
 def _game(
-    db: Database, g: TournamentGame, f: GameFacts | None, system: ScoringSystem, cache: ScoresCache | None
+    db: Database, g: TournamentGame, f: TournamentGameFacts | None, system: ScoringSystem, cache: ScoresCache | None
 ) -> tuple[GameLine, dict[Key, float]]:
     """One game's line and, when it counts, each player's score in it."""
     if f is None:

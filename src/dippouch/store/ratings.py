@@ -48,11 +48,11 @@ __all__ = [
     "FAME_SOLO",
     "OVERALL",
     "FameEntry",
-    "GameFacts",
-    "Line",
-    "Pending",
-    "PoolSize",
+    "FinishedFacts",
+    "PoolCount",
     "PoolStanding",
+    "RatedLine",
+    "RatingsBacklog",
     "RatingsWriter",
     "StaleRatings",
     "Stored",
@@ -88,7 +88,7 @@ class StaleRatings(GameError):
 
 
 @dataclass(frozen=True)
-class GameFacts:
+class FinishedFacts:
     """A finished game as it stands now: what decides whether it counts, where it stands in the order, and
     what, if it changed, means taking it in again."""
 
@@ -107,7 +107,7 @@ class GameFacts:
 
 
 @dataclass(frozen=True)
-class Line:
+class RatedLine:
     """A rated person's result in a game."""
 
     person_id: int
@@ -122,14 +122,14 @@ class Line:
 class TakenGame:
     """A finished game as the ratings take it in: its facts, how it was scored, and its rated people's lines."""
 
-    facts: GameFacts
+    facts: FinishedFacts
     counted: bool
     system: str | None
     problem: str | None
     rated: bool
     """Whether it changes somebody's rating (the use case decides, with the ranking engine)."""
     weight: float
-    lines: tuple[Line, ...]
+    lines: tuple[RatedLine, ...]
 
     @property
     def key(self) -> tuple[datetime, str]:
@@ -140,11 +140,11 @@ class TakenGame:
 
 
 @dataclass(frozen=True)
-class Pending:
+class RatingsBacklog:
     """What the ratings have not taken in yet, as seen at ``version`` of the stored ratings."""
 
     version: int
-    enter: tuple[GameFacts, ...]
+    enter: tuple[FinishedFacts, ...]
     """Finished games to take in (new, or changed since they were), in order of end time, then name."""
     gone: tuple[int, ...]
     """Ids of games taken in that are no longer finished, or no longer exist."""
@@ -167,7 +167,7 @@ class PoolStanding:
 
 
 @dataclass(frozen=True)
-class PoolSize:
+class PoolCount:
     pool: str
     people: int
     games: int
@@ -193,7 +193,7 @@ class Stored:
 
     games: dict[int, TakenGame]
     standings: dict[str, dict[int, PoolStanding]]
-    sizes: dict[str, PoolSize]
+    sizes: dict[str, PoolCount]
 
 
 # ---- what is pending -----------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def _last_event(game_id: Any) -> sa.ScalarSelect[Any]:
     return sa.select(sa.func.max(EventRow.id)).where(EventRow.game_id == game_id).scalar_subquery()
 
 
-def pending(db: Database, *, deep: bool = False, limit: int | None = None) -> Pending:
+def pending(db: Database, *, deep: bool = False, limit: int | None = None) -> RatingsBacklog:
     """The finished games the ratings have not taken in as they stand now (the module's note says how that is
     seen); at most ``limit`` of them to take in, the earliest ending first, so an update of a large backlog
     proceeds in order, a bounded step at a time."""
@@ -247,10 +247,10 @@ def pending(db: Database, *, deep: bool = False, limit: int | None = None) -> Pe
         facts = _facts(s, sorted(ids))
     facts.sort(key=_order)
     take = facts if limit is None else facts[:limit]
-    return Pending(int(current or 0), tuple(take), tuple(sorted(gone)), len(facts) - len(take))
+    return RatingsBacklog(int(current or 0), tuple(take), tuple(sorted(gone)), len(facts) - len(take))
 
 
-def finished_facts(db: Database) -> list[GameFacts]:
+def finished_facts(db: Database) -> list[FinishedFacts]:
     """The facts of every finished game, read afresh from the games (never from the ledger), in the order
     ratings are computed in: what a recomputation from scratch starts from."""
     with db.session() as s:
@@ -259,13 +259,13 @@ def finished_facts(db: Database) -> list[GameFacts]:
     return sorted(facts, key=_order)
 
 
-def _order(f: GameFacts) -> tuple[bool, datetime, str]:
+def _order(f: FinishedFacts) -> tuple[bool, datetime, str]:
     return (f.ended_at is not None, f.ended_at or datetime.min.replace(tzinfo=UTC), f.name)
 
 
-def _facts(s: Session, ids: Sequence[int]) -> list[GameFacts]:
+def _facts(s: Session, ids: Sequence[int]) -> list[FinishedFacts]:
     """The facts of the finished games ``ids`` (a game no longer finished is left out), in a few queries."""
-    out: list[GameFacts] = []
+    out: list[FinishedFacts] = []
     for i in range(0, len(ids), _SLICE):
         part = list(ids[i : i + _SLICE])
         ends: dict[int, datetime] = {
@@ -295,7 +295,7 @@ def _facts(s: Session, ids: Sequence[int]) -> list[GameFacts]:
             chosen = data.get(SCORING_KEY)
             ended = ends.get(gid)
             out.append(
-                GameFacts(
+                FinishedFacts(
                     game_id=int(gid),
                     name=str(name),
                     variant=str(variant),
@@ -314,7 +314,7 @@ def _facts(s: Session, ids: Sequence[int]) -> list[GameFacts]:
 # ---- one writer at a time ------------------------------------------------------------------------------
 
 
-def _fame(visibility: str, line: Line) -> str | None:
+def _fame(visibility: str, line: RatedLine) -> str | None:
     # The hall links its games: only a public game's lines are listed (an unlisted game's address is its secret).
     if visibility != "public" or not line.score > 0:
         return None
@@ -336,7 +336,7 @@ class RatingsWriter:
         games so chosen in one query, rather than by slices of ids)."""
         cols = [getattr(RatedGameRow, c) for c in _GAME_COLUMNS]
         rows = [dict(zip(_GAME_COLUMNS, r, strict=True)) for r in self._s.execute(sa.select(*cols).where(*where))]
-        lines: dict[int, list[Line]] = {}
+        lines: dict[int, list[RatedLine]] = {}
         line_cols = [getattr(RatingLineRow, c) for c in ("game_id", *_LINE_COLUMNS)]
         queries = []
         if everything:
@@ -351,7 +351,7 @@ class RatingsWriter:
             )
         for q in queries:
             for gid, *values in self._s.execute(q.order_by(RatingLineRow.game_id, RatingLineRow.person_id)):
-                lines.setdefault(int(gid), []).append(Line(*values))
+                lines.setdefault(int(gid), []).append(RatedLine(*values))
         return {r["game_id"]: _taken(r, tuple(lines.get(r["game_id"], ()))) for r in rows}
 
     def last_rated(self) -> tuple[datetime, str] | None:
@@ -517,8 +517,8 @@ _GAME_COLUMNS = (
 _LINE_COLUMNS = ("person_id", "power", "score", "share", "solo", "civil_disorder")
 
 
-def _taken(r: Mapping[str, Any], lines: tuple[Line, ...]) -> TakenGame:
-    facts = GameFacts(
+def _taken(r: Mapping[str, Any], lines: tuple[RatedLine, ...]) -> TakenGame:
+    facts = FinishedFacts(
         game_id=int(r["game_id"]),
         name=str(r["name"]),
         variant=str(r["variant"]),
@@ -538,7 +538,7 @@ def _taken(r: Mapping[str, Any], lines: tuple[Line, ...]) -> TakenGame:
 @contextmanager
 def writing(db: Database, planned_on: int | None) -> Iterator[RatingsWriter]:
     """One transaction over the stored ratings, holding their lock; ``planned_on``: the version the caller's
-    plan was made on (:attr:`Pending.version`), refused with :class:`StaleRatings` if another update has
+    plan was made on (:attr:`RatingsBacklog.version`), refused with :class:`StaleRatings` if another update has
     committed since (None: whatever is stored). Committed, with the version raised, when the block ends."""
     with db.session() as s, s.begin():
         # PostgreSQL: the row lock is the ratings' lock. SQLite: the transaction already holds the database's.
@@ -575,7 +575,7 @@ def version(db: Database) -> int:
     return int(rows[0][0]) if rows else 0
 
 
-def pools(db: Database) -> dict[str, PoolSize]:
+def pools(db: Database) -> dict[str, PoolCount]:
     """Every pool somebody is rated in, by name (:data:`OVERALL` first in the sort)."""
     rows = _one(
         db,
@@ -583,7 +583,7 @@ def pools(db: Database) -> dict[str, PoolSize]:
         .where(RatingPoolRow.people > 0)
         .order_by(RatingPoolRow.pool),
     )
-    return {str(p): PoolSize(str(p), int(n), int(g)) for p, n, g in rows}
+    return {str(p): PoolCount(str(p), int(n), int(g)) for p, n, g in rows}
 
 
 def leaderboard(db: Database, pool: str, *, offset: int = 0, limit: int = 20) -> list[tuple[int, PoolStanding]]:
@@ -666,7 +666,7 @@ def everything(db: Database) -> Stored:
         for pool, p, r, g, k, st in s.execute(q):
             standings.setdefault(str(pool), {})[int(p)] = PoolStanding(float(r), int(g), int(k), int(st))
         sizes = {
-            str(p): PoolSize(str(p), int(n), int(g))
+            str(p): PoolCount(str(p), int(n), int(g))
             for p, n, g in s.execute(sa.select(RatingPoolRow.pool, RatingPoolRow.people, RatingPoolRow.games))
         }
     return Stored(games, standings, sizes)

@@ -34,9 +34,9 @@ __all__ = [
     "MAX_GAMES",
     "MAX_RUNNING",
     "NAME_LIMIT",
-    "GameFacts",
     "Tournament",
     "TournamentGame",
+    "TournamentGameFacts",
     "add_game",
     "check_tournament_name",
     "create_tournament",
@@ -266,7 +266,7 @@ def remove_game(db: Database, name: str, game: str) -> Tournament:
 
 
 @dataclass(frozen=True)
-class GameFacts:
+class TournamentGameFacts:
     """What decides whether and how a game may count in a tournament, read without its phases."""
 
     name: str
@@ -281,10 +281,10 @@ class GameFacts:
     the status, what tells a finished game's result is the one scored before (a rollback and a new end move it)."""
 
 
-def games_facts(db: Database, names: Iterable[str]) -> dict[str, GameFacts]:
+def games_facts(db: Database, names: Iterable[str]) -> dict[str, TournamentGameFacts]:
     """Game name -> its facts, for the games of ``names`` that exist (a name of no game is left out)."""
     wanted = sorted(set(names))
-    out: dict[str, GameFacts] = {}
+    out: dict[str, TournamentGameFacts] = {}
     with db.session() as s:
         for i in range(0, len(wanted), 500):
             ids = sa.select(GameRow.id).where(GameRow.name.in_(wanted[i : i + 500]))
@@ -309,7 +309,7 @@ def games_facts(db: Database, names: Iterable[str]) -> dict[str, GameFacts]:
                 .where(GameRow.name.in_(wanted[i : i + 500]))
             )
             for name, variant, status, settings, visibility, ended in s.execute(q):
-                out[str(name)] = GameFacts(
+                out[str(name)] = TournamentGameFacts(
                     str(name),
                     str(variant),
                     str(status),

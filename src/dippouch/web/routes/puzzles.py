@@ -21,7 +21,7 @@ from dippouch.catalog import load_variant
 from dippouch.core.messages import msg
 from dippouch.core.notation import format_place, format_unit
 from dippouch.names import phase_words
-from dippouch.play.puzzles import AnswerError, Checked, Puzzle, check_answer, daily_index, goal_words, read_answer
+from dippouch.play.puzzles import AnswerError, CheckedAnswer, Puzzle, check_answer, daily_index, goal_words, read_answer
 from dippouch.saying import say
 from dippouch.store.puzzles import StoredPuzzle, puzzle, puzzle_count, puzzles
 from dippouch.web.deps import WebDep, language, render
@@ -130,7 +130,7 @@ async def puzzle_page(request: Request, web: WebDep, pid: int) -> Response:
     return render(request, "puzzle.html", ctx)
 
 
-def _checked(p: Puzzle, text: str) -> Checked:
+def _checked(p: Puzzle, text: str) -> CheckedAnswer:
     return check_answer(p, read_answer(p, text))
 
 
@@ -152,7 +152,7 @@ async def puzzle_answer(request: Request, web: WebDep, pid: int, form: FormDep) 
             ctx["refusal"] = say(e.msg, language(request))
             status = 422
     if ctx["checked"] is not None:
-        c: Checked = ctx["checked"]
+        c: CheckedAnswer = ctx["checked"]
         ctx["results"] = [
             {
                 "power": r.power,

@@ -20,10 +20,10 @@ from starlette.requests import Request
 
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
-from dippouch.play.ratings import Board, HallEntry, board, groups, hall_of_fame, one_on_one, unscored
+from dippouch.play.ratings import HallEntry, RatingBoard, board, groups, hall_of_fame, one_on_one, unscored
 from dippouch.play.ratings import person_rating as ratings_of
 from dippouch.store.finished_games import person_names
-from dippouch.store.ratings import PoolSize, pools
+from dippouch.store.ratings import PoolCount, pools
 from dippouch.web.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView
 from dippouch.web.deps import WebDep, answers, render, words
 from dippouch.web.service import Web
@@ -58,8 +58,8 @@ def _title(variant: str) -> str:
         return variant  # a variant no longer installed: its games still count, under its name
 
 
-def _board(web: Web, sizes: Mapping[str, PoolSize], variant: str | None, top: int, page: int = 1) -> Leaderboard:
-    b: Board = board(web.read, variant, offset=(page - 1) * top, limit=top, sizes=sizes)
+def _board(web: Web, sizes: Mapping[str, PoolCount], variant: str | None, top: int, page: int = 1) -> Leaderboard:
+    b: RatingBoard = board(web.read, variant, offset=(page - 1) * top, limit=top, sizes=sizes)
     return Leaderboard(
         variant=variant,
         title="Overall" if variant is None else _title(variant),
