@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from babel.support import NullTranslations
 from fastapi import APIRouter, Query
@@ -16,6 +17,7 @@ from dippouch.game import TYPED
 from dippouch.i18n import LANGUAGES
 from dippouch.play.votes import Decided, describe
 from dippouch.saying import say
+from dippouch.store.bots import practice_game
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
 from dippouch.web.answers.play import (
@@ -71,7 +73,16 @@ def play_page(request: Request, web: WebDep, viewer: ViewerDep, name: str, power
             raise
         return redirect("/me", f"You do not play {power} in {name} now; your games are below.")
     practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
-    return render(request, "play.html", press.play_context(request, web, pv, viewer, shared))
+    context = press.play_context(request, web, pv, viewer, shared)
+    context["hint_url"] = coach_hint_url(web, name, pv.power)
+    return render(request, "play.html", context)
+
+
+def coach_hint_url(web: Web, name: str, power: str) -> str | None:
+    """The coach's hint for the seat (its JSON route), in a practice game only: never offered in a game of people."""
+    if practice_game(web.read, name) is None:
+        return None
+    return f"/api{game_url(name)}/powers/{quote(power, safe='')}/hint"
 
 
 def e_status(e: Exception) -> int:

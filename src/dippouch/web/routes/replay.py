@@ -6,24 +6,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import quote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.core.messages import choices, msg
+from dippouch.core.messages import choices, msg, nmsg
+from dippouch.play import coach as coaching
 from dippouch.play.replays import Frame, ReplayExports, replay_frames
 from dippouch.render.animation import FORMATS
+from dippouch.saying import say
 from dippouch.web import games
+from dippouch.web.answers.coach import CoachPhase, CoachPower, CoachView, HintView, TurningPointView
 from dippouch.web.answers.replay import ReplayFrame, ReplayView
 from dippouch.web.budget import FRAME
 from dippouch.web.deps import (
+    SeatDep,
     ViewerDep,
     VisibleGame,
     WebDep,
     answers,
     budget_of,
+    charged_job,
     game_file,
     game_url,
+    language,
     made_once,
     pool_of,
     render,
@@ -31,7 +37,7 @@ from dippouch.web.deps import (
 )
 from dippouch.web.jobs import animated_replay
 from dippouch.web.maps import map_available
-from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
@@ -94,7 +100,8 @@ def replay_page(request: Request, name: VisibleGame, web: WebDep, at: int | None
     """The replay page: one frame at a time, ``?at=N`` (from 0; the first by default), with links to every
     other, so it works without JavaScript; replay.js plays it in place."""
     r = _replay(web, name, at, words(request).gettext)
-    return render(request, "replay.html", {"r": r, "at": r.at or 0, "start": at is not None})
+    coach = _coach(web, name, r, language(request))
+    return render(request, "replay.html", {"r": r, "at": r.at or 0, "start": at is not None, "coach": coach})
 
 
 @router.get("/api/games/{name}/replay", **answers(ReplayView))
@@ -145,3 +152,98 @@ def _drawn(request: Request, web: Web, name: str, viewer: Viewer, frames: list[F
     """The frames' phases read here, drawn and put together in the work pool's drawing processes."""
     pictures = {(f.phase_id, f.view): games.phase_map_record(web, name, f.phase_id, f.view, viewer) for f in frames}
     return pool_of(request).call("draw", animated_replay, web.variant_of(name), frames, pictures, fmt)
+
+
+# ---- the coach (dippouch.play.coach): its analysis beside the replay, and hints -------------------------------
+
+
+def _coach(web: Web, name: str, r: ReplayView, lang: str) -> CoachView:
+    """The coach's reading of a game the viewer may see, each phase tied to its replay frame, said in ``lang``:
+    nothing while a game of people runs."""
+    got = coaching.game_coach(web.read, name)
+    frames = {f.phase_id: f.index for f in r.frames if f.view == "orders"}
+    if not got.shown:
+        note = msg("The coach's analysis is shown once the game is over.")
+    elif got.waiting:
+        note = nmsg(
+            "The coach has %(num)d phase still to analyse; it is shown once the workers have analysed it.",
+            "The coach has %(num)d phases still to analyse; they are shown as the workers finish them.",
+            got.waiting,
+        )
+    else:
+        note = msg("Every movement phase analysed.")
+    return CoachView(
+        game=name,
+        shown=got.shown,
+        note=say(note, lang, "web"),
+        waiting=got.waiting,
+        phases=[
+            CoachPhase(
+                phase_id=p.phase_id,
+                phase=p.phase,
+                frame=frames.get(p.phase_id),
+                powers=[
+                    CoachPower(
+                        power=x.power,
+                        centres=x.centres,
+                        coach=list(x.coach),
+                        coach_expected=x.coach_expected,
+                        played=list(x.played),
+                        played_expected=x.played_expected,
+                    )
+                    for x in p.powers
+                ],
+                seconds=p.seconds,
+            )
+            for p in got.phases
+        ],
+        turning_points=[
+            TurningPointView(
+                kind=t.kind,
+                phase_id=t.phase_id,
+                phase=t.phase,
+                power=t.power,
+                before=t.before,
+                after=t.after,
+                change=t.change,
+                victim=t.victim,
+                text=say(t.words, lang, "web"),
+                frame=frames.get(t.phase_id),
+            )
+            for t in got.turning_points
+        ],
+    )
+
+
+LANG = Query("en", max_length=8, description="The language of the words (en, de, fr): English by default.")
+
+
+@router.get("/api/games/{name}/coach", **answers(CoachView))
+def api_coach(name: VisibleGame, web: WebDep, lang: str = LANG) -> CoachView:
+    """What the search bot, as a coach, says about a game once it is over (or a practice game at any time): each
+    analysed movement phase with the bot's orders and the played ones and the centres each expected, and the
+    game's turning points (swings, stabs, lost chances). Nothing while a game of people runs."""
+    return _coach(web, name, _replay(web, name), lang)
+
+
+@router.get("/api/games/{name}/powers/{power}/hint", **answers(HintView))
+def api_hint(request: Request, seat: SeatDep, web: WebDep) -> HintView:
+    """The search bot's orders for one's own power in the open phase of a practice game (about a second of its
+    thinking, charged to the asker). Refused in a game of people, running or rated, and in a finished game."""
+    try:
+        coaching.hint_allowed(web.read, seat.game)
+    except coaching.NotCoached as e:
+        raise Forbidden(e.msg) from None
+    pid, v, pos, _, _ = web.open_phase_position(seat.game)
+    h: coaching.CoachHint = charged_job(
+        request,
+        coaching.hint,
+        v,
+        pos,
+        seat.power,
+        budget=coaching.HINT_BUDGET,
+        seed=coaching.hint_seed(seat.game, pid, seat.power),
+        lane="process",
+        estimate=coaching.HINT_BUDGET,
+    )
+    return HintView(power=h.power, phase=h.phase, orders=list(h.orders), expected=h.expected)

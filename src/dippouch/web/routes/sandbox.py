@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -29,9 +29,11 @@ from dippouch.core.messages import msg
 from dippouch.core.notation import format_unit
 from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
+from dippouch.play import coach as coaching
 from dippouch.play import sandbox as use
 from dippouch.store.sandboxes import Sandbox, keep_check, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
+from dippouch.web.answers.coach import HintView
 from dippouch.web.answers.sandbox import (
     SandboxCentre,
     SandboxItem,
@@ -43,7 +45,7 @@ from dippouch.web.answers.sandbox import (
     SandboxUnit,
     SandboxView,
 )
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, pool_of, render, words
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, charged_job, pool_of, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import MapCache, map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
@@ -590,3 +592,30 @@ def api_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, bod
 def api_back(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
     """Return to the state before the last change (a step, or an edit)."""
     return _api_change(request, web, token, viewer, use.went_back)
+
+
+@router.get("/api/sandbox/{token}/hint", **answers(HintView))
+def api_sandbox_hint(
+    request: Request,
+    token: str,
+    web: WebDep,
+    viewer: ViewerDep,
+    power: str = Query(max_length=100, description="The power the search bot is to order (its name)."),
+) -> HintView:
+    """The search bot's orders for ``power`` on the sandbox's board, as a coach would give them (about a second
+    of its thinking, charged to the asker); anyone with either of its links may ask."""
+    o = _open(web, token, viewer)
+    pos = use.position_of(o.variant, o.sandbox)
+    name = coaching.power_named(o.variant, power)
+    h: coaching.CoachHint = charged_job(
+        request,
+        coaching.hint,
+        o.variant,
+        pos,
+        name,
+        budget=coaching.HINT_BUDGET,
+        seed=coaching.hint_seed(token, o.sandbox.id, name),
+        lane="process",
+        estimate=coaching.HINT_BUDGET,
+    )
+    return HintView(power=h.power, phase=h.phase, orders=list(h.orders), expected=h.expected)

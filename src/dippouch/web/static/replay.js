@@ -12,8 +12,21 @@
   var items = Array.prototype.slice.call(list.querySelectorAll("li"));
   var frames = items.map(function (li) {
     return { src: li.getAttribute("data-src"), caption: li.getAttribute("data-caption"),
-             phase: li.getAttribute("data-phase"), page: li.getAttribute("data-page") };
+             phase: li.getAttribute("data-phase"), page: li.getAttribute("data-page"),
+             phaseId: li.getAttribute("data-phase-id") };
   });
+  // The coach's look at the phase shown (templates/replay.html): its block, or a word that it has none.
+  var coachBlocks = Array.prototype.slice.call(document.querySelectorAll("[data-coach-phase]"));
+  var coachNone = document.querySelector("[data-coach-none]");
+  function showCoach(phaseId) {
+    var found = false;
+    coachBlocks.forEach(function (b) {
+      var here = b.getAttribute("data-coach-phase") === phaseId;
+      b.hidden = !here;
+      found = found || here;
+    });
+    if (coachNone) coachNone.hidden = found;
+  }
   var n = frames.length;
   if (!n) return;
   var picture = document.getElementById("replay-picture");
@@ -77,6 +90,7 @@
       if (k === at) li.setAttribute("aria-current", "true"); else li.removeAttribute("aria-current");
     });
     box.setAttribute("data-at", String(at));
+    showCoach(f.phaseId);
     if (!fromHistory && window.history && history.replaceState) history.replaceState(null, "", href(at));
     preloadAhead();
   }
@@ -131,6 +145,12 @@
   items.forEach(function (li, k) {
     var a = li.querySelector("a");
     if (a) a.addEventListener("click", function (e) { e.preventDefault(); setPlaying(false); show(k); box.scrollIntoView({ block: "start" }); });
+  });
+
+  Array.prototype.forEach.call(document.querySelectorAll(".coach-turns a"), function (a) {
+    var k = parseInt((a.getAttribute("href") || "").replace("?at=", ""), 10);
+    if (isNaN(k)) return;
+    a.addEventListener("click", function (e) { e.preventDefault(); setPlaying(false); show(k); box.scrollIntoView({ block: "start" }); });
   });
 
   document.addEventListener("keydown", function (e) {
