@@ -98,9 +98,17 @@ def parse_duration(text: str) -> timedelta:
         seconds += float(m.group(1)) * _UNIT_SECONDS[m.group(2).lower()]
         pos = m.end()
     if not t or pos != len(t):
-        raise GameError(f"cannot read the duration {text!r}; write it like 12d, 36h, 1d12h, 90m or 2w")
+        raise GameError(
+            msg("cannot read the duration %(text)s; write it like 12d, 36h, 1d12h, 90m or 2w", text=repr(text))
+        )
     if seconds > MAX_DURATION.total_seconds():
-        raise GameError(f"the duration {text!r} is too long; it may be at most {MAX_DURATION.days}d")
+        raise GameError(
+            msg(
+                "the duration %(text)s is too long; it may be at most %(most)sd",
+                text=repr(text),
+                most=MAX_DURATION.days,
+            )
+        )
     return timedelta(seconds=seconds)
 
 
@@ -125,7 +133,10 @@ def parse_time(text: str) -> datetime:
         dt = datetime.fromisoformat(t)
     except ValueError:
         raise GameError(
-            f"cannot read the time {text!r}; write it like 2026-11-21T07:00 or 2026-11-21T07:00+01:00"
+            msg(
+                "cannot read the time %(text)s; write it like 2026-11-21T07:00 or 2026-11-21T07:00+01:00",
+                text=repr(text),
+            )
         ) from None
     return as_utc(dt)
 
@@ -146,8 +157,12 @@ def read_time_zone(name: str) -> ZoneInfo:
     text = str(name)
     if not text or len(text) > MAX_ZONE_NAME:
         raise GameError(
-            f"unknown time zone {text[:40]!r}{'...' if len(text) > 40 else ''} ({len(text)} characters); "
-            "use an IANA name such as UTC, Europe/London or America/Mexico_City"
+            msg(
+                "unknown time zone %(zone)s (%(length)s characters); use an IANA name such as UTC, Europe/London or "
+                "America/Mexico_City",
+                zone=repr(text[:40]) + ("..." if len(text) > 40 else ""),
+                length=len(text),
+            )
         )
     try:
         return ZoneInfo(text)
@@ -156,11 +171,20 @@ def read_time_zone(name: str) -> ZoneInfo:
 
         zones = sorted(z for z in available_timezones() if z not in ("localtime", "posixrules", "Factory"))
         close = difflib.get_close_matches(text, zones, n=1, cutoff=0.5)
+        if close:
+            raise GameError(
+                msg(
+                    "unknown time zone %(zone)s; did you mean %(close)s? Use an IANA name such as UTC, Europe/London "
+                    "or America/Mexico_City",
+                    zone=repr(text),
+                    close=repr(close[0]),
+                )
+            ) from None
         raise GameError(
-            f"unknown time zone {text!r}; did you mean {close[0]!r}? Use an IANA name such as UTC, Europe/London "
-            "or America/Mexico_City"
-            if close
-            else f"unknown time zone {text!r}. Use an IANA name such as UTC, Europe/London or America/Mexico_City"
+            msg(
+                "unknown time zone %(zone)s. Use an IANA name such as UTC, Europe/London or America/Mexico_City",
+                zone=repr(text),
+            )
         ) from None
 
 
@@ -226,13 +250,30 @@ class Settings:
         from dippouch.i18n import LANGUAGES
 
         if self.language not in LANGUAGES:
-            raise GameError(f"no language {self.language!r}; languages: {', '.join(LANGUAGES)}")
+            raise GameError(
+                msg(
+                    "no language %(language)s; languages: %(languages)s",
+                    language=repr(self.language),
+                    languages=", ".join(LANGUAGES),
+                )
+            )
         for kind, text in self.deadlines.items():
             if kind not in {k.value for k in PhaseKind}:
-                raise GameError(f"deadline for unknown phase kind {kind!r}; kinds are movement, retreats, adjustments")
+                raise GameError(
+                    msg(
+                        "deadline for unknown phase kind %(kind)s; kinds are movement, retreats, adjustments",
+                        kind=repr(kind),
+                    )
+                )
             if parse_duration(text) <= timedelta(0):
                 # A phase due the moment it opens would be processed, and the next opened, without end.
-                raise GameError(f"the time for a {kind} phase must be longer than zero (it was {text!r})")
+                raise GameError(
+                    msg(
+                        "the time for a %(kind)s phase must be longer than zero (it was %(value)s)",
+                        kind=kind,
+                        value=repr(text),
+                    )
+                )
         read_time_zone(self.timezone)
         if self.time_of_day is not None:
             self.local_time()
@@ -247,7 +288,9 @@ class Settings:
         try:
             return time.fromisoformat(self.time_of_day)
         except ValueError:
-            raise GameError(f"cannot read the time of day {self.time_of_day!r}; write it like 07:00") from None
+            raise GameError(
+                msg("cannot read the time of day %(text)s; write it like 07:00", text=repr(self.time_of_day))
+            ) from None
 
     def duration(self, kind: PhaseKind | str) -> timedelta:
         k = PhaseKind(kind).value
@@ -345,7 +388,7 @@ def position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
     try:
         return position_from_json(variant, {**_STORED_DEFAULTS, **data})
     except JsonInputError as e:
-        raise GameError(f"position: {e}") from None
+        raise GameError(msg("position: %(reason)s", reason=e.msg)) from None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -570,23 +613,44 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
     """Refuse order text beyond ``bounds``, or text that is not text (NUL, a lone surrogate: no database keeps
     it), with a message naming the limit; the one size check of every door."""
     if len(text) > bounds.total:
-        raise GameError(f"the order text is {len(text):,} characters long; at most {bounds.total:,} are accepted")
+        raise GameError(
+            msg(
+                "the order text is %(length)s characters long; at most %(most)s are accepted",
+                length=f"{len(text):,}",
+                most=f"{bounds.total:,}",
+            )
+        )
     if "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         raise GameError("the order text contains characters that are not text (NUL or lone surrogates)")
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(">")]
     if len(lines) > bounds.lines:
-        raise GameError(f"{len(lines):,} lines of orders; at most {bounds.lines:,} lines are sent or checked at once")
+        raise GameError(
+            msg(
+                "%(count)s lines of orders; at most %(most)s lines are sent or checked at once",
+                count=f"{len(lines):,}",
+                most=f"{bounds.lines:,}",
+            )
+        )
     size = sum(len(ln) for ln in lines)
     if size > bounds.chars:
         raise GameError(
-            f"{size:,} characters of orders besides quoted lines; at most {bounds.chars:,} characters are accepted"
+            msg(
+                "%(count)s characters of orders besides quoted lines; at most %(most)s characters are accepted",
+                count=f"{size:,}",
+                most=f"{bounds.chars:,}",
+            )
         )
     if bounds.line is not None:
         for n, line in enumerate(text.splitlines(), 1):
             if len(line) > bounds.line:
                 raise GameError(
-                    f"line {n} is {len(line):,} characters long; an order line has at most {bounds.line} "
-                    "(one order a line)"
+                    msg(
+                        "line %(line)s is %(length)s characters long; an order line has at most %(most)s "
+                        "(one order a line)",
+                        line=n,
+                        length=f"{len(line):,}",
+                        most=bounds.line,
+                    )
                 )
 
 
@@ -859,7 +923,9 @@ def check_victory(variant: Variant, position: Position) -> str | None:
         load_rule_modules()  # they register the victory tests
         fn = VICTORY_HOOKS.get(str(hook))
         if fn is None:
-            raise GameError(f"variant {variant.name} names an unknown victory hook {hook!r}")
+            raise GameError(
+                msg("variant %(variant)s names an unknown victory hook %(hook)s", variant=variant.name, hook=repr(hook))
+            )
         return fn(variant, position)
     need = variant.victory.get("centres")
     by_power = variant.victory.get("by_power", {})

@@ -390,10 +390,10 @@ PASSED_ON: dict[tuple[str, str], Callable[[], list[str]]] = {
     ("dippouch/store/rows.py", "<built: e.msg>"): _power_refused,
     ("dippouch/store/press.py", "<built: e.msg>"): _power_refused,
     # the scoring engine's (dippouch.ranking): no scoring system 'x' (did you mean 'sos'?); the systems are ...
-    ("dippouch/play/records.py", "<built: str(e)>"): _system_refused,
+    ("dippouch/play/records.py", "<built: e.msg>"): _system_refused,
     # the order notation's (a province misspelt) and the board reader's (a unit where it cannot stand)
-    ("dippouch/play/sandbox.py", "<built: str(e)>"): _place_refused,
-    ("dippouch/play/sandbox.py", "<built: str(e).removeprefix(f'{e.where}: ') if e.where else str(e)>"): _board_refused,
+    ("dippouch/play/sandbox.py", "<built: e.msg>"): _place_refused,
+    ("dippouch/play/sandbox.py", "<built: why if isinstance(why, Msg) else e.msg>"): _board_refused,
     # an engine's refusal that ran in the work pool, sent back with its message value (web/pool._travels)
     ("dippouch/web/pool.py", "<built: e.msg>"): _board_refused,
     # the press rules' refusals, PressRefused(why)

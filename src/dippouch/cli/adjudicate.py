@@ -10,6 +10,10 @@ from typing import Annotated, Any
 import typer
 
 from dippouch.cli import app
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 _CONTRACT_NAMES = frozenset({"handle_line", "handle_request", "serve_stream", "RequestError"})
 
@@ -42,7 +46,7 @@ def adjudicate_command(
         try:
             source = file.open(encoding="utf-8", errors="replace")
         except OSError as e:
-            raise RequestError(f"cannot read {file}: {e.strerror}") from None
+            raise RequestError(msg("cannot read %(file)s: %(error)s", file=str(file), error=str(e.strerror))) from None
         with source:
             serve_stream(source, sys.stdout)
     except BrokenPipeError:

@@ -7,6 +7,10 @@ import typer
 
 from dippouch.cli import app, command_group, keep_running
 from dippouch.cli.game import DbOption, _store, err, friendly, out
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 daide = command_group(help="DAIDE, the protocol of the hobby's bots: serve a game to them, or join their server.")
 app.add_typer(daide, name="daide")
@@ -52,7 +56,7 @@ def serve(
         try:
             server = daide_server(store, game, seats=power or None, poll=poll, limits=limits)
         except NotServable as e:
-            raise GameError(str(e)) from None
+            raise GameError(e.msg) from None
         bound = await server.start(host, port)
         seats = ", ".join(server.wanted or server.variant.power_names)
         out.print(f"Serving {game} ({server.variant.title}, map {server.board.map_name}) over DAIDE on {host}:{bound}.")
@@ -90,7 +94,9 @@ def join(
     except OSError as e:
         from dippouch.game import GameError
 
-        raise GameError(f"cannot reach a DAIDE server at {host}:{port}: {e}") from None
+        raise GameError(
+            msg("cannot reach a DAIDE server at %(host)s:%(port)s: %(error)s", host=host, port=port, error=str(e))
+        ) from None
     if report.power is None:
         err.print("The server gave the bot no seat (or a map it does not know).")
         raise typer.Exit(1)

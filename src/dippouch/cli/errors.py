@@ -8,7 +8,12 @@ name the user got wrong raises :class:`~dippouch.core.errors.NotFound` (a ``Dipp
 
 from __future__ import annotations
 
-__all__ = ["cli_language", "user_problem"]
+from dippouch.core.messages import Msg, as_msg, msg
+
+__all__ = ["I18N_DOMAIN", "cli_language", "user_problem", "user_problem_msg"]
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 
 def cli_language() -> str:
@@ -25,21 +30,38 @@ def cli_language() -> str:
 def user_problem(e: BaseException) -> str | None:
     """The message for an error the user can fix, in the locale's language (:func:`cli_language`; a hint as
     the layers write it, naming the command), or ``None`` when ``e`` is a bug in dippouch."""
+    problem = user_problem_msg(e)
+    if problem is None:
+        return None
     from dippouch.core.errors import DippouchError
 
     if isinstance(e, DippouchError):
         from dippouch.said import told
 
         # A layer's text not made a message value yet is read back (said.told) while dippouch.said stays.
-        return told(e.msg, cli_language())
+        return told(problem, cli_language())
+    from dippouch.saying import say
+
+    return say(problem, cli_language())
+
+
+def user_problem_msg(e: BaseException) -> Msg | None:
+    """What :func:`user_problem` says, as a message value (for a door that says it in its own reader's
+    language), or ``None`` when ``e`` is a bug."""
+    from dippouch.core.errors import DippouchError
+
+    if isinstance(e, DippouchError):
+        return e.msg
     module = type(e).__module__ or ""
     if module.startswith("sqlalchemy"):
         orig = getattr(e, "orig", None)
         detail = str(orig if orig is not None else e).strip().splitlines()
-        return f"the database cannot be used: {detail[0] if detail else type(e).__name__}"
+        return msg("the database cannot be used: %(error)s", error=detail[0] if detail else type(e).__name__)
     if isinstance(e, UnicodeError):
-        return f"the text cannot be read or written as UTF-8 ({e.__class__.__name__})"
+        return msg("the text cannot be read or written as UTF-8 (%(error)s)", error=e.__class__.__name__)
     if isinstance(e, OSError):
-        where = f": {e.filename}" if e.filename else ""
-        return f"{e.strerror or e}{where}"
+        why = str(e.strerror or e)
+        if e.filename:
+            return msg("%(error)s: %(file)s", error=why, file=str(e.filename))
+        return as_msg(why)  # the system's own words, as it gives them
     return None

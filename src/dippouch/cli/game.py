@@ -25,6 +25,10 @@ from rich.table import Table
 
 from dippouch.cli import app, command_group
 from dippouch.cli.errors import user_problem
+from dippouch.core.messages import Msg, msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 if TYPE_CHECKING:
     from dippouch.game import Settings
@@ -83,11 +87,11 @@ def _read_json(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise GameError(f"{path}: not valid JSON ({e})") from None
+        raise GameError(msg("%(path)s: not valid JSON (%(error)s)", path=path, error=str(e))) from None
     except RecursionError:
-        raise GameError(f"{path}: not accepted: JSON nested too deeply") from None
+        raise GameError(msg("%(path)s: not accepted: JSON nested too deeply", path=path)) from None
     except ValueError as e:  # a number of more than 4,300 digits
-        raise GameError(f"{path}: not accepted: {e}") from None
+        raise GameError(msg("%(path)s: not accepted: %(error)s", path=path, error=str(e))) from None
 
 
 def _read_text(path: str | None) -> str:
@@ -97,11 +101,17 @@ def _read_text(path: str | None) -> str:
         return sys.stdin.read()
     p = Path(path)
     if not p.is_file():
-        raise GameError(f"no file {path!r}")
+        raise GameError(msg("no file %(path)s", path=repr(path)))
     try:
         return p.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        raise GameError(f"{path} is not UTF-8 text (byte {e.start}); save it as plain text and try again") from None
+        raise GameError(
+            msg(
+                "%(path)s is not UTF-8 text (byte %(byte)s); save it as plain text and try again",
+                path=path,
+                byte=e.start,
+            )
+        ) from None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -165,7 +175,7 @@ def new(
     for o in option or []:
         key, eq, value = o.partition("=")
         if not eq or not key.strip():
-            raise GameError(f"option {o!r} must read KEY=VALUE (e.g. -o english_channel=true)")
+            raise GameError(msg("option %(option)s must read KEY=VALUE (e.g. -o english_channel=true)", option=repr(o)))
         options[key.strip()] = _option_value(value.strip())
     settings = Settings(
         deadlines={"movement": movement, "retreats": retreats, "adjustments": adjustments},
@@ -388,7 +398,13 @@ def submit(
     typed = _now(now)
     when = parse_time(received) if received else typed
     if when > typed:
-        raise GameError(f"--received {received} is later than now ({typed:%Y-%m-%d %H:%M} UTC)")
+        raise GameError(
+            msg(
+                "--received %(received)s is later than now (%(now)s UTC)",
+                received=str(received),
+                now=f"{typed:%Y-%m-%d %H:%M}",
+            )
+        )
     sent = send_orders(
         _store(db),
         game,
@@ -914,13 +930,17 @@ def export_(
 
         data = export_mila(store, game)
     else:
-        raise GameError(f"unknown format {fmt!r}; choose json or mila")
+        raise GameError(_unknown_format(fmt))
     text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
     if file is None or file == "-":
         sys.stdout.write(text)
     else:
         _write_private(Path(file), text)
         err.print(f"Wrote {game} to {file}.")
+
+
+def _unknown_format(fmt: str) -> Msg:
+    return msg("unknown format %(format)s; choose json or mila", format=repr(fmt))
 
 
 def _write_private(path: Path, text: str) -> None:
@@ -954,7 +974,7 @@ def import_(
 
         new_name = import_mila(store, data, name=name, now=_now(now))
     else:
-        raise GameError(f"unknown format {fmt!r}; choose json or mila")
+        raise GameError(_unknown_format(fmt))
     st = store.status(new_name, now=_now(now))
     where = st.ending.text if st.ending else f"at {st.phase}"
     out.print(f"Imported game {new_name} ({st.variant}), {where}")

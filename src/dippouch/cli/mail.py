@@ -13,6 +13,10 @@ import typer
 
 from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
+from dippouch.core.messages import choices, msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 mail_app = command_group(
     help="Orders by e-mail (IMAP, .eml, mbox, Maildir), receipts, results, reminders (SMTP queue).",
@@ -97,11 +101,18 @@ def setup(
         for a in alias:
             power, eq, name = a.partition("=")
             if not eq or not name.strip():
-                raise GameError(f"--alias {a!r} must read POWER=NAME, e.g. --alias 'Crown=Charles Stuart'")
+                raise GameError(
+                    msg("--alias %(alias)s must read POWER=NAME, e.g. --alias 'Crown=Charles Stuart'", alias=repr(a))
+                )
             match = next((p for p in variant_powers if p.lower() == power.strip().lower()), None)
             if match is None:
                 raise GameError(
-                    f"--alias {a!r}: no power {power.strip()!r}; powers: {', '.join(sorted(variant_powers))}"
+                    msg(
+                        "--alias %(alias)s: no power %(power)s; powers: %(powers)s",
+                        alias=repr(a),
+                        power=repr(power.strip()),
+                        powers=", ".join(sorted(variant_powers)),
+                    )
                 )
             current.setdefault(match, []).append(name.strip())
         changes["aliases"] = current
@@ -127,13 +138,15 @@ def setup(
 
         mode = proof.strip().lower()
         if mode not in PROOF_MODES:
-            raise GameError(f"--proof {proof!r}: choose {' or '.join(PROOF_MODES)}")
+            raise GameError(msg("--proof %(proof)s: choose %(modes)s", proof=repr(proof), modes=choices(PROOF_MODES)))
         changes["proof"] = mode
     if trust_auth:
         names = [t.strip().lower() for t in trust_auth if t.strip()]
         bad = [t for t in names if t != "none" and not all(c.isalnum() or c in ".-_" for c in t)]
         if bad:
-            raise GameError(f"--trust-auth {bad[0]!r} is not a server name (e.g. --trust-auth mx.w3k.uk)")
+            raise GameError(
+                msg("--trust-auth %(name)s is not a server name (e.g. --trust-auth mx.w3k.uk)", name=repr(bad[0]))
+            )
         changes["trust_auth"] = [t for t in names if t != "none"]
     cfg = do_setup(store, game, now=_now(now), changes=changes)
     out.print(f"Mail for {game}: {'on' if cfg.get('enabled', True) else 'OFF'} since {cfg['since']}.", markup=False)

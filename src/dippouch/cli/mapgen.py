@@ -7,6 +7,10 @@ import time
 import typer
 
 from dippouch.cli import app, keep_running
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 
 @app.command()
@@ -33,7 +37,10 @@ def mapgen(
         from dippouch.render.mapgen.pipeline import build
     except ModuleNotFoundError as e:
         raise DippouchError(
-            f"building maps needs {e.name}, which is not installed: pip install 'dippouch[mapgen]'"
+            msg(
+                "building maps needs %(module)s, which is not installed: pip install 'dippouch[mapgen]'",
+                module=str(e.name),
+            )
         ) from None
     names = builtin_names() if all_ else [variant]
     stale = []
@@ -47,8 +54,12 @@ def mapgen(
             text = dumps(build(v, fit=not plain))
         except GEOSException as e:  # the geometry library could not overlay two shapes: say so, no traceback
             raise DippouchError(
-                f"building the map of {v.name!r} failed in the geometry library ({str(e).splitlines()[0]}); "
-                "a shaping point or patch just added may sit on a coastline or border: move it a little"
+                msg(
+                    "building the map of %(variant)s failed in the geometry library (%(error)s); a shaping point or "
+                    "patch just added may sit on a coastline or border: move it a little",
+                    variant=repr(v.name),
+                    error=(str(e).splitlines() or [""])[0],
+                )
             ) from None
         took = time.perf_counter() - t0
         path = geometry_path(v)

@@ -6,6 +6,10 @@ from __future__ import annotations
 import typer
 
 from dippouch.cli import app
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 
 @app.command()
@@ -31,7 +35,7 @@ def notify(
     from dippouch.worker.service import mail_sender
 
     if limit < 1:
-        raise DippouchError(f"--limit must be at least 1 (got {limit}); try 500")
+        raise DippouchError(msg("--limit must be at least 1 (got %(value)s); try 500", value=limit))
     if importlib.util.find_spec("dippouch.mail") is not None:
         import dippouch.mail.notices  # noqa: F401  (registers the game mail: every channel has its events)
     store = GameStore(db)

@@ -16,6 +16,10 @@ from rich.markup import escape
 from dippouch.cli import app as root
 from dippouch.cli import command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 app = command_group(help="Puzzles from recorded games: generate them, list them.", no_args_is_help=True)
 root.add_typer(app, name="puzzles")
@@ -43,7 +47,13 @@ def generate(
     corpus = corpus or []
     for path in corpus:
         if not path.is_file():
-            raise typer.BadParameter(f"no file {path}", param_hint="--corpus")
+            from dippouch.cli.errors import cli_language
+            from dippouch.saying import say
+
+            # Typer prints the message as given: said here, in the locale's language.
+            raise typer.BadParameter(
+                say(msg("no file %(path)s", path=str(path)), cli_language()), param_hint="--corpus"
+            )
     sources = itertools.chain(
         store_sources(finished_positions(store)) if games else (),
         *(corpus_sources(p) for p in corpus),

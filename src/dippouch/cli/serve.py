@@ -11,6 +11,10 @@ from typing import Any
 import typer
 
 from dippouch.cli import app, keep_running
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 LINK_FILE = "dippouch-coordinator-link.txt"
 
@@ -76,7 +80,7 @@ def serve(
     from dippouch.web.pool import work_pool
 
     if not 0 < port < 65536:
-        raise DippouchError(f"port {port} is out of range (1-65535)")
+        raise DippouchError(msg("port %(port)s is out of range (1-65535)", port=port))
     if scheduler and current().workers:
         scheduler = False  # deadline workers are configured: processing is theirs
         typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
@@ -89,8 +93,18 @@ def serve(
     except OSError as e:
         import errno
 
-        hint = " (another server is there; choose another port with --port)" if e.errno == errno.EADDRINUSE else ""
-        raise DippouchError(f"cannot listen on {host} port {port}: {e.strerror or e}{hint}") from None
+        why = str(e.strerror or e)
+        raise DippouchError(
+            msg(
+                "cannot listen on %(host)s port %(port)s: %(error)s (another server is there; choose another port "
+                "with --port)",
+                host=host,
+                port=port,
+                error=why,
+            )
+            if e.errno == errno.EADDRINUSE
+            else msg("cannot listen on %(host)s port %(port)s: %(error)s", host=host, port=port, error=why)
+        ) from None
     store = GameStore(db)
     if store.engine.dialect.name == "sqlite":
         # WAL: readers do not wait for the writer; the setting stays with the database file.

@@ -16,6 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from dippouch.cli import Group, app, command_group
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -45,7 +49,9 @@ app.add_typer(variants_app, name="variants")
 
 
 def _fail(e: Exception) -> typer.Exit:
-    _console(stderr=True).print(Text("error:", style="red"), str(e))
+    from dippouch.cli.errors import user_problem
+
+    _console(stderr=True).print(Text("error:", style="red"), user_problem(e) or str(e))  # said in the locale's language
     return typer.Exit(2)
 
 
@@ -271,14 +277,22 @@ def import_(
     try:
         if not NAME_RE.match(vname):
             raise DippouchError(
-                f"{vname!r} is not a variant name (1 to 40 lower-case letters, digits, - and _, starting with a "
-                "letter or digit); give --name"
+                msg(
+                    "%(name)s is not a variant name (1 to 40 lower-case letters, digits, - and _, starting with a "
+                    "letter or digit); give --name",
+                    name=repr(vname),
+                )
             )
         target = target or Path.cwd() / f"{vname}.toml"
         if target.stem.lower() != vname:
-            raise DippouchError(f"the file name must be the variant's name: --to {target.parent / (vname + '.toml')}")
+            raise DippouchError(
+                msg(
+                    "the file name must be the variant's name: --to %(path)s",
+                    path=str(target.parent / (vname + ".toml")),
+                )
+            )
         if target.exists() and not force:
-            raise DippouchError(f"{target} already exists; choose another --to or pass --force")
+            raise DippouchError(msg("%(path)s already exists; choose another --to or pass --force", path=str(target)))
         kind = fmt.lower()
         if kind == "auto":
             kind = "diplicity" if src.suffix.lower() == ".json" else "dpjudge"
@@ -291,7 +305,7 @@ def import_(
 
             result = import_diplicity(src, vname, Path(picture) if picture else None)
         else:
-            raise DippouchError(f"unknown --format {fmt!r}; use dpjudge, diplicity or auto")
+            raise DippouchError(msg("unknown --format %(format)s; use dpjudge, diplicity or auto", format=repr(fmt)))
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()

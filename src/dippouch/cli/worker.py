@@ -5,6 +5,10 @@ from __future__ import annotations
 import typer
 
 from dippouch.cli import app, keep_running
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 
 @app.command()
@@ -48,13 +52,13 @@ def worker(
     from dippouch.worker.service import Worker
 
     if interval <= 0:
-        raise DippouchError(f"--interval must be more than 0 seconds (got {interval:g}); try 5")
+        raise DippouchError(msg("--interval must be more than 0 seconds (got %(value)s); try 5", value=f"{interval:g}"))
     if batch < 1:
-        raise DippouchError(f"--batch must be at least 1 (got {batch}); try 100")
+        raise DippouchError(msg("--batch must be at least 1 (got %(value)s); try 100", value=batch))
     if not 0 <= nice <= 19:
-        raise DippouchError(f"--nice must be between 0 and 19 (got {nice}); try 10")
+        raise DippouchError(msg("--nice must be between 0 and 19 (got %(value)s); try 10", value=nice))
     if metrics_port is not None and not 0 <= metrics_port < 65536:
-        raise DippouchError(f"--metrics-port {metrics_port} is out of range (0-65535)")
+        raise DippouchError(msg("--metrics-port %(port)s is out of range (0-65535)", port=metrics_port))
     logging.basicConfig(
         level=logging.WARNING if quiet else logging.INFO,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
@@ -74,7 +78,14 @@ def worker(
         try:
             server = serve_health_and_metrics(metrics_host, metrics_port, w.health)
         except OSError as e:
-            raise DippouchError(f"cannot serve metrics on {metrics_host}:{metrics_port}: {e.strerror}") from None
+            raise DippouchError(
+                msg(
+                    "cannot serve metrics on %(host)s:%(port)s: %(error)s",
+                    host=metrics_host,
+                    port=metrics_port,
+                    error=str(e.strerror),
+                )
+            ) from None
         typer.echo(f"health and metrics at http://{metrics_host}:{server.server_port}/healthz and /metrics")
     if store.engine.dialect.name == "sqlite" and not once:
         typer.echo("note: on SQLite run one worker per database file (several are safe, but wait on each other)")

@@ -34,6 +34,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.game import (
     GameError,
     Settings,
@@ -1154,19 +1155,33 @@ def _apply_held_photo(
     photograph for the open phase (as if from the registered address), to be reviewed like any other."""
     st = review_state(store, game, now=now)
     if st.phase_id is None:
-        raise GameError(f"game {game!r} has no open phase for the photographs of message #{mail_id}")
+        raise GameError(
+            msg("game %(game)s has no open phase for the photographs of message #%(id)s", game=repr(game), id=mail_id)
+        )
     powers = store.variant(game).power_names
     match = next((p for p in powers if p.lower() == power.strip().lower()), None)
     if match is None:
-        raise GameError(f"no power {power!r} in {game}; powers: {', '.join(powers)}")
+        raise GameError(
+            msg(
+                "no power %(power)s in %(game)s; powers: %(powers)s",
+                power=repr(power),
+                game=game,
+                powers=", ".join(powers),
+            )
+        )
     power = match
     row = message_record(store, mail_id)
     received = row.received_at
     if row.phase is not None and row.phase != st.phase:
-        raise GameError(f"message #{mail_id} was for {row.phase}, which has been processed; it cannot be used now")
+        raise GameError(_processed(mail_id, row.phase))
     if st.deadline is not None and received > st.deadline:
         raise GameError(
-            f"message #{mail_id} arrived {received:%Y-%m-%d %H:%M} UTC, after the deadline of {st.phase}; it is not used"
+            msg(
+                "message #%(id)s arrived %(time)s UTC, after the deadline of %(phase)s; it is not used",
+                id=mail_id,
+                time=f"{received:%Y-%m-%d %H:%M}",
+                phase=PhaseName(st.phase or ""),
+            )
         )
     out = Outcome(
         "photo",
@@ -1182,6 +1197,18 @@ def _apply_held_photo(
     }
     record_messages(store, [Finish(mail_id, values, was="held"), *(also(out) if also is not None else ())])
     return out
+
+
+def _processed(mail_id: int, phase: str) -> Msg:
+    return msg(
+        "message #%(id)s was for %(phase)s, which has been processed; it cannot be used now",
+        id=mail_id,
+        phase=PhaseName(phase),
+    )
+
+
+def _not_held(mail_id: int, status: str) -> Msg:
+    return msg("message #%(id)s is %(status)s, not held; only held messages are applied", id=mail_id, status=status)
 
 
 def apply_held(
@@ -1204,7 +1231,7 @@ def apply_held(
     except MessageTaken as e:
         if e.mail_id != mail_id:
             raise  # the confirming reply was taken in by another process: that one answers it
-        raise GameError(f"message #{mail_id} is {e.status}, not held; only held messages are applied") from None
+        raise GameError(_not_held(mail_id, e.status)) from None
 
 
 def _apply_held(
@@ -1218,32 +1245,34 @@ def _apply_held(
 ) -> Outcome:
     row = message_record(store, mail_id)
     if row.status != "held":
-        raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
+        raise GameError(_not_held(mail_id, row.status))
     raw, held_power, when = row.raw, row.power, row.received_at
     if row.game is None:
-        raise GameError(f"message #{mail_id} is for no game")
+        raise GameError(msg("message #%(id)s is for no game", id=mail_id))
     gname = row.game
     if row.phase is not None:
         # Held for a phase: once that phase is processed, its orders would land in the next one.
         open_now = review_state(store, gname, now=now).phase
         if open_now != row.phase:
-            raise GameError(f"message #{mail_id} was for {row.phase}, which has been processed; it cannot be used now")
-    msg = parse_message(raw)
+            raise GameError(_processed(mail_id, row.phase))
+    parsed = parse_message(raw)
     who = power or held_power
     if who is None:
-        raise GameError(f"message #{mail_id} names no power; say which with --power")
-    body, _ = clean_body(strip_token(msg.body))
+        raise GameError(msg("message #%(id)s names no power; say which with --power", id=mail_id))
+    body, _ = clean_body(strip_token(parsed.body))
     body, _ = strip_sheet(body, [gname, who])
     if not body.strip():
-        for a in msg.text_attachments():
+        for a in parsed.text_attachments():
             t, _ = clean_body(a.data.decode("utf-8", "replace"))
             if t.strip():
                 body = t
                 break
     if not body.strip():
-        if msg.images():
+        if parsed.images():
             return _apply_held_photo(store, mail_id, gname, who, now=now, by=by, also=also)
-        raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
+        raise GameError(
+            msg("message #%(id)s has no text orders and no photograph; nothing in it can be applied", id=mail_id)
+        )
 
     def applied_as(result: SubmitResult) -> list[Finish]:
         out = _applied(mail_id, result)

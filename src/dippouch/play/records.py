@@ -66,7 +66,7 @@ def find_system(name: str) -> ScoringSystem:
     try:
         return load_system(name)
     except ScoringError as e:
-        raise UnknownSystem(str(e)) from None
+        raise UnknownSystem(e.msg) from None
 
 
 def game_system(record: GameRecord) -> ScoringSystem:
@@ -213,7 +213,7 @@ def facts_of(record: GameRecord, history: GameHistory | None = None) -> GameFact
         return GameFacts(tuple(powers), victory, solo=solo, draw=draw, total_centres=board)
     except ScoringError as e:
         raise GameError(
-            msg("game %(game)s cannot be scored: %(reason)s", game=repr(record.name), reason=str(e))
+            msg("game %(game)s cannot be scored: %(reason)s", game=repr(record.name), reason=e.msg)
         ) from None
 
 
@@ -237,7 +237,7 @@ def score_record(record: GameRecord, system: ScoringSystem, history: GameHistory
                 "game %(game)s cannot be scored under %(system)s: %(reason)s",
                 game=repr(record.name),
                 system=system.name,
-                reason=str(e),
+                reason=e.msg,
             )
         ) from None
     players = {s.power: s.player for s in record.seats}

@@ -27,6 +27,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import JsonInputError, position_from_json, result_to_json
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, format_order, format_unit, parse_order, parse_orders, parse_unit
 from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position
@@ -42,6 +43,9 @@ from dippouch.game import (
 )
 from dippouch.store.db import Database
 from dippouch.store.sandboxes import Sandbox, create_sandbox, keep_check, save_sandbox
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the sandbox's refusals (the layers' under the doors)."""
 
 __all__ = [
     "UNIT_KINDS",
@@ -239,7 +243,12 @@ def _power(variant: Variant, name: str) -> str:
         return variant.power(name.strip()).name
     except KeyError:
         raise GameError(
-            f"no power {name.strip()[:60]!r} in {variant.title}; its powers are {', '.join(variant.power_names)}"
+            msg(
+                "no power %(power)s in %(variant)s; its powers are %(powers)s",
+                power=repr(name.strip()[:60]),
+                variant=variant.title,
+                powers=", ".join(variant.power_names),
+            )
         ) from None
 
 
@@ -252,7 +261,7 @@ def _place(variant: Variant, where: str) -> tuple[str | None, int]:
     try:
         return parse_unit(variant, text[:100])
     except OrderParseError as e:
-        raise GameError(str(e)) from None
+        raise GameError(e.msg) from None
 
 
 def _read(variant: Variant, data: Mapping[str, Any]) -> Position:
@@ -261,7 +270,8 @@ def _read(variant: Variant, data: Mapping[str, Any]) -> Position:
     try:
         return position_from_json(variant, data)
     except JsonInputError as e:
-        raise GameError(str(e).removeprefix(f"{e.where}: ") if e.where else str(e)) from None
+        why = e.msg.args.get("why") if e.where else e.msg
+        raise GameError(why if isinstance(why, Msg) else e.msg) from None
 
 
 def unit_added(variant: Variant, board: Board, power: str, kind: str, where: str) -> Change:
@@ -270,20 +280,30 @@ def unit_added(variant: Variant, board: Board, power: str, kind: str, where: str
     owner = _power(variant, power)
     k = {"army": "A", "fleet": "F"}.get(kind.strip().lower(), kind.strip().upper())
     if k not in UNIT_KINDS:
-        raise GameError(f"a unit is an army (A) or a fleet (F), not {kind.strip()[:20]!r}")
+        raise GameError(msg("a unit is an army (A) or a fleet (F), not %(kind)s", kind=repr(kind.strip()[:20])))
     written, loc = _place(variant, where)
     if written is not None and written != k:
-        raise GameError(f"{where.strip()[:60]!r} names a unit; name only the province to place a {UNIT_KINDS[k]}")
+        raise GameError(
+            msg(
+                "%(where)s names a unit; name only the province to place a %(kind)s",
+                where=repr(where.strip()[:60]),
+                kind=Msg(UNIT_KINDS[k]),  # "army", "fleet": said in the reader's words
+            )
+        )
     gmap = variant.map
     prov = gmap.province_of(loc)
     there = pos.units.get(prov)
     if there is not None:
         raise GameError(
-            f"{format_unit(variant, there.kind, there.loc)} of {there.power} already stands in "
-            f"{gmap.provinces[prov].name}; remove it first (one unit per province)"
+            msg(
+                "%(unit)s of %(power)s already stands in %(province)s; remove it first (one unit per province)",
+                unit=format_unit(variant, there.kind, there.loc),
+                power=there.power,
+                province=gmap.provinces[prov].name,
+            )
         )
     if k == "F" and gmap.provinces[prov].kind == ProvinceKind.LAND:
-        raise GameError(f"a fleet cannot stand in {gmap.provinces[prov].name}: it is inland")
+        raise GameError(msg("a fleet cannot stand in %(province)s: it is inland", province=gmap.provinces[prov].name))
     data = position_to_data(variant, pos)
     entry = {"power": owner, "unit": f"{k} {gmap.locations[loc].abbr}"}
     return _edited(variant, board, _read(variant, {**data, "units": [*data["units"], entry]}))
@@ -300,7 +320,7 @@ def unit_removed(variant: Variant, board: Board, where: str) -> Change:
     if prov in pos.dislodged:
         dislodged = {p: d for p, d in pos.dislodged.items() if p != prov}
         return _edited(variant, board, pos.with_(dislodged=dislodged))
-    raise GameError(f"there is no unit in {variant.map.provinces[prov].name} to remove")
+    raise GameError(msg("there is no unit in %(province)s to remove", province=variant.map.provinces[prov].name))
 
 
 NOBODY = ("", "none", "nobody", "neutral", "unowned")
@@ -314,7 +334,7 @@ def centre_set(variant: Variant, board: Board, where: str, owner: str) -> Change
     prov = variant.map.province_of(loc)
     p = variant.map.provinces[prov]
     if not p.supply_centre:
-        raise GameError(f"{p.name} is not a supply centre")
+        raise GameError(msg("%(province)s is not a supply centre", province=p.name))
     centres = dict(pos.centres)
     if owner.strip().lower() in NOBODY:
         centres.pop(prov, None)
@@ -330,7 +350,7 @@ def phase_set(variant: Variant, board: Board, phase: str) -> Change:
     try:
         ph = variant.calendar.parse(phase.strip()[:60])
     except DippouchError as e:
-        raise GameError(str(e)) from None
+        raise GameError(e.msg) from None
     kind = variant.calendar.kind(ph)
     dislodged = pos.dislodged if kind == PhaseKind.RETREATS else {}
     return _edited(variant, board, pos.with_(phase=ph, dislodged=dislodged))

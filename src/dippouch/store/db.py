@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch import settings
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc, position_from_data
 
 if TYPE_CHECKING:
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 
     from dippouch.core.position import Position
     from dippouch.core.variant import Variant
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the database's refusals (a URL that cannot be used, a database that cannot open)."""
 
 KEPT_POSITIONS = 4096
 """How many phases' parsed positions a database keeps (:meth:`Database.position`)."""
@@ -89,26 +93,43 @@ def _engine(text: str) -> sa.Engine:
     if "://" not in text:
         hint = f"sqlite:///{text}" if text.strip() else "sqlite:///games.db"
         raise DatabaseURLError(
-            f"{shown} is not a database URL; for a SQLite file write {hint} (PostgreSQL: postgresql://user@host/dbname)"
+            msg(
+                "%(url)s is not a database URL; for a SQLite file write %(hint)s (PostgreSQL: "
+                "postgresql://user@host/dbname)",
+                url=shown,
+                hint=hint,
+            )
         )
     try:
         parsed = sa.engine.make_url(text)
     except sa.exc.ArgumentError:
-        raise DatabaseURLError(f"cannot read the database URL {shown}; write it like {SUPPORTED}") from None
+        raise DatabaseURLError(
+            msg("cannot read the database URL %(url)s; write it like %(supported)s", url=shown, supported=SUPPORTED)
+        ) from None
     kind = parsed.get_backend_name()
     try:
         return sa.create_engine(parsed, **(_pool_size() if kind == "postgresql" else {}))
     except sa.exc.NoSuchModuleError:
         raise DatabaseURLError(
-            f"unknown kind of database {kind!r} in {shown}; dippouch works with sqlite and postgresql, e.g. {SUPPORTED}"
+            msg(
+                "unknown kind of database %(kind)s in %(url)s; dippouch works with sqlite and postgresql, e.g. "
+                "%(supported)s",
+                kind=repr(kind),
+                url=shown,
+                supported=SUPPORTED,
+            )
         ) from None
     except ImportError as e:
         raise DatabaseURLError(
-            f"the {kind} database driver ({e.name or parsed.get_driver_name()}) is not installed; dippouch works "
-            "with sqlite and postgresql (for PostgreSQL: pip install 'dippouch[postgres]')"
+            msg(
+                "the %(kind)s database driver (%(driver)s) is not installed; dippouch works with sqlite and "
+                "postgresql (for PostgreSQL: pip install 'dippouch[postgres]')",
+                kind=kind,
+                driver=str(e.name or parsed.get_driver_name()),
+            )
         ) from None
     except (sa.exc.ArgumentError, TypeError, ValueError) as e:
-        raise DatabaseURLError(f"cannot use the database URL {shown}: {e}") from None
+        raise DatabaseURLError(msg("cannot use the database URL %(url)s: %(error)s", url=shown, error=str(e))) from None
 
 
 POOL_SIZE = 5
@@ -124,7 +145,7 @@ def _pool_size() -> dict[str, int]:
     try:
         pool = settings.current().db_pool
     except DippouchError as e:  # what a caller of the store catches for a database it cannot open
-        raise DatabaseURLError(str(e)) from None
+        raise DatabaseURLError(e.msg) from None
     if pool is None:
         return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
     return {"pool_size": pool.keep, "max_overflow": POOL_OVERFLOW if pool.extra is None else pool.extra}
@@ -150,7 +171,11 @@ def _private_sqlite_file(engine: sa.Engine) -> None:
         return
     if not path.parent.is_dir():
         raise DatabaseURLError(
-            f"cannot create the database {str(path)!r}: the folder {str(path.parent)!r} does not exist"
+            msg(
+                "cannot create the database %(path)s: the folder %(folder)s does not exist",
+                path=repr(str(path)),
+                folder=repr(str(path.parent)),
+            )
         )
     try:
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
@@ -315,7 +340,9 @@ class Database:
         try:
             upgrade(self.engine)
         except sa.exc.OperationalError as e:
-            raise GameError(f"cannot open the game database {self.engine.url!r}: {e.orig}") from None
+            raise GameError(
+                msg("cannot open the game database %(url)s: %(error)s", url=repr(self.engine.url), error=str(e.orig))
+            ) from None
 
     def _connect(self, engine: sa.Engine) -> None:
         self.engine = engine

@@ -33,6 +33,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.core.variant import Variant
 from dippouch.render.geometry import FORMAT, VERSION, unit_radius
 from dippouch.render.mapgen.coastline import (
@@ -142,6 +143,10 @@ def _project_geom(proj: Laea, geom: BaseGeometry) -> BaseGeometry:
     return shapely.transform(geom, tf)
 
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the map builder's refusals (said where they are shown: the command line)."""
+
+
 class MapgenError(DippouchError):
     """A map that cannot be built as it stands; says why and what to add."""
 
@@ -157,9 +162,13 @@ def make_board(variant: Variant) -> Board:
     )
     if missing:
         raise MapgenError(
-            f"the map of {variant.name!r} cannot be built: {len(missing)} province(s) have no point "
-            f"[longitude, latitude]: {' '.join(missing[:12])}{' ...' if len(missing) > 12 else ''}; "
-            "add `point = [lon, lat]` to each (the shapes grow round the points)"
+            msg(
+                "the map of %(variant)s cannot be built: %(count)d province(s) have no point [longitude, latitude]: "
+                "%(provinces)s; add `point = [lon, lat]` to each (the shapes grow round the points)",
+                variant=repr(variant.name),
+                count=len(missing),
+                provinces=" ".join(missing[:12]) + (" ..." if len(missing) > 12 else ""),
+            )
         )
     lons = [p.point[0] for p in provs if p.point]
     lats = [p.point[1] for p in provs if p.point]

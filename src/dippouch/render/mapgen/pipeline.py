@@ -12,6 +12,7 @@ from typing import Any
 
 from shapely.errors import GEOSException
 
+from dippouch.core.messages import msg
 from dippouch.core.variant import Variant
 from dippouch.render.mapgen.build import (
     MapgenError,
@@ -23,6 +24,9 @@ from dippouch.render.mapgen.build import (
     to_json,
 )
 from dippouch.render.mapgen.fit import fit_seeds
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the map builder's refusals (said where they are shown: the command line)."""
 
 __all__ = ["build"]
 
@@ -65,6 +69,10 @@ _FAILURES = (ArithmeticError, LookupError, TypeError, ValueError)
 
 def _refusal(variant: Variant, e: Exception | None) -> MapgenError:
     return MapgenError(
-        f"the map of {variant.name!r} could not be built ({type(e).__name__}: {e}); "
-        "check the provinces' points (two on one spot?) and borders with `dippouch mapcheck`"
+        msg(
+            "the map of %(variant)s could not be built (%(error)s); check the provinces' points (two on one spot?) "
+            "and borders with `dippouch mapcheck`",
+            variant=repr(variant.name),
+            error=f"{type(e).__name__}: {e}",
+        )
     )
