@@ -43,7 +43,7 @@ from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue,
 from dippouch.store.repository import GameStore
 from dippouch.web.answers.base import error_data, web_said
 from dippouch.web.assets import static_url
-from dippouch.web.budget import WorkBudget
+from dippouch.web.budget import Ledger, StoreLedger, WorkBudget
 from dippouch.web.deps import language as page_language
 from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
@@ -86,13 +86,14 @@ def for_people(text: str) -> str:
     return "\n".join(kept).strip() if any(line.strip() for line in kept) else str(text)
 
 
-def work_budget(*, unlimited: bool = False) -> WorkBudget:
-    """The budget of expensive work (dippouch.web.budget), its figures the installation's settings; unlimited
-    (no share charged, the lanes kept) with the rate limits off, for load tests and tests' sites."""
+def work_budget(*, unlimited: bool = False, ledger: Ledger | None = None) -> WorkBudget:
+    """The budget of expensive work (dippouch.web.budget), its figures the installation's settings, its shares
+    kept in ``ledger`` for every process; unlimited (no share charged, the lanes kept) with the rate limits
+    off, for load tests and tests' sites."""
     if unlimited:
         return WorkBudget(math.inf)
     s = settings.current()
-    return WorkBudget(s.work_seconds, site_seconds=s.work_site_seconds, longest=s.work_job_seconds)
+    return WorkBudget(s.work_seconds, site_seconds=s.work_site_seconds, longest=s.work_job_seconds, ledger=ledger)
 
 
 def request_pace() -> RequestPace:
@@ -332,7 +333,7 @@ def create_app(
     app.state.web = web
     app.state.site = site or installation_site()
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
-    app.state.budget = work_budget(unlimited=limits == {})
+    app.state.budget = work_budget(unlimited=limits == {}, ledger=StoreLedger(web.store, web.read))
     app.state.pace = pace
     app.state.pool = pool if pool is not None else Inline()
     app.state.templates = templates = {lang: _templates(lang) for lang in LANGUAGES}

@@ -20,21 +20,35 @@ requests never take the threads the cheap pages need. The work itself runs in th
 own, niced below the server (:mod:`dippouch.web.pool`): in the server's threads, pure Python work would share the
 interpreter lock with every page.
 
+The shares are kept where every server process sees them (a :class:`Ledger`: the database, through
+:mod:`dippouch.store.work_spent`), so two processes on one database (``--workers 2``, or two servers) never give
+an asker two shares: before it decides, a process reads the asker's share (one read), and what it charges is sent
+in batches, once an asker's (or a lane's) unsent charges reach :data:`SEND_AT` of their share, so a cheap page writes
+nothing and an expensive job's reservation is seen by the other processes while it runs. A process may thus
+give away at most :data:`SEND_AT` of a share the others have not heard of. The places and queues of the
+lanes are each process's own (its work pool's). Without a ledger (the budget's own tests) everything is kept in
+the process.
+
 The figures are settings (``DIPPOUCH_WORK_SECONDS``, ``DIPPOUCH_WORK_SITE_SECONDS``, ``DIPPOUCH_WORK_JOB_SECONDS``:
-docs/settings.md); everything is kept in memory, per server process.
+docs/settings.md).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from dippouch.core.messages import Msg, msg
+from dippouch.store import work_spent
+from dippouch.store.db import Database, DatabaseError
 from dippouch.web.security import BadInput, Busy, TooMany
+
+log = logging.getLogger(__name__)
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -46,8 +60,11 @@ __all__ = [
     "PDF_MAP",
     "PREVIEW",
     "REQUEST_COST",
+    "SEND_AT",
     "WINDOW",
     "Lane",
+    "Ledger",
+    "StoreLedger",
     "WorkBudget",
     "spent_elsewhere",
 ]
@@ -60,6 +77,48 @@ a sandbox page or a refusal costs the server (benchmarks/bench_hostile.py measur
 
 WINDOW = 60.0
 """The seconds over which a share is given (a share of 10 s is 10 s of computing a minute)."""
+
+SEND_AT = 0.05
+"""The part of a share a process may charge and keep to itself, per asker and per lane, before it writes it to
+the :class:`Ledger`: of the default share of 10 s, 0.5 s, 50 cheap pages (:data:`REQUEST_COST`) a write; an
+expensive job's reservation is written at once."""
+
+FORGET_EVERY = 300.0
+"""Seconds between two sweeps of the ledger's rows of shares full again (askers who spent and never came back)."""
+
+
+class Ledger(Protocol):
+    """Where the shares are kept for every process: by key, the clock time at which that share is full again."""
+
+    def full_again(self, keys: Iterable[str]) -> dict[str, float]:
+        """The full-again times of ``keys`` that have one (the others are full)."""
+        ...
+
+    def advance(self, moves: Mapping[str, float], now: float) -> dict[str, float]:
+        """Move each key's full-again time by ``moves[key]`` seconds from ``max(its time, now)``, at once for
+        every process, and answer the new times."""
+        ...
+
+    def forget(self, now: float) -> None:
+        """Drop what is kept of shares full again by ``now``."""
+        ...
+
+
+class StoreLedger:
+    """The shares in the database (:mod:`dippouch.store.work_spent`): written on ``writes``, read on ``reads``
+    (on SQLite a store whose reads take no write lock)."""
+
+    def __init__(self, writes: Database, reads: Database | None = None) -> None:
+        self.writes, self.reads = writes, reads or writes
+
+    def full_again(self, keys: Iterable[str]) -> dict[str, float]:
+        return work_spent.full_again(self.reads, keys)
+
+    def advance(self, moves: Mapping[str, float], now: float) -> dict[str, float]:
+        return work_spent.advance_spent(self.writes, moves, now)
+
+    def forget(self, now: float) -> None:
+        work_spent.forget_full_shares(self.writes, now)
 
 
 @dataclass(frozen=True)
@@ -124,12 +183,32 @@ class _Bucket:
 
 
 class _Share:
-    """Seconds of CPU time per window, refilled continuously up to ``seconds`` (infinite: unlimited)."""
+    """Seconds of CPU time per window, refilled continuously up to ``seconds`` (infinite: unlimited); ``kind``
+    names its keys in the ledger (``asker``, ``lane``). ``unsent``: what was taken here and not yet written to
+    the ledger, by key."""
 
-    def __init__(self, seconds: float, window: float) -> None:
-        self.seconds, self.window = seconds, window
+    def __init__(self, seconds: float, window: float, kind: str) -> None:
+        self.seconds, self.window, self.kind = seconds, window, kind
         self.rate = seconds / window
+        self.send_at = SEND_AT * seconds
+        """Seconds of unsent charges of one key that are written to the ledger at once."""
         self.buckets: dict[str, _Bucket] = {}
+        self.unsent: dict[str, float] = {}
+        self.tracks = False
+        """Whether what is taken is kept in :attr:`unsent` (a budget with a ledger)."""
+
+    def shared(self, key: str) -> str:
+        """``key``'s name in the ledger."""
+        return f"{self.kind} {key}"
+
+    def heard(self, key: str, full_at: float | None, now: float) -> None:
+        """Set ``key``'s level from the ledger's full-again time (``None``: full), less what was taken here since
+        the ledger was asked."""
+        level = self.seconds - max(0.0, (full_at or now) - now) * self.rate - self.unsent.get(key, 0.0)
+        if level >= self.seconds:
+            self.buckets.pop(key, None)
+        else:
+            self.buckets[key] = _Bucket(level, now)
 
     @property
     def unlimited(self) -> bool:
@@ -159,6 +238,8 @@ class _Share:
         if self.unlimited:
             return
         level = self.level(key, now) - amount
+        if self.tracks:
+            self.unsent[key] = self.unsent.get(key, 0.0) + amount
         if level >= self.seconds:
             self.buckets.pop(key, None)
         else:
@@ -177,9 +258,10 @@ class WorkBudget:
 
     ``seconds``: an asker's share (CPU seconds per ``window``); ``site_seconds``: what everyone together may
     spend in one lane per ``window``; ``longest``: the largest estimate one job may have; ``lanes``: the
-    lanes (:data:`LANES` by default); ``per_client``: expensive requests one asker may have in hand at once.
-    Infinite ``seconds`` and ``site_seconds`` (a load test's or a test's site) charge nothing; the lanes
-    still hold."""
+    lanes (:data:`LANES` by default); ``per_client``: expensive requests one asker may have in hand at once;
+    ``ledger``: where the shares are kept for every process (None: in this one only), ``clock`` then a clock
+    every process shares (the epoch's seconds). Infinite ``seconds`` and ``site_seconds`` (a load test's or a
+    test's site) charge nothing; the lanes still hold."""
 
     def __init__(
         self,
@@ -190,18 +272,82 @@ class WorkBudget:
         longest: float = math.inf,
         lanes: Mapping[str, Lane] = LANES,
         per_client: int = 2,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
+        ledger: Ledger | None = None,
     ) -> None:
         self.seconds, self.window, self.site_seconds, self.longest = seconds, window, site_seconds, longest
         self.per_client = per_client
         self.clock = clock
         self.lanes = dict(lanes)
-        self.asker_share = _Share(seconds, window)
-        self.site_share = _Share(site_seconds, window)
+        self.asker_share = _Share(seconds, window, "asker")
+        self.site_share = _Share(site_seconds, window, "lane")
+        self.ledger = ledger
+        for share in self.shares:
+            share.tracks = ledger is not None and not share.unlimited
+        self.forgot_at = clock()
         self.places = {name: threading.BoundedSemaphore(lane.runs) for name, lane in self.lanes.items()}
         self.waiting = dict.fromkeys(self.lanes, 0)
         self.active: dict[str, int] = {}
         self.lock = threading.Lock()
+
+    @property
+    def shares(self) -> tuple[_Share, _Share]:
+        return self.asker_share, self.site_share
+
+    def _pairs(self, client: str, lane: str) -> list[tuple[_Share, str]]:
+        return [(share, key) for share, key in ((self.asker_share, client), (self.site_share, lane)) if share.tracks]
+
+    def _sync(self, pairs: Iterable[tuple[_Share, str]], *, write: bool) -> None:
+        """Hear the ledger on ``pairs`` (share, key): with ``write``, after sending what was taken here for them;
+        else by a read alone, what is still unsent here counted on top (kept until it is due, so a request that
+        spent little writes nothing). A ledger that fails leaves the process on its own figures (logged), its
+        unsent charges kept for the next time: an asker is never refused for a database's fault."""
+        pairs = list(pairs)
+        if self.ledger is None or not pairs:
+            return
+        with self.lock:
+            moves = {
+                share.shared(key): (share.unsent.pop(key, 0.0) if write else 0.0) / share.rate for share, key in pairs
+            }
+        now = self.clock()
+        try:
+            got = self.ledger.advance(moves, now) if write else self.ledger.full_again(moves)
+        except DatabaseError:
+            log.exception("the work budget's ledger could not be %s", "written" if write else "read")
+            with self.lock:
+                for share, key in pairs:
+                    share.unsent[key] = share.unsent.get(key, 0.0) + moves[share.shared(key)] * share.rate
+            return
+        with self.lock:
+            for share, key in pairs:
+                share.heard(key, got.get(share.shared(key)), now)
+
+    def _due(self, share: _Share, key: str) -> bool:
+        return share.tracks and (abs(share.unsent.get(key, 0.0)) >= share.send_at or len(share.unsent) > 10_000)
+
+    def send(self) -> None:
+        """Write to the ledger every asker's and lane's charges of :data:`SEND_AT` of their share or more (all of them
+        when very many askers have some), and now and then forget the ledger's shares full again. Called off
+        the server's event loop: it waits for the database."""
+        if self.ledger is None:
+            return
+        with self.lock:
+            pairs = [
+                (share, key)
+                for share in self.shares
+                if share.tracks
+                for key in list(share.unsent)
+                if len(share.unsent) > 10_000 or abs(share.unsent[key]) >= share.send_at
+            ]
+        for start in range(0, len(pairs), 500):
+            self._sync(pairs[start : start + 500], write=True)
+        now = self.clock()
+        if now - self.forgot_at >= FORGET_EVERY:
+            self.forgot_at = now
+            try:
+                self.ledger.forget(now)
+            except DatabaseError:
+                log.exception("the work budget's ledger could not forget full shares")
 
     def _lane(self, lane: str) -> Lane:
         try:
@@ -220,6 +366,23 @@ class WorkBudget:
                     most=f"{self.longest:g}",
                 )
             )
+        self._refuse_asker(client, estimate, now)
+        wait = self.site_share.wait(lane, estimate, now)
+        if wait is not None:
+            raise Busy(
+                msg(
+                    "the server has spent its share of work on %(counted)s for now (at most %(most)s s of computing "
+                    "in %(window)s s for everyone); try again in %(wait)s s",
+                    counted=Msg(self._lane(lane).counted),
+                    most=f"{self.site_seconds:g}",
+                    window=f"{self.window:g}",
+                    wait=_seconds(wait),
+                ),
+                _seconds(wait),
+            )
+
+    def _refuse_asker(self, client: str, estimate: float, now: float) -> None:
+        """Raise the 429 of an asker whose share does not hold ``estimate`` now (called under the lock)."""
         wait = self.asker_share.wait(client, estimate, now)
         if wait is not None:
             if self.asker_share.level(client, now) > 0:  # some is left, but not enough for this
@@ -246,24 +409,12 @@ class WorkBudget:
                 ),
                 _seconds(wait),
             )
-        wait = self.site_share.wait(lane, estimate, now)
-        if wait is not None:
-            raise Busy(
-                msg(
-                    "the server has spent its share of work on %(counted)s for now (at most %(most)s s of computing "
-                    "in %(window)s s for everyone); try again in %(wait)s s",
-                    counted=Msg(self._lane(lane).counted),
-                    most=f"{self.site_seconds:g}",
-                    window=f"{self.window:g}",
-                    wait=_seconds(wait),
-                ),
-                _seconds(wait),
-            )
 
     def check(self, client: str, *, lane: str = "check", estimate: float = 0.0) -> None:
         """Refuse (429, or 503 for the installation's share) a request of ``client`` whose ``estimate`` does not
         fit now, without reserving anything: for a caller that would otherwise read a large body first."""
         self._lane(lane)
+        self._sync(self._pairs(client, lane), write=False)
         with self.lock:
             self._refuse(client, lane, estimate, self.clock())
 
@@ -273,6 +424,8 @@ class WorkBudget:
         CPU time it took: the thread's, and what it sent to the work pool took there (:func:`spent_elsewhere`)."""
         spec = self._lane(lane)
         places = self.places[lane]
+        pairs = self._pairs(client, lane)
+        self._sync(pairs, write=False)
         with self.lock:
             now = self.clock()
             self._refuse(client, lane, estimate, now)
@@ -291,7 +444,10 @@ class WorkBudget:
             self.waiting[lane] += 1
             self.active[client] = self.active.get(client, 0) + 1
         cost = 0.0
+        reserved = any(self._due(share, key) for share, key in pairs)
         try:
+            if reserved:
+                self._sync(pairs, write=True)  # a reservation the other processes must see while the job runs
             try:
                 got = places.acquire(timeout=spec.patience)
             finally:
@@ -313,16 +469,41 @@ class WorkBudget:
                 self.active[client] -= 1
                 if not self.active[client]:
                     del self.active[client]
+                # A reservation the others saw is settled for them too (else they would keep counting it).
+                due = reserved or any(self._due(share, key) for share, key in pairs)
+            if due:
+                self._sync(pairs, write=True)
 
-    def charge_request(self, client: str, cost: float = REQUEST_COST) -> None:
+    def metered(self, client: str, work: Callable[[], T]) -> T:
+        """Run ``work`` (cheap as a rule, dearer on a bad input: a submission's line checks, a refused
+        submission's page) in the calling thread and charge its CPU time to ``client`` afterwards: refused (429)
+        only when nothing is left of their share, and in no lane, so a player's submission never waits for a
+        place behind other people's checks nor is refused for the installation's share."""
+        pairs = [(self.asker_share, client)] if self.asker_share.tracks else []  # the asker's share only
+        self._sync(pairs, write=False)
+        with self.lock:
+            self._refuse_asker(client, 0.0, self.clock())
+        started = time.thread_time()
+        try:
+            return work()
+        finally:
+            with self.lock:
+                self.asker_share.take(client, time.thread_time() - started, self.clock())
+                due = any(self._due(share, key) for share, key in pairs)
+            if due:
+                self._sync(pairs, write=True)
+
+    def charge_request(self, client: str, cost: float = REQUEST_COST) -> bool:
         """Take a request's handling, ``cost`` seconds, from ``client``'s share, never refusing it: a page stays
         readable to someone in debt, but the pages someone asks for, as fast as the pace of requests allows
         (dippouch.web.middleware.Pace), leave that much less for their expensive work, so all they cost together
-        stays within their share."""
+        stays within their share. Nothing is written here (the caller may be the event loop): answers whether
+        charges are due to be sent (:meth:`send`, from a thread)."""
         if self.asker_share.unlimited:
-            return
+            return False
         with self.lock:
             self.asker_share.take(client, cost, self.clock())
+            return self._due(self.asker_share, client)
 
     def left(self, client: str) -> float:
         """Seconds of ``client``'s share left now (below zero: their debt)."""

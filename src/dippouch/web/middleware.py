@@ -11,6 +11,7 @@ from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -288,10 +289,11 @@ class Pace(_HttpLayer):
         budget = getattr(scope["app"].state, "budget", None)
         viewer = scope.get("state", {}).get("viewer")
         person = getattr(viewer, "person_id", None)
-        if budget is not None and person is not None:
-            # Asked as fast as the pace allows, even cheap pages add up: each is charged to the person's work
-            # budget (the key its routes charge expensive work to: dippouch.web.deps.asker).
-            budget.charge_request(f"person {person}")
+        # Asked as fast as the pace allows, even cheap pages add up: each is charged to the person's work budget
+        # (the key its routes charge expensive work to: dippouch.web.deps.asker). The charges go to the shared
+        # ledger in batches, written from a thread: the loop never waits for the database.
+        if budget is not None and person is not None and budget.charge_request(f"person {person}"):
+            await run_in_threadpool(budget.send)
 
     @staticmethod
     async def refuse(scope: Scope, receive: Receive, send: Send, retry: int) -> None:
