@@ -119,8 +119,8 @@ def duration_text(td: timedelta) -> str:
 
 def phase_deadlines(deadlines: Mapping[str, str], *, say: Say) -> None:
     """Each phase kind's typed deadline (``movement``, ``retreats``, ``adjustments``) read as a duration of at
-    least one minute, refused in ``say``'s words: the new-game form and the desk's change of deadlines read them
-    alike."""
+    least one minute (a field's name in a refusal is a message value; the plain refusals are in ``say``'s words,
+    the caller's gettext): the new-game form and the desk's change of deadlines read them alike."""
     _ = say
     deadline_of = {
         "movement": msg("the movement deadline"),

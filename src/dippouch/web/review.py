@@ -219,7 +219,7 @@ def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, v
     if sealed is not None:
         raise BadInput(msg("the photographs of %(phase)s are sealed until its deadline", phase=PhaseName(sealed)))
     data = attachment_data(web.store, attachment_id)
-    ctype, data = _displayable(data, _)
+    ctype, data = _displayable(data)
     return Response(
         data, media_type=ctype, headers={"Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff"}
     )
@@ -228,9 +228,10 @@ def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, v
 _SHOWN = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"}
 
 
-def _displayable(data: bytes, _: Callable[[str], str]) -> tuple[str, bytes]:
+def _displayable(data: bytes) -> tuple[str, bytes]:
     """The photograph as a browser shows it: as it came where browsers read it, else (HEIC, TIFF) turned
-    into a JPEG with Pillow (and pillow-heif), else refused by name (in ``_``'s language)."""
+    into a JPEG with Pillow (and pillow-heif), else refused by name (a message value, said in the reader's
+    language by the page that shows the refusal)."""
     from dippouch.mail.message import sniff_image
 
     kind = sniff_image(data)
