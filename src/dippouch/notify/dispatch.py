@@ -30,8 +30,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from urllib.parse import quote
 
-from dippouch.game import as_utc
+from dippouch.game import Settings, as_utc
 from dippouch.notify import channels, reminders, unlogged
 from dippouch.notify.events import preferences
 from dippouch.notify.registry import (
@@ -51,9 +52,12 @@ from dippouch.notify.registry import (
     when,
 )
 from dippouch.store import events as logged
+from dippouch.store import notify as stored_notify
+from dippouch.store import votes as stored_votes
 from dippouch.store.db import DatabaseError
 from dippouch.store.events import LoggedEvent
 from dippouch.store.repository import GameStore
+from dippouch.store.votes import Proposal, describe_proposal
 
 __all__ = [
     "BUILT_IN",
@@ -110,6 +114,9 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
         if kind == "seat_lost":
             out.append((r.id, [seat_lost(look, r)]))
             continue
+        if kind == "proposal":
+            out.append((r.id, [proposal_made(look, r)]))
+            continue
         if kind != "phase_processed" and kind != "game_starting":
             out.append((r.id, [Event(kind, r.at, r.game_id, r.game, r.detail, (), f"event:{r.id}", row=r)]))
             continue
@@ -158,6 +165,46 @@ def seat_lost(look: Look, r: LoggedEvent) -> Event:
     if isinstance(person, int) and look.recent(r.at):
         readers = (Reader(person, str(facts["power"]), str(r.id), facts, preferences(look.store, person)),)
     return Event("seat_lost", r.at, r.game_id, r.game, facts, readers, f"seat_lost:{r.id}", row=r)
+
+
+def proposal_made(look: Look, r: LoggedEvent) -> Event:
+    """A proposal the table votes on, told to the players who vote on it but made none of it (the proposer
+    voted yes in proposing), while it is open: what is proposed, by which power unless the game's ballots are
+    secret or its players anonymous, and until when; the link opens the reader's own page at the proposals."""
+    readers: list[Reader] = []
+    facts: dict[str, object] = {"game": r.game}
+    found = None
+    if look.recent(r.at):
+        found = next(
+            (
+                p
+                for p in look.once(f"proposals:{r.game}", lambda: _open_proposals(look, r.game))
+                if p.id == r.detail.get("proposal")
+            ),
+            None,
+        )
+    if found is not None:
+        settings = Settings.from_data(dict(r.settings))
+        secret = settings.secret_ballot or settings.anonymous
+        facts = {
+            "game": r.game,
+            "what": describe_proposal(found.kind, found.values),
+            "proposer": "" if secret else found.proposer,
+            "until": when(r.settings, found.expires_at),
+        }
+        for pid, power in stored_notify.seated_people(look.store, r.game_id):
+            if power in found.voters and power != found.proposer:
+                url = f"/games/{quote(r.game, safe='')}/play/{quote(power, safe='')}#proposals"
+                readers.append(
+                    Reader(
+                        pid, power, str(found.id), {**facts, "power": power, "url": url}, preferences(look.store, pid)
+                    )
+                )
+    return Event("proposal", r.at, r.game_id, r.game, facts, tuple(readers), f"proposal:{r.id}", row=r)
+
+
+def _open_proposals(look: Look, game: str) -> list[Proposal]:
+    return [p for p in stored_votes.proposals(look.store, game, now=look.now) if p.status == "open"]
 
 
 def _takes(ch: Channel, kind: str) -> bool:

@@ -37,6 +37,7 @@ EVENTS: dict[str, str] = {
     "message_received": "A message (press) for you",
     "seat_lost": "Your seat freed by the coordinator or taken by a replacement",
     "game_ended": "Your game has ended (the result, scores and links to the replay)",
+    "proposal": "A proposal your table votes on (a pause, an extension, a draw...)",
 }
 """Event kind -> how the settings page names it."""
 

@@ -45,6 +45,8 @@ KINDS: dict[str, str] = {
     "extend": "the deadline was extended (the event log)",
     "rollback": "the coordinator rolled the game back (the event log)",
     "game_ended": "a game finished: a solo, a draw or a concession (the unlogged scan)",
+    "proposal": "a seated player proposed something the table votes on (the event log's `proposal`, told to "
+    "the other players who vote on it)",
     "seat_lost": "a person's seat was freed by the coordinator or taken by a replacement (the event log's "
     "`freed` and `seat_replaced`, told to that person alone)",
 }
@@ -59,6 +61,7 @@ ROW_KINDS: dict[str, str] = {
     "rollback": "rollback",
     "freed": "seat_lost",
     "seat_replaced": "seat_lost",
+    "proposal": "proposal",
 }
 """Event log kind -> the kind channels are handed. ``started`` (detail: ``phase``, ``deadline`` as ISO text or
 None) is for the transaction that starts a game (an opening's last seat taken, a game's first phase opened)."""

@@ -132,6 +132,24 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
                 "excerpt": _fact(facts, "excerpt"),
             }
         ).rstrip(": ")
+    elif event == "proposal":
+        what = facts.get("what")
+        said = say(what, lang) if isinstance(what, Msg) else _fact(facts, "what")
+        title = say(msg("%(game)s: a proposal to vote on", game=game), lang)
+        proposer = _fact(facts, "proposer")
+        body = say(
+            msg("%(power)s proposes %(what)s in %(game)s.", power=proposer, what=said, game=game)
+            if proposer
+            else msg("A player proposes %(what)s in %(game)s.", what=said, game=game),
+            lang,
+        )
+        until = _fact(facts, "until")
+        body += " " + say(
+            msg("Vote yes or no on your page before %(until)s, when it lapses.", until=until)
+            if until
+            else msg("Vote yes or no on your page."),
+            lang,
+        )
     else:
         raise GameError(msg("no event %(event)s", event=repr(event)))
     return Message(cut(title, MAX_TITLE), cut(body, MAX_BODY), url, why(event, facts))
@@ -149,6 +167,12 @@ def why(event: str, facts: Mapping[str, Any]) -> str:
         reason = msg("You get this because you chose to have press (messages) by e-mail.")
     elif event in ("seat_lost", "game_ended"):
         reason = msg("You get this because you played %(power)s in %(game)s.", power=power, game=game)
+    elif event == "proposal":
+        reason = msg(
+            "You get this because you play %(power)s in %(game)s, whose players vote on what its table decides.",
+            power=power,
+            game=game,
+        )
     elif event == "deadline":
         reason = msg(
             "You get this because you play %(power)s in %(game)s and no orders of yours are in: one reminder a "

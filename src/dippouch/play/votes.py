@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import Msg, PhaseName, msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import Ending, GameError, Settings, read_version_lines
 from dippouch.ranking.scoring import systems
 from dippouch.store import votes as stored
@@ -83,18 +83,8 @@ NAMED_DRAW_FORMULAS = frozenset({"draw_size", "tribute"})
 scoring shares the total among the named, Tribute the draw pool). The others score a draw by centres or ranks
 whoever it names, so a draw of some survivors would name a result their scores do not carry: refused."""
 
-KIND_WORDS: dict[str, Msg] = {
-    "pause": msg("a pause"),
-    "extend": msg("an extension"),
-    "cancel": msg("cancelling the game"),
-    "concede": msg("conceding the game"),
-    "draw": msg("a draw"),
-    "process": msg("processing the phase now"),
-    "rollback": msg("a roll back"),
-    "replace": msg("replacing a player"),
-    "unseal": msg("unsealing the open phase's orders"),
-}
-"""What each kind of proposal is called (a message inside the messages below)."""
+KIND_WORDS = stored.KIND_WORDS
+"""What each kind of proposal is called (:data:`dippouch.store.votes.KIND_WORDS`)."""
 
 
 @dataclass(frozen=True)
@@ -139,20 +129,7 @@ class Decided:
 
 def describe(p: Proposal) -> Msg:
     """The proposal in a few words, with its values: "a pause of 48 hours", "a draw of France, Italy"."""
-    v = p.values
-    if p.kind in ("pause", "extend"):
-        return msg("%(kind)s of %(hours)s hours", kind=KIND_WORDS[p.kind], hours=v.get("hours", 0))
-    if p.kind == "concede":
-        return msg("conceding the game to %(power)s", power=v.get("power", ""))
-    if p.kind == "draw":
-        if v.get("powers"):
-            return msg("a draw of %(powers)s", powers=", ".join(v["powers"]))
-        return msg("a draw of every surviving power")
-    if p.kind == "rollback":
-        return msg("a roll back to %(phase)s", phase=PhaseName(str(v.get("phase", ""))))
-    if p.kind == "replace":
-        return msg("replacing %(power)s's player by %(player)s", power=v.get("power", ""), player=v.get("player", ""))
-    return KIND_WORDS.get(p.kind, msg("a proposal"))
+    return stored.describe_proposal(p.kind, p.values)
 
 
 def _hours(kind: str, hours: float | None) -> float:

@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.game import (
     Ending,
     GameError,
@@ -48,10 +48,12 @@ I18N_DOMAIN = "rules"
 __all__ = [
     "ENDING_KINDS",
     "KINDS",
+    "KIND_WORDS",
     "Proposal",
     "cast",
     "creator_seated",
     "current_votes",
+    "describe_proposal",
     "finish",
     "lapse_stale",
     "mark_failed",
@@ -130,6 +132,39 @@ KINDS = ("pause", "extend", "cancel", "concede", "draw", "process", "rollback", 
 PLAYER_RUN_KINDS = frozenset({"process", "rollback", "replace", "unseal"})
 ENDING_KINDS = frozenset({"cancel", "concede", "draw"})
 """The kinds that end the game: done here, in the transaction that passes them."""
+
+
+KIND_WORDS: dict[str, Msg] = {
+    "pause": msg("a pause"),
+    "extend": msg("an extension"),
+    "cancel": msg("cancelling the game"),
+    "concede": msg("conceding the game"),
+    "draw": msg("a draw"),
+    "process": msg("processing the phase now"),
+    "rollback": msg("a roll back"),
+    "replace": msg("replacing a player"),
+    "unseal": msg("unsealing the open phase's orders"),
+}
+"""What each kind of proposal is called (a message inside the messages below)."""
+
+
+def describe_proposal(kind: str, values: dict[str, Any]) -> Msg:
+    """A proposal in a few words, with its values ("a pause of 48 hours", "a draw of France, Italy"): the
+    player's page and the notice a proposal sends say it alike."""
+    v = values
+    if kind in ("pause", "extend"):
+        return msg("%(kind)s of %(hours)s hours", kind=KIND_WORDS[kind], hours=v.get("hours", 0))
+    if kind == "concede":
+        return msg("conceding the game to %(power)s", power=v.get("power", ""))
+    if kind == "draw":
+        if v.get("powers"):
+            return msg("a draw of %(powers)s", powers=", ".join(v["powers"]))
+        return msg("a draw of every surviving power")
+    if kind == "rollback":
+        return msg("a roll back to %(phase)s", phase=PhaseName(str(v.get("phase", ""))))
+    if kind == "replace":
+        return msg("replacing %(power)s's player by %(player)s", power=v.get("power", ""), player=v.get("player", ""))
+    return KIND_WORDS.get(kind, msg("a proposal"))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,16 @@ I18N_DOMAIN = "mail"
 """A notification is a message to one person: in their language, else the game's (:mod:`dippouch.notify.texts`)."""
 
 PERSON_KINDS = frozenset(
-    {"phase_processed", "game_starting", "seat_offered", "message_received", "deadline", "seat_lost", "game_ended"}
+    {
+        "phase_processed",
+        "game_starting",
+        "seat_offered",
+        "message_received",
+        "deadline",
+        "seat_lost",
+        "game_ended",
+        "proposal",
+    }
 )
 """The events a person chooses to be told about (:data:`dippouch.notify.events.EVENTS`)."""
 EMAIL_KINDS = PERSON_KINDS - {"game_ended"}

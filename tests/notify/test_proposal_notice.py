@@ -1,0 +1,69 @@
+"""A proposal made in a game is told, through the one dispatcher, to the seated players who vote on it (not to
+its proposer): what is proposed, by which power as the game's anonymity allows, until when, with a link to the
+reader's own page; each person's choices hold (a new event on the notifications page), and it is told once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from dippouch.game import Settings
+from dippouch.notify.dispatch import dispatch
+from dippouch.notify.events import save_preferences
+from dippouch.play import votes
+from dippouch.store import GameStore
+from dippouch.store.notify import deliveries
+from dippouch.store.people import create_person, seat_person
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+POWERS = ("France", "England", "Germany")
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[GameStore]:
+    s = GameStore(db_url)
+    yield s
+    s.close()
+
+
+def _game(store: GameStore, name: str, **settings: object) -> dict[str, int]:
+    store.create_game(name, "standard", now=T0, settings=Settings(vote_rule="majority", **settings))  # type: ignore[arg-type]
+    people = {}
+    for power in POWERS:
+        pid = create_person(store, f"{power} {name}", now=T0, email=f"{power.lower()}.{name}@example.org")
+        store.assign(name, power, f"{power} player", now=T0)
+        seat_person(store, name, power, pid, now=T0)
+        people[power] = pid
+    dispatch(store, T0)  # notifications start here (what came before is not news)
+    return people
+
+
+def test_the_voters_are_told_what_is_proposed_by_whom_until_when_once(store: GameStore) -> None:
+    people = _game(store, "demo")
+    # Germany chose no proposal notices by e-mail: the settings page's new row holds.
+    save_preferences(store, people["Germany"], {("proposal", "email"): False}, None)
+    at = T0 + timedelta(minutes=5)
+    votes.propose(store, "demo", "France", "extend", hours=24, now=at)
+    dispatch(store, at + timedelta(minutes=1))
+    told = [d for d in deliveries(store) if d.event == "proposal"]
+    assert [(d.person_id, d.channel) for d in told] == [(people["England"], "email")]
+    [d] = told
+    assert d.title == "demo: a proposal to vote on"
+    assert d.body.startswith("France proposes an extension of 24 hours in demo. Vote yes or no on your page before ")
+    assert "2026" in d.body.split("before ", 1)[1]  # the proposal's end (the phase's deadline), said in full
+    assert d.url.endswith("/games/demo/play/England#proposals")
+    dispatch(store, at + timedelta(minutes=2))
+    assert len([d for d in deliveries(store) if d.event == "proposal"]) == 1
+
+
+def test_an_anonymous_game_does_not_name_the_proposer_and_a_german_reader_reads_german(store: GameStore) -> None:
+    people = _game(store, "anon", anonymous=True, language="de")
+    at = T0 + timedelta(minutes=5)
+    votes.propose(store, "anon", "England", "pause", hours=48, now=at)
+    dispatch(store, at + timedelta(minutes=1))
+    told = {d.person_id: d for d in deliveries(store) if d.event == "proposal"}
+    assert set(told) == {people["France"], people["Germany"]}
+    body = told[people["France"]].body
+    assert body.startswith("Ein Spieler schlägt in anon ") and "Pause" in body and "England" not in body, body
