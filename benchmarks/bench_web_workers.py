@@ -18,8 +18,9 @@ A fresh PostgreSQL database gets ``--games`` standard games whose every phase la
   ``--clients`` keep-alive HTTP/1.1 connections from this process, 9 in 10 of them requesting game pages
   (``GET /games/<name>``, cycling over every game in a shuffled order) at ``--page-rate`` a second together,
   1 in 10 submitting three order lines (``POST /api/games/<g>/powers/<p>/orders``, bearer key) at
-  ``--submit-rate`` a second, cycling over every power of the keyed games. A request's latency counts from
-  when it was due, so a slow server cannot hide its queue.
+  ``--submit-rate`` a second, cycling over every power of the keyed games; with ``--play-rate``, a tenth more
+  of them requesting player pages (``GET /games/<g>/play/<p>``, the seat's bearer key) at that rate. A
+  request's latency counts from when it was due, so a slow server cannot hide its queue.
 
 It prints the requests' p50/p90/p99/max latency and errors (a connection error, a timeout, an answer of 500
 or more, or any refusal other than the one below), the phases the workers processed meanwhile and how late
@@ -227,16 +228,20 @@ async def open_loop(
 
 
 async def mixed(
-    ports: list[int], args: argparse.Namespace, pages: list[Request], posts: list[Request]
-) -> tuple[Tally, Tally, Tally, float]:
+    ports: list[int], args: argparse.Namespace, pages: list[Request], posts: list[Request], plays: list[Request]
+) -> tuple[Tally, Tally, Tally, Tally, float]:
     writers = max(1, args.clients // 10)
-    p, s, m = Tally(), Tally(), Tally()
+    players = max(1, args.clients // 10) if args.play_rate > 0 else 0
+    p, s, m, y = Tally(), Tally(), Tally(), Tally()
     t0 = time.perf_counter()
-    await asyncio.gather(
-        open_loop(ports, args.clients - writers, args.seconds, args.page_rate, pages, args.timeout, p, m),
+    rounds = [
+        open_loop(ports, args.clients - writers - players, args.seconds, args.page_rate, pages, args.timeout, p, m),
         open_loop(ports, writers, args.seconds, args.submit_rate, posts, args.timeout, s),
-    )
-    return p, s, m, time.perf_counter() - t0
+    ]
+    if players:
+        rounds.append(open_loop(ports, players, args.seconds, args.play_rate, plays, args.timeout, y))
+    await asyncio.gather(*rounds)
+    return p, s, m, y, time.perf_counter() - t0
 
 
 def free_port() -> int:
@@ -332,6 +337,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--page-rate", type=float, default=300.0, help="game-page requests a second (open loop)")
     ap.add_argument("--submit-rate", type=float, default=25.0, help="submissions a second (open loop)")
+    ap.add_argument(
+        "--play-rate",
+        type=float,
+        default=0.0,
+        help="player pages a second (GET /games/<g>/play/<p> by the seat's key, the keyed games' seats in turn; "
+        "open loop, a tenth of the clients); 0: none",
+    )
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds before a request counts as an error")
     ap.add_argument("--check-pages", type=int, default=20, help="games whose page is checked afterwards")
     ap.add_argument(
@@ -358,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# {args.games} standard games, every phase {args.phase_seconds:g} s, {args.workers} workers, "
         f"{args.web} web process{'es' if args.web > 1 else ''}, "
         f"PostgreSQL; {args.clients} clients: {args.page_rate:g} pages/s + {args.submit_rate:g} submissions/s "
-        f"for {args.seconds:g} s"
+        f"+ {args.play_rate:g} player pages/s for {args.seconds:g} s"
     )
     with fresh_database("postgres", admin) as url, tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()
@@ -390,6 +402,11 @@ def main(argv: list[str] | None = None) -> int:
                 head = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
                 posts.append(("POST", f"/api/games/{name}/powers/{power}/orders", body, head))
             rng.shuffle(posts)
+            plays: list[Request] = [
+                ("GET", f"/games/{name}/play/{power}", b"", {"Authorization": f"Bearer {key}"})
+                for (name, power), key in sorted(keys.items())
+            ]
+            rng.shuffle(plays)
             time.sleep(2)  # the workers import and connect
             spread(url, args.phase_seconds)
             warm = Tally()
@@ -401,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
             cpu_workers0 = sum(_cpu(w.pid) for w in workers)
             cpu_pg0 = _server_cpu(postmaster)
             cpu_me0 = time.process_time()
-            p, s, m, wall = asyncio.run(mixed(ports, args, pages, posts))
+            p, s, m, y, wall = asyncio.run(mixed(ports, args, pages, posts, plays))
             cpu_web = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_web0
             cpu_workers = sum(_cpu(w.pid) for w in workers) - cpu_workers0
             cpu_pg = _server_cpu(postmaster) - cpu_pg0
@@ -435,10 +452,10 @@ def main(argv: list[str] | None = None) -> int:
             store.close()
         worker_errors = sum(f.read_text().count(" ERROR ") for f in logs.glob("worker*.log"))
         phases = done1 - done0
-        requests = len(p.latencies) + len(s.latencies) + len(m.latencies)
+        requests = len(p.latencies) + len(s.latencies) + len(m.latencies) + len(y.latencies)
         print(f"warm-up: {len(warm.latencies)} page requests, {len(warm.errors)} errors")
-        for label, t in (("game page", p), ("submission", s), ("its map", m)):
-            if t is m and not m.latencies and not m.errors:
+        for label, t in (("game page", p), ("submission", s), ("its map", m), ("player page", y)):
+            if (t is m or t is y) and not t.latencies and not t.errors:
                 continue  # the page carries its map inline (before the map became its own resource)
             f = t.figures(wall)
             extra = f", {t.refused} refused: nothing to order" if t is s else ""
@@ -448,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"p99 {f['p99']:6.1f} ms  max {f['max']:7.1f} ms  ({f['requests']} requests, "
                 f"{len(t.errors)} errors{extra}; {t.bytes / max(1, f['requests']) / 1024:.0f} KB an answer)"
             )
-        for e in (p.errors + s.errors + m.errors)[:5]:
+        for e in (p.errors + s.errors + m.errors + y.errors)[:5]:
             print(f"  error: {e}")
         print(
             f"workers: {phases} phases processed in the round ({phases / wall:.1f}/s); after their deadline "
@@ -473,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in [*stale[:5], *dead]:
             print(f"  problem: {line}")
     print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    errors = len(p.errors) + len(s.errors) + len(m.errors) + len(alone.errors)
+    errors = len(p.errors) + len(s.errors) + len(m.errors) + len(y.errors) + len(alone.errors)
     return 0 if not (errors or stale or dead) else 1
 
 
