@@ -35,6 +35,7 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
         pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
     args = ["--postgres", admin, "--games", "12", "--keyed", "2", "--phase-seconds", "3", "--seconds", "5"]
     args += ["--warmup", "1", "--clients", "6", "--page-rate", "20", "--submit-rate", "4", "--check-pages", "5"]
+    args += ["--play-rate", "1"]
     code = _bench().main(args)
     out = capsys.readouterr().out
     assert code == 0, out
@@ -46,6 +47,9 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     # The pages' maps, fetched as a browser does (each address once: they are marked immutable).
     maps = re.search(r"^its map .* \((\d+) requests, (\d+) errors", out, re.M)
     assert maps and int(maps.group(1)) > 0 and int(maps.group(2)) == 0, out
+    # The seats' own pages, by their keys (--play-rate).
+    play = re.search(r"^player page .* \((\d+) requests, (\d+) errors", out, re.M)
+    assert play and int(play.group(1)) > 0 and int(play.group(2)) == 0, out
     # How many phases the workers process in the five seconds is the benchmark's figure, not this test's: on a
     # machine loaded by the rest of the suite (load average 16) it was 0 of 12. The line is there, counted.
     done = re.search(
