@@ -88,6 +88,7 @@ __all__ = [
     "language",
     "local_page",
     "made_once",
+    "metered",
     "pool_of",
     "remember_next",
     "remember_preferences",
@@ -521,6 +522,13 @@ def charged(request: Request, work: Callable[[], T], *, lane: str = "check", est
     replaced by what it took. Lanes: ``check`` (line checks, sandboxes, adjudications, move searches),
     ``draw`` (replays, game books, PDF maps, previews), ``process`` (a coordinator's "process now")."""
     return budget_of(request).run(asker(request), work, lane=lane, estimate=estimate)
+
+
+def metered(request: Request, work: Callable[[], T]) -> T:
+    """``work`` (a player's submission and its line checks: cheap unless the text is long and misspelt) run in
+    the calling thread and its CPU time charged to the :func:`asker` after it ran; refused (429 with the wait)
+    only when their share is spent, in no lane (:meth:`dippouch.web.budget.WorkBudget.metered`)."""
+    return budget_of(request).metered(asker(request), work)
 
 
 def pool_of(request: Request) -> Jobs:

@@ -40,6 +40,7 @@ from dippouch.web.deps import (
     game_url,
     language,
     layer_words,
+    metered,
     render,
     words,
 )
@@ -47,6 +48,7 @@ from dippouch.web.forms import PageForm, redirect
 from dippouch.web.security import (
     BadInput,
     Forbidden,
+    TooMany,
     Viewer,
     WebError,
     client_id,
@@ -101,7 +103,7 @@ def _refused_page(
     lines: list[dict[str, Any]] = []
     if pv.open and pv.must_act:
         try:
-            checked = player_page.check_lines(web, seat.game, seat.power, text, viewer)
+            checked = metered(request, lambda: player_page.check_lines(web, seat.game, seat.power, text, viewer))
             lines = player_page.lines_said([ln.to_data() for ln in checked], language(request))
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
@@ -126,8 +128,8 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
     phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
     lang = language(request)
     try:
-        got = player_page.submit(web, seat, text, ready, phase=phase, lang=lang)
-    except (BadInput, DippouchError) as e:
+        got = metered(request, lambda: player_page.submit(web, seat, text, ready, phase=phase, lang=lang))
+    except (BadInput, TooMany, DippouchError) as e:
         # A refusal of the store's in the page's language (a hint in the web's words).
         message = layer_words(request, e)
         return _refused_page(request, web, viewer, seat, text, message, e_status(e))
@@ -251,7 +253,7 @@ def api_submit(
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
     lang = lang if lang in LANGUAGES else "en"
-    return player_page.submit(web, seat, body.text, body.ready, phase=body.phase, lang=lang)
+    return metered(request, lambda: player_page.submit(web, seat, body.text, body.ready, phase=body.phase, lang=lang))
 
 
 @router.post("/api/games/{name}/powers/{power}/vote", **answers(VoteAnswer))
