@@ -10,7 +10,17 @@ from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
-from dippouch.web.deps import SiteDep, WebDep, charged, game_url, remember_next, render, set_session_cookie, words
+from dippouch.web.deps import (
+    SiteDep,
+    WebDep,
+    asker,
+    charged,
+    game_url,
+    remember_next,
+    render,
+    set_session_cookie,
+    words,
+)
 from dippouch.web.forms import PageForm, redirect
 from dippouch.web.security import NotFound, client_id, session_cookie, session_token
 from dippouch.web.service import Web
@@ -27,13 +37,16 @@ def practice_new(request: Request, form: PageForm, web: WebDep, site: SiteDep) -
     client = client_id(request)
     request.app.state.limiter.hit("practice", client, "practice games started")
     caps = getattr(request.app.state, "practice_caps", (practice.PER_CLIENT, practice.TOTAL))
+    # A signed-in person's practice games count against their own cap, from whatever address they come (by
+    # address, a person with many addresses had a cap at each); a visitor's, against their address's.
+    who = asker(request)
     started = charged(
         request,
         functools.partial(
             practice.start_practice,
             web,
             form,
-            client,
+            who if who.startswith("person ") else client,
             per_client=caps[0],
             total=caps[1],
         ),
