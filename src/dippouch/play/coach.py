@@ -40,6 +40,7 @@ from typing import Any
 from dippouch.bots.search import SearchBot
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import position_from_json
 from dippouch.core.legal_orders import all_legal_orders
 from dippouch.core.messages import Msg, PhaseName, choices, msg
@@ -487,12 +488,18 @@ def analyse_pending(
     done = 0
     variants: dict[str, Variant] = {}
     for todo in phases_to_analyse(db, limit=limit):
-        v = variants.get(todo.game)
-        if v is None:
-            v = variants[todo.game] = variant_of(db, todo.game)
-        pos = position_from_json(v, todo.position)
-        look = analyse_phase(v, pos, todo.orders, phase_id=todo.phase_id, budget=budget, salt=todo.game)
-        save_analysis(db, todo.game_id, todo.phase_id, look.as_json(), now=now)
+        try:
+            v = variants.get(todo.game)
+            if v is None:
+                v = variants[todo.game] = variant_of(db, todo.game)
+            pos = position_from_json(v, todo.position)
+            data = analyse_phase(v, pos, todo.orders, phase_id=todo.phase_id, budget=budget, salt=todo.game).as_json()
+        except DippouchError as e:
+            # A game whose variant or position no longer reads (a variant file changed since): kept as analysed
+            # with nothing in it, so it does not stand before every other game's phases at each look.
+            log.warning("coach: %s phase %d not analysed: %s", todo.game, todo.phase_id, e)
+            data = {"phase": "", "powers": [], "failed": str(e)}
+        save_analysis(db, todo.game_id, todo.phase_id, data, now=now)
         done += 1
         if time.process_time() - started >= seconds:
             break
@@ -504,13 +511,20 @@ class CoachTask:
     most ``seconds`` of CPU, so a backlog of finished games (the first look after an upgrade) never holds up the
     processing of phases, which runs before the tasks at every look."""
 
-    def __init__(self, *, seconds: float = 2.0, budget: float = BUDGET) -> None:
+    def __init__(self, *, seconds: float = 2.0, budget: float = BUDGET, idle: float = 60.0) -> None:
+        """``idle``: seconds to wait after a look that found nothing to analyse before looking again (the look is
+        a query over every finished game's phases: not one to make every few seconds for nothing)."""
         self.seconds = seconds
         self.budget = budget
+        self.idle = idle
+        self.resting_until: float | None = None
         self.__name__ = "coach_task"
 
     def __call__(self, db: Database, now: datetime) -> int:
+        if self.resting_until is not None and time.monotonic() < self.resting_until:
+            return 0
         done = analyse_pending(db, now=now, seconds=self.seconds, budget=self.budget)
+        self.resting_until = None if done else time.monotonic() + self.idle
         if done:
             log.info("coach: %d phases analysed", done)
         return done

@@ -40,19 +40,21 @@ def phases_to_analyse(db: Database, *, limit: int) -> list[ToAnalyse]:
     """At most ``limit`` processed movement phases (of a line of play: none a rollback abandoned) not analysed
     yet, of finished games and running practice games, the oldest game's first, each game's in its order."""
     with db.session() as s:
-        games = s.execute(
-            sa.select(GameRow.id, GameRow.name, GameRow.status, GameRow.settings).where(
-                GameRow.status.in_(("finished", "active"))
-            )
-        ).all()
-        names = {int(i): str(n) for i, n, status, settings in games if status == "finished" or _practice(settings)}
-        if not names:
-            return []
+        # Practice games are few (capped), finished ones many: those are chosen by the join, not listed here.
+        practice = [
+            str(name)
+            for name, settings in s.execute(sa.select(GameRow.name, GameRow.settings).where(GameRow.status == "active"))
+            if _practice(settings)
+        ]
+        chosen = GameRow.status == "finished"
+        if practice:
+            chosen = sa.or_(chosen, GameRow.name.in_(practice))
         done = sa.select(CoachPhaseRow.phase_id).where(CoachPhaseRow.phase_id == PhaseRow.id).exists()
         rows = s.execute(
-            sa.select(PhaseRow.id, PhaseRow.game_id, PhaseRow.position, PhaseRow.orders)
+            sa.select(PhaseRow.id, PhaseRow.game_id, GameRow.name, PhaseRow.position, PhaseRow.orders)
+            .join(GameRow, GameRow.id == PhaseRow.game_id)
             .where(
-                PhaseRow.game_id.in_(list(names)),
+                chosen,
                 PhaseRow.status == "processed",
                 PhaseRow.kind == "movement",
                 PhaseRow.next_position.is_not(None),
@@ -63,13 +65,13 @@ def phases_to_analyse(db: Database, *, limit: int) -> list[ToAnalyse]:
         ).all()
     return [
         ToAnalyse(
-            names[int(gid)],
+            str(game),
             int(gid),
             int(pid),
             position,
             {str(p): [str(o) for o in texts] for p, texts in (orders or {}).items() if isinstance(texts, list)},
         )
-        for pid, gid, position, orders in rows
+        for pid, gid, game, position, orders in rows
         if isinstance(position, Mapping)
     ]
 
