@@ -48,8 +48,8 @@ def full_again(db: Database, askers: Iterable[str]) -> dict[str, float]:
     names = {_name(a): a for a in askers}
     if not names:
         return {}
-    with db.session() as s:
-        rows = s.execute(
+    with db.one_read.connect() as conn:  # one statement: on PostgreSQL one round trip, outside a transaction
+        rows = conn.execute(
             sa.select(InstallationSecretRow.name, InstallationSecretRow.value).where(
                 InstallationSecretRow.name.in_(list(names))
             )
