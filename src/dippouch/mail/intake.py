@@ -1078,14 +1078,19 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
     try:
         applied = apply_held(store, held_id, now=now, by="the player's confirmation", also=confirmed)
     except GameError as e:
-        why = f"it confirms held message #{held_id}, which cannot be applied: {e}"
+        why, shown = _both(
+            "it confirms held message #%(id)s, which cannot be applied: %(why)s",
+            _,
+            {"id": held_id, "why": str(e)},
+            {"id": held_id, "why": say(e.msg, lang, "mail")},
+        )
         refusal = _reply(
             msg,
             mail_id,
             to=msg.sender,
             kind="reply",
             subject=_("Not applied: %(subject)s") % {"subject": msg.subject},
-            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True, lang=lang),
+            body=compose.refusal_text(subject=msg.subject, why=shown, suggestion=None, registered=True, lang=lang),
             now=now,
         )
         n = _record(store, mail_id, replies=[refusal], status="refused", reason=why)
