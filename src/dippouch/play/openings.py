@@ -70,7 +70,8 @@ class Template:
     """A preset new game: what a player picks on the new-game page before changing any of it."""
 
     key: str
-    title: str
+    title: Msg
+    """Said in the reader's language where it is shown (a variant's title inside it as the variant gives it)."""
     variant: str
     deadlines: Mapping[str, str]
     press: Mapping[str, Any] = field(default_factory=dict)
@@ -88,14 +89,14 @@ class Template:
 PRESETS = (
     Template(
         "standard-1d-full",
-        "Standard, 1 day, full press",
+        msg("Standard, 1 day, full press"),
         "standard",
         {"movement": "1d", "retreats": "12h", "adjustments": "12h"},
         {"kind": "white"},
     ),
     Template(
         "gunboat-2d",
-        "Gunboat, 2 days",
+        msg("Gunboat, 2 days"),
         "standard",
         {"movement": "2d", "retreats": "1d", "adjustments": "1d"},
         {"kind": "none"},
@@ -103,7 +104,7 @@ PRESETS = (
     ),
     Template(
         "standard-1h-live",
-        "Standard, 1 hour, full press (a live evening)",
+        msg("Standard, 1 hour, full press (a live evening)"),
         "standard",
         {"movement": "1h", "retreats": "20m", "adjustments": "20m"},
         {"kind": "white"},
@@ -124,7 +125,11 @@ def templates() -> list[Template]:
     for name, title in titles.items():
         out.append(
             Template(
-                f"variant-{name}", f"{title}, 2 days, the variant's press", name, VARIANT_DEADLINES, variant_title=title
+                f"variant-{name}",
+                msg("%(variant)s, 2 days, the variant's press", variant=title),
+                name,
+                VARIANT_DEADLINES,
+                variant_title=title,
             )
         )
     return out

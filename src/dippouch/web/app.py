@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -206,6 +206,16 @@ class _CompiledPages(jinja2.BytecodeCache):
 _COMPILED = _CompiledPages()
 
 
+def _stored(text: object) -> Msg | str:
+    """What the ``said`` filter is given, as a message: a message value, a stored one's data (a phase's result
+    keeps ``why``: id and values), or a text."""
+    if isinstance(text, Msg):
+        return text
+    if isinstance(text, Mapping) and "id" in text:
+        return Msg.from_data(text)
+    return str(text)
+
+
 def _templates(lang: str) -> Jinja2Templates:
     """The pages in language ``lang``: one Jinja environment per language, its catalogues installed (text is
     marked ``{{ _("...") }}`` / ``{% trans %}``; newstyle gettext escapes the values put into a translation, as
@@ -240,7 +250,7 @@ def _templates(lang: str) -> Jinja2Templates:
     env.filters["datetime"] = _datetime
     # A message of the layers under the pages (an adjudicator's reason) in the page's language: a message value
     # by its id, a text stored before messages were values read back (said.told): {{ r.reason|said }}.
-    env.filters["said"] = lambda text: told(text if isinstance(text, Msg) else str(text), lang, "web") if text else text
+    env.filters["said"] = lambda text: told(_stored(text), lang, "web") if text else text
     # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
     # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
     env.filters["for_people"] = for_people

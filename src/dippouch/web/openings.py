@@ -683,7 +683,7 @@ def _new_game_data() -> dict[str, Any]:
         "templates": [
             {
                 "key": t.key,
-                "title": t.title,
+                "title": t.title,  # a message value, said in the page's language
                 "variant": t.variant,
                 "variant_title": t.variant_title,
                 "deadlines": dict(t.deadlines),
