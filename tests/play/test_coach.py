@@ -126,3 +126,22 @@ def test_the_task_analyses_finished_games_a_phase_a_look_and_never_a_running_gam
         game_hint(store, "running", "France")
     with pytest.raises(NotCoached, match="is over"):
         game_hint(store, "done", "France")
+
+
+def test_a_phase_that_no_longer_reads_is_kept_empty_and_does_not_hold_the_others_up(store: GameStore) -> None:
+    import sqlalchemy as sa
+
+    from dippouch.store.models import GameRow, PhaseRow
+
+    _finished(store, "broken")
+    _finished(store, "fine")
+    with store.session() as s, s.begin():
+        gid = s.scalar(sa.select(GameRow.id).where(GameRow.name == "broken"))
+        first = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == gid).order_by(PhaseRow.seq)).first()
+        assert first is not None
+        first.position = {**first.position, "units": "not a list"}
+    task = CoachTask(seconds=0.0, budget=0.02)
+    assert [task(store, T) for _ in range(5)] == [1, 1, 1, 1, 0]
+    broken = game_coach(store, "broken")
+    assert [len(p.powers) for p in broken.phases] == [0, 7]  # the broken one empty, the next one whole
+    assert [len(p.powers) for p in game_coach(store, "fine").phases] == [7, 7]
