@@ -108,3 +108,24 @@ def test_viewing_an_expired_proposal_writes_nothing_and_the_workers_mark_it(db_u
         assert s.get(ProposalRow, d.proposal.id).status == "expired"  # type: ignore[union-attr]
     logged = events_since(store, game_id(store, "demo"), site.clock() - timedelta(days=30), ["proposal_decided"])
     assert [detail.get("status") for _, _, detail in logged] == ["expired"]
+
+
+def test_vote_draw_and_the_draw_proposal_are_one_tally_under_the_games_rule(db_url: str) -> None:
+    """ "vote draw" (the page's button, the API, the command line, DAIDE's DRW: play.votes.vote over the store's
+    vote) is a ballot on the draw proposal: a yes opens it, the others' ballots by number count in the same
+    tally, the status shows it, and the game's rule (here a majority) decides it. They were two tallies: a vote
+    row counted against every survivor's yes, and a proposal counted by the rule, which could disagree."""
+    site = _site(db_url, "majority")
+    store: GameStore = site.web.store
+    votes.vote(store, "demo", "France", True, now=site.clock())
+    [p] = votes.proposals(store, "demo", now=site.clock())
+    assert (p.kind, p.status, p.ballots, p.needed) == ("draw", "open", {"France": True}, 4)
+    votes.ballot(store, "demo", p.id, "England", True, now=site.clock())
+    votes.vote(store, "demo", "Italy", False, now=site.clock())
+    drawn = {s.power for s in store.status("demo", now=site.clock()).powers if s.draw_vote}
+    assert drawn == {"France", "England"}
+    votes.vote(store, "demo", "Germany", True, now=site.clock())
+    got = votes.vote(store, "demo", "Russia", True, now=site.clock())
+    assert got.ending is not None and got.ending.kind == "draw"
+    [p] = votes.proposals(store, "demo", now=site.clock())
+    assert p.status == "passed" and sorted(p.ballots.values()) == [False, True, True, True, True]

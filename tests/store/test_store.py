@@ -160,7 +160,11 @@ def test_draw_by_unanimous_vote(store: GameStore) -> None:
     _new(store)
     for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
         assert store.vote("g", p, True, now=T0) is None
+    # A no refuses the draw proposed (the game's rule is unanimous); asked again, every yes ends the game.
     store.vote("g", "Turkey", False, now=T0)
+    assert store.status("g", now=T0).ending is None
+    for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
+        assert store.vote("g", p, True, now=T0) is None
     ending = store.vote("g", "Turkey", True, now=T0)
     assert ending is not None and ending.kind == "draw"
     assert store.status("g", now=T0).ending == ending

@@ -1,10 +1,11 @@
-"""A power's draw vote: a yes or a no recorded, and the game's end when every surviving power says yes; and the
-table's proposals (:func:`propose`, :func:`ballot`, :func:`withdraw`): a pause, an extension, a cancellation,
-a concession, a draw of every survivor or of some (as the game's scoring system allows), and in a game its
-players run, processing now, a roll back, a replacement and unsealing, each passing by the game's vote rule
-(:attr:`dippouch.game.Settings.vote_rule`) and then acting through the coordinator's own use cases
-(:mod:`dippouch.play.clock`, :mod:`dippouch.play.seats`) with ``by_vote``. Every door (the player's page, the
-JSON API, the command line, DAIDE's ``DRW``) calls these, and says the :class:`Decided` value in its words.
+"""The table's proposals (:func:`propose`, :func:`ballot`, :func:`withdraw`): a pause, an extension, a
+cancellation, a concession, a draw of every survivor or of some (as the game's scoring system allows), and in a
+game its players run, processing now, a roll back, a replacement and unsealing, each passing by the game's vote
+rule (:attr:`dippouch.game.Settings.vote_rule`) and then acting through the coordinator's own use cases
+(:mod:`dippouch.play.clock`, :mod:`dippouch.play.seats`) with ``by_vote``; and a power's "vote draw"
+(:func:`vote`), its ballot on the draw of every survivor, which a yes proposes when none is (one tally). Every
+door (the player's page, the JSON API, the command line, mail, DAIDE's ``DRW``) calls these, and says the
+:class:`Decided` value in its words.
 
 The rule (whether draws are allowed, whether one is possible now, when the votes reach one) is
 :mod:`dippouch.game`'s; the store applies it under the game's lock, so two votes at the same moment cannot
@@ -63,8 +64,9 @@ class Voted:
 
 
 def vote(store: GameStore, game: str, power: str, draw: bool, *, now: datetime) -> Voted:
-    """Record ``power``'s draw vote in ``game`` (``draw=False`` withdraws a yes). Raises GameError with the
-    rule's words, recording nothing, when draws are not allowed or none is possible now."""
+    """``power``'s ballot on the draw of every surviving power (:func:`dippouch.store.votes.vote`: a yes
+    proposes it when none is open; a no refuses it under a unanimous rule). Raises GameError with the rule's
+    words, recording nothing, when draws are not allowed or none is possible now."""
     ending = store.vote(game, power, draw, now=now)
     return Voted(store.variant(game).power(power).name, draw, ending)
 

@@ -1,6 +1,6 @@
-"""Draw votes: a power's yes or no to a draw, and the game's end when every surviving power says yes; and the
-table's proposals (a pause, an extension, a cancellation, a concession, a draw of some or all, and in a game its
-players run the coordinator's powers), each decided by the game's vote rule under the game's lock.
+"""The table's proposals (a pause, an extension, a cancellation, a concession, a draw of some or all, and in a
+game its players run the coordinator's powers), each decided by the game's vote rule under the game's lock; a
+power's "vote draw" is its ballot on the draw of every survivor (:func:`vote`), so a draw has one tally.
 
 A vote that cannot count (no draw is possible now) is refused with the rule's words and not recorded. A proposal
 is decided here the moment its ballots meet the rule, so two last ballots at the same moment pass it once; what
@@ -23,7 +23,6 @@ from dippouch.game import (
     GameError,
     as_utc,
     draw_needs,
-    draw_reached,
     position_from_data,
     surviving_powers,
 )
@@ -68,7 +67,12 @@ __all__ = [
 
 
 def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
-    """Record a draw vote; when every surviving power (not in civil disorder) says yes, the game ends."""
+    """A power's yes or no to a draw of every surviving power ("vote draw" at any door): its ballot on the
+    game's open draw proposal, which a yes opens when none is, decided by the game's vote rule like every
+    proposal, so a draw has one tally whichever door it came by. Each ballot is also kept in the draw votes'
+    log (:func:`vote_history`: a secret ballot's own view, the game file). Refused with the rule's words,
+    recording nothing, when draws are not allowed or none is possible now, when a draw of some powers is
+    proposed instead (voted on by its number), and a no when no draw is proposed."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
@@ -78,21 +82,57 @@ def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> E
         ph = require_current(s, g)
         if draw and not (settings.draws and v.victory.get("draws", True)):
             raise GameError(msg("draws are not allowed in game %(game)s", game=repr(g.name)))
-        pos = position_from_data(v, ph.position)
-        cd = powers_in_civil_disorder(s, g, v)
-        needs = draw_needs(v, pos, settings, {}, cd)
-        if draw and not needs.possible:
+        _lapse(s, g, ph, now)
+        r = s.scalar(
+            sa.select(ProposalRow).where(
+                ProposalRow.game_id == g.id, ProposalRow.status == "open", ProposalRow.kind == "draw"
+            )
+        )
+        if r is not None and r.values.get("powers"):
+            raise GameError(
+                msg(
+                    "a draw of %(powers)s is proposed (number %(id)s): vote yes or no on it by its number",
+                    powers=", ".join(r.values["powers"]),
+                    id=r.id,
+                )
+            )
+        if r is None and not draw:
+            raise GameError(
+                msg("no draw is proposed in game %(game)s: there is nothing to vote against", game=repr(g.name))
+            )
+        if r is None:
             # A yes that cannot count would be taken for a vote that does (ten W3K powers voted and nothing
             # happened, with nothing said): refused with the rule's words, nothing recorded.
-            why = needs.why_not or ""  # the rule's words: set whenever no draw is possible
-            raise GameError(msg("no draw is possible now: %(reason)s Your vote was not recorded.", reason=why))
+            _checked(s, g, ph, "draw", {}, None)
+        if power not in _voters(s, g, r.rule if r is not None else settings.vote_rule, "draw", {}, ph):
+            # A power in civil disorder (or out of the game) has no ballot: its vote is kept in the log, as
+            # it always was, and counts for nothing, so it neither opens nor decides a draw.
+            s.add(VoteRow(game_id=g.id, power=power, draw=draw, at=now))
+            log_event(s, g, now, "vote", power=power, draw=draw)
+            return None
+        if r is None:
+            r = ProposalRow(
+                game_id=g.id,
+                phase_id=ph.id,
+                kind="draw",
+                values={},
+                proposer=power,
+                ballots={power: True},
+                rule=settings.vote_rule,
+                status="open",
+                created_at=now,
+                expires_at=ph.deadline,
+            )
+            s.add(r)
+            s.flush()
+            log_event(s, g, now, "proposal", proposal=r.id, proposal_kind="draw", values={})
+        else:
+            r.ballots = {**r.ballots, power: draw}  # a new dict: the JSON column sees the change
+            log_event(s, g, now, "ballot", proposal=r.id)
         s.add(VoteRow(game_id=g.id, power=power, draw=draw, at=now))
         s.flush()
-        ending = draw_reached(v, pos, settings, current_votes(s, g), cd)
-        if ending is not None:
-            finish(s, g, ph, ending, now)
         log_event(s, g, now, "vote", power=power, draw=draw)
-        return ending
+        return _decide(s, g, ph, r, now)
 
 
 def vote_history(db: Database, name: str) -> list[tuple[str, bool, datetime]]:
@@ -105,11 +145,18 @@ def vote_history(db: Database, name: str) -> list[tuple[str, bool, datetime]]:
 
 
 def current_votes(s: Session, g: GameRow) -> dict[str, bool]:
-    """Power -> its latest draw vote (yes or no), for the powers that have voted."""
-    out: dict[str, bool] = {}
-    for r in s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id)):
-        out[r.power] = r.draw
-    return out
+    """Power -> its ballot on the draw of every survivor proposed in the open phase (or, once the game is over,
+    the one that ended it): the draw's one tally, as the game's status shows each power's draw vote."""
+    ph = current_phase(s, g)
+    q = sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.kind == "draw")
+    if ph is not None:
+        q = q.where(ProposalRow.phase_id == ph.id, ProposalRow.status == "open")
+    else:
+        q = q.where(ProposalRow.status == "passed")
+    r = s.scalars(q.order_by(ProposalRow.id.desc()).limit(1)).first()
+    if r is None or r.values.get("powers"):
+        return {}
+    return {str(k): bool(b) for k, b in r.ballots.items()}
 
 
 def finish(s: Session, g: GameRow, ph: PhaseRow, ending: Ending, now: datetime) -> None:
@@ -538,7 +585,13 @@ def _ending_of(s: Session, g: GameRow, ph: PhaseRow, r: ProposalRow) -> Ending:
         return Ending("cancelled", (), "The game was cancelled by its players' vote: it has no result.")
     v = game_variant(g)
     sharing = tuple(r.values.get("powers") or surviving_powers(v, position_from_data(v, ph.position)))
-    return Ending("draw", sharing, f"Draw agreed by vote; shared by {', '.join(sharing)}.")
+    voters = [p for p in _voters(s, g, r.rule, r.kind, r.values, ph) if r.ballots.get(p) is True]
+    # The draw's words as a message (said in each reader's language), the same whichever door voted it.
+    return Ending.of(
+        "draw",
+        sharing,
+        msg("Draw agreed by %(voters)s; shared by %(powers)s.", voters=", ".join(voters), powers=", ".join(sharing)),
+    )
 
 
 def mark_failed(db: Database, name: str, proposal: int, why: Msg, *, now: datetime) -> None:
