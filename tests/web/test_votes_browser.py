@@ -126,6 +126,8 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     assert st.state == "finished" and st.ending is not None and st.ending.kind == "draw"
     france.reload()
     italy.reload()
+    # The game over, no phase is open: the page does not say France has no units while the map shows three.
+    expect(france.locator("body")).not_to_contain_text("No units on the board")
     shoot(france, "votes", "draw-voted-desktop")
     shoot(italy, "votes", "draw-voted-phone")
     assert errors == []
