@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from dippouch.store.db import Database
 from dippouch.store.models_web import InstallationSecretRow
 
-__all__ = ["PREFIX", "advance_spent", "forget_full_shares", "full_again"]
+__all__ = ["PREFIX", "StoreLedger", "advance_spent", "forget_full_shares", "full_again"]
 
 PREFIX = "work."
 """What every row of spent work is named with, before its asker."""
@@ -118,3 +118,21 @@ def forget_full_shares(db: Database, now: float, *, most: int = 5000) -> int:
         if gone:
             s.execute(sa.delete(InstallationSecretRow).where(InstallationSecretRow.name.in_(gone)))
     return len(gone)
+
+
+class StoreLedger:
+    """The shares in the database, as the web's work budget reads and charges them: written on ``writes``,
+    read on ``reads`` (on SQLite a store whose reads take no write lock). Kept here, beside the rows, so the
+    web's budget holds no store writes of its own."""
+
+    def __init__(self, writes: Database, reads: Database | None = None) -> None:
+        self.writes, self.reads = writes, reads or writes
+
+    def full_again(self, keys: Iterable[str]) -> dict[str, float]:
+        return full_again(self.reads, keys)
+
+    def advance(self, moves: Mapping[str, float], now: float) -> dict[str, float]:
+        return advance_spent(self.writes, moves, now)
+
+    def forget(self, now: float) -> None:
+        forget_full_shares(self.writes, now)

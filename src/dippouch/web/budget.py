@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from dippouch.core.messages import Msg, msg
-from dippouch.store import work_spent
-from dippouch.store.db import Database, DatabaseError
+from dippouch.store.db import DatabaseError
+from dippouch.store.work_spent import StoreLedger
 from dippouch.web.security import BadInput, Busy, TooMany
 
 log = logging.getLogger(__name__)
@@ -102,23 +102,6 @@ class Ledger(Protocol):
     def forget(self, now: float) -> None:
         """Drop what is kept of shares full again by ``now``."""
         ...
-
-
-class StoreLedger:
-    """The shares in the database (:mod:`dippouch.store.work_spent`): written on ``writes``, read on ``reads``
-    (on SQLite a store whose reads take no write lock)."""
-
-    def __init__(self, writes: Database, reads: Database | None = None) -> None:
-        self.writes, self.reads = writes, reads or writes
-
-    def full_again(self, keys: Iterable[str]) -> dict[str, float]:
-        return work_spent.full_again(self.reads, keys)
-
-    def advance(self, moves: Mapping[str, float], now: float) -> dict[str, float]:
-        return work_spent.advance_spent(self.writes, moves, now)
-
-    def forget(self, now: float) -> None:
-        work_spent.forget_full_shares(self.writes, now)
 
 
 @dataclass(frozen=True)
