@@ -17,7 +17,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-RECORDED = 5
+RECORDED = 0
 """The errors built from formatted text in ``src/`` when this was last counted: lower it as they go."""
 
 OUTSIDE = frozenset({"HTTPException", "StarletteHTTPException"})

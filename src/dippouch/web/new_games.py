@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch import settings as site_settings
 from dippouch.catalog import load_variant, variant_names
+from dippouch.core.messages import msg
 from dippouch.game import Settings
 from dippouch.play import games
 from dippouch.play.records import find_system
@@ -51,8 +52,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
     variant = str(form.get("variant", "standard"))
     if variant not in variant_names():
         raise BadInput(
-            gettext("no variant %(name)s; choose one of %(all)s")
-            % {"name": repr(variant), "all": ", ".join(variant_names())}
+            msg("no variant %(name)s; choose one of %(all)s", name=repr(variant), all=", ".join(variant_names()))
         )
     v = load_variant(variant)
     options: dict[str, Any] = {}
@@ -92,7 +92,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
     phase_deadlines({k: settings.deadlines[k] for k in ("movement", "retreats", "adjustments")}, say=gettext)
     visibility = str(form.get("visibility") or "public")
     if visibility not in VISIBILITIES:
-        raise BadInput(gettext("visibility must be one of %(all)s") % {"all": ", ".join(VISIBILITIES)})
+        raise BadInput(msg("visibility must be one of %(all)s", all=", ".join(VISIBILITIES)))
     games.create(web.store, name, variant, now=web.now(), options=options, settings=settings, visibility=visibility)
     web.touched(name)
     return name
@@ -106,7 +106,7 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
         return games.import_file(web.store, data, name=name or None)
     except (AttributeError, TypeError, ValueError, KeyError) as e:
         why = f"{type(e).__name__}: {e}"[:250]  # the error is cut, not the sentence around it
-        raise BadInput(gettext("the game file is incomplete or in the wrong shape (%(why)s)") % {"why": why}) from None
+        raise BadInput(msg("the game file is incomplete or in the wrong shape (%(why)s)", why=why)) from None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -461,8 +461,11 @@ def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> Voted:
     _, power, stand_in = require_seat(web, name, power, viewer)
     if stand_in:
         raise Forbidden(
-            f"a draw vote is {power}'s player's own: as their stand-in you order the seat while they are away, "
-            "but do not vote for them"
+            msg(
+                "a draw vote is %(power)s's player's own: as their stand-in you order the seat while they are away, "
+                "but do not vote for them",
+                power=power,
+            )
         )
     with web.writes:
         voted = votes.vote(web.store, name, power, draw, now=web.now())

@@ -25,7 +25,7 @@ from starlette.requests import Request
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import N_
+from dippouch.core.messages import N_, msg
 from dippouch.i18n import translations
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe, quiet_now
@@ -99,8 +99,11 @@ def _not_stand_in(seat: Seat) -> Seat:
     absence and during it, and its name are the player's)."""
     if seat.stand_in:
         raise Forbidden(
-            f"{seat.power}'s press is its player's own: as their stand-in you order the seat while they are away, "
-            "but do not read its letters or write in its name"
+            msg(
+                "%(power)s's press is its player's own: as their stand-in you order the seat while they are away, "
+                "but do not read its letters or write in its name",
+                power=seat.power,
+            )
         )
     return seat
 
