@@ -67,3 +67,22 @@ def test_an_anonymous_game_does_not_name_the_proposer_and_a_german_reader_reads_
     assert set(told) == {people["France"], people["Germany"]}
     body = told[people["France"]].body
     assert body.startswith("Ein Spieler schlägt in anon ") and "Pause" in body and "England" not in body, body
+
+
+def test_who_voted_before_the_notice_is_sent_is_not_told_and_a_withdrawn_proposal_is_told_to_nobody(
+    store: GameStore,
+) -> None:
+    people = _game(store, "quick")
+    at = T0 + timedelta(minutes=5)
+    made = votes.propose(store, "quick", "France", "extend", hours=24, now=at)
+    proposal = votes.proposals(store, "quick", now=at)[0].id
+    votes.ballot(store, "quick", proposal, "England", False, now=at + timedelta(seconds=10))
+    dispatch(store, at + timedelta(minutes=1))
+    told = [d.person_id for d in deliveries(store) if d.event == "proposal"]
+    assert told == [people["Germany"]], made
+    # A proposal withdrawn before the dispatcher looks leaves nobody anything to vote on: nobody is told.
+    votes.propose(store, "quick", "Germany", "pause", hours=24, now=at + timedelta(minutes=2))
+    pause = max(p.id for p in votes.proposals(store, "quick", now=at + timedelta(minutes=2)))
+    votes.withdraw(store, "quick", pause, "Germany", now=at + timedelta(minutes=2, seconds=5))
+    dispatch(store, at + timedelta(minutes=3))
+    assert [d.person_id for d in deliveries(store) if d.event == "proposal"] == [people["Germany"]]

@@ -193,7 +193,8 @@ def proposal_made(look: Look, r: LoggedEvent) -> Event:
             "until": when(r.settings, found.expires_at),
         }
         for pid, power in stored_notify.seated_people(look.store, r.game_id):
-            if power in found.voters and power != found.proposer:
+            # Who has voted by the time this is sent (the proposer in proposing) has nothing left to do here.
+            if power in found.voters and power != found.proposer and power not in found.ballots:
                 url = f"/games/{quote(r.game, safe='')}/play/{quote(power, safe='')}#proposals"
                 readers.append(
                     Reader(
