@@ -11,6 +11,7 @@ import pytest
 
 from dippouch.game import GameError, Settings
 from dippouch.play import votes
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store import openings as store_openings
 from dippouch.store.people import create_person, seat_person
@@ -118,6 +119,11 @@ def test_of_the_players_not_concerned_the_power_conceded_to_has_no_vote(db_url: 
     assert st.state == "finished" and st.ending is not None
     assert st.ending.kind == "victory" and st.ending.powers == ("Turkey",)
     assert "THE GAME IS OVER" in d.text
+    # The ending is a message value: English as before, German where a German reader reads it.
+    assert st.ending.text == "Turkey wins: the other powers conceded the game by vote."
+    assert (
+        say(st.ending.message, "de") == "Turkey gewinnt: die anderen Mächte haben die Partie per Abstimmung aufgegeben."
+    )
 
 
 def test_unanimous_counts_the_power_conceded_to(db_url: str) -> None:
@@ -134,6 +140,9 @@ def test_a_cancellation_ends_the_game_without_a_result(db_url: str) -> None:
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     st = site.web.store.status("demo", now=site.clock())
     assert st.state == "finished" and st.ending is not None and st.ending.kind == "cancelled", d.said
+    assert (
+        say(st.ending.message, "fr") == "La partie a été annulée par le vote de ses joueurs : elle n'a pas de résultat."
+    )
 
 
 def test_a_proposal_lapses_at_its_phase_deadline(db_url: str) -> None:

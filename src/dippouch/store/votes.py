@@ -588,9 +588,11 @@ def _ending_of(s: Session, g: GameRow, ph: PhaseRow, r: ProposalRow) -> Ending:
     # The ending's words are stored in English, as every ending's are (:class:`dippouch.game.Ending`).
     if r.kind == "concede":
         winner = str(r.values["power"])
-        return Ending("victory", (winner,), f"{winner} wins: the other powers conceded the game by vote.")
+        return Ending.of(
+            "victory", (winner,), msg("%(power)s wins: the other powers conceded the game by vote.", power=winner)
+        )
     if r.kind == "cancel":
-        return Ending("cancelled", (), "The game was cancelled by its players' vote: it has no result.")
+        return Ending.of("cancelled", (), msg("The game was cancelled by its players' vote: it has no result."))
     v = game_variant(g)
     sharing = tuple(r.values.get("powers") or surviving_powers(v, position_from_data(v, ph.position)))
     voters = [p for p in _voters(s, g, r.rule, r.kind, r.values, ph) if r.ballots.get(p) is True]
