@@ -252,3 +252,22 @@ def test_the_vote_rule_is_a_setting_kept_with_the_game(db_url: str) -> None:
         assert Settings.from_data(game_row(s, "demo").settings).vote_rule == "majority"
     with pytest.raises(GameError, match="no such vote rule"):
         Settings(vote_rule="dictator")
+
+
+def test_the_draw_box_and_the_game_page_count_a_majoritys_yes_votes(db_url: str) -> None:
+    site = Site(db_url, limits={})
+    site.new_game("demo", vote_rule="majority")
+    france = site.player("demo", "France", "Fay")
+    for power in POWERS:
+        if power != "France":
+            site.web.store.assign("demo", power, f"{power} player", now=site.clock())
+    votes.vote(site.web.store, "demo", "France", True, now=site.clock())
+    votes.vote(site.web.store, "demo", "England", True, now=site.clock())
+    # Two yes of seven: two more pass it (four of seven), not the five who have not said yes.
+    page = france.get("/games/demo/play/France").text
+    assert "A draw needs a yes from more than half of the surviving powers not in civil disorder (7)." in page
+    assert "2 more yes votes needed." in page
+    game = site.browser().get("/games/demo").text
+    assert "Draw proposed: 2 more yes votes needed (more than half of the voting powers decide)." in game
+    de = france.get("/games/demo/play/France", headers={"Accept-Language": "de"}).text
+    assert "mehr als der Hälfte der überlebenden Mächte" in de and "Noch 2 Ja-Stimmen nötig." in de

@@ -228,6 +228,14 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
             "secret": secret,
             "voters": len(needs.voters),
             "missing_count": len(needs.missing),
+            # Under a majority rule the draw passes on more than half of the voters' yes (one tally with the
+            # draw proposal), so fewer than every missing yes may be needed.
+            "majority": st.settings.vote_rule == "majority",
+            "more_needed": (
+                max(0, len(needs.voters) // 2 + 1 - (len(needs.voters) - len(needs.missing)))
+                if st.settings.vote_rule == "majority"
+                else len(needs.missing)
+            ),
             # Who has not voted yes, unless the ballot is secret (then only how many).
             "missing": None if secret else list(needs.missing),
         }

@@ -100,6 +100,8 @@ class DrawState(Answer):
     voters: int
     missing_count: int
     missing: list[str] | None = Field(description="Who has not voted yes (None under a secret ballot).")
+    majority: bool = Field(False, description="Whether the game's vote rule passes a draw on more than half's yes.")
+    more_needed: int = Field(0, description="How many more yes votes pass the draw under the game's vote rule.")
 
 
 class HistoryEntry(Answer):
