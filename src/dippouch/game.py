@@ -1003,7 +1003,8 @@ class DrawNeeds:
     """Where a draw stands: whether one is possible now (and why not), who votes, who has not voted yes."""
 
     possible: bool
-    why_not: str | None
+    why_not: Msg | None
+    """Why no draw is possible now, said in the reader's language where it is shown."""
     voters: tuple[str, ...]
     """The surviving powers not in civil disorder: every one must vote yes."""
     missing: tuple[str, ...]
@@ -1025,18 +1026,22 @@ def draw_needs(
     excused_set = set(excused)
     voters = tuple(p for p in surviving_powers(variant, position) if p not in excused_set)
     missing = tuple(p for p in voters if not votes.get(p, False))
-    why: str | None = None
+    why: Msg | None = None
     if not settings.draws:
-        why = "this game does not allow draws"
+        why = msg("this game does not allow draws")
     elif not variant.victory.get("draws", True):
-        why = f"{variant.title} does not allow draws"
+        why = msg("%(variant)s does not allow draws", variant=variant.title)
     else:
         draw_hook = variant.victory.get("draw_hook")
         if draw_hook:
             load_rule_modules()  # they register the draw conditions
         if draw_hook and DRAW_HOOKS[str(draw_hook)](variant, position) is None:
-            rule = description("draw", str(draw_hook)) or f"the variant's draw condition ({draw_hook}) is not met"
-            why = f"the variant's draw condition is not met. {rule}"
+            rule = description("draw", str(draw_hook))
+            why = (
+                msg("the variant's draw condition is not met. %(rule)s", rule=Msg(rule))
+                if rule
+                else msg("the variant's draw condition (%(hook)s) is not met", hook=str(draw_hook))
+            )
     return DrawNeeds(why is None, why, voters, missing)
 
 

@@ -271,3 +271,14 @@ def test_the_draw_box_and_the_game_page_count_a_majoritys_yes_votes(db_url: str)
     assert "Draw proposed: 2 more yes votes needed (more than half of the voting powers decide)." in game
     de = france.get("/games/demo/play/France", headers={"Accept-Language": "de"}).text
     assert "mehr als der Hälfte der überlebenden Mächte" in de and "Noch 2 Ja-Stimmen nötig." in de
+
+
+def test_why_no_draw_is_possible_is_said_in_the_readers_language(db_url: str) -> None:
+    site = Site(db_url, limits={})
+    site.web.store.create_game("nodraw", "standard", now=site.clock(), settings=Settings(draws=False))
+    france = site.player("nodraw", "France", "Fay")
+    page = france.get("/games/nodraw/play/France").text
+    assert "No draw is possible now: this game does not allow draws" in page
+    de = france.get("/games/nodraw/play/France", headers={"Accept-Language": "de"}).text
+    assert "diese Partie erlaubt kein Unentschieden" in de
+    assert site.browser().get("/api/games/nodraw").json()["draw"]["why_not"] == "this game does not allow draws"

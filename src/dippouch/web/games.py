@@ -111,6 +111,7 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)
     ending = data.pop("_ending", None)
+    draw_why = data.pop("_draw_why", None)
     if lang is not None and report_in is not None:
         data["last_report"] = report_in(lang)
     if lang is not None and lang != "en":
@@ -123,6 +124,8 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
         data["history"] = [{**h, "name": phase_words(str(h["name"]), lang)} for h in data.get("history") or []]
         if ending is not None:
             data["ending"] = say(ending, lang)
+        if draw_why is not None and data.get("draw"):
+            data["draw"] = {**data["draw"], "why_not": say(draw_why, lang)}
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
@@ -214,6 +217,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     pos = web.position_of(v, shown)[0] if not after else position_from_data(v, position)
     board = _board(v, pos)
     draw = None
+    needs_why = None
     if current is not None and st.state != "finished":
         needs = draw_needs(
             v,
@@ -222,9 +226,10 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
             {p.power: p.draw_vote for p in st.powers},
             [p.power for p in st.powers if p.civil_disorder],
         )
+        needs_why = needs.why_not
         draw = {
             "possible": needs.possible,
-            "why_not": needs.why_not,
+            "why_not": str(needs.why_not) if needs.why_not is not None else None,
             "secret": secret,
             "voters": len(needs.voters),
             "missing_count": len(needs.missing),
@@ -261,6 +266,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "powers": powers,
         "ending": st.ending.text if st.ending else None,
         "_ending": st.ending.message if st.ending else None,
+        "_draw_why": needs_why,
         "last_report": last_report,
         "last_processed_id": processed[-1].id if processed else None,
         "history": [
