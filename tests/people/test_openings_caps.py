@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from dippouch.bots.seats import seat_bot
 from dippouch.game import GameError, Settings
-from dippouch.play.openings import Choices, create_from_template
+from dippouch.play.openings import TemplateChoices, create_from_template
 from dippouch.store import GameStore
 from dippouch.store.openings import (
     MAX_CREATED,
@@ -60,14 +60,17 @@ def _together(count: int, work: Callable[[int], object]) -> list[str]:
 
 def test_a_game_filled_with_bots_still_counts_against_its_makers_cap(store: GameStore) -> None:
     ann = create_person(store, "Ann", now=T0)
-    made = [create_from_template(store, ann, Choices("variant-hundred3", name=f"g{i}"), now=T0).game for i in range(3)]
+    made = [
+        create_from_template(store, ann, TemplateChoices("variant-hundred3", name=f"g{i}"), now=T0).game
+        for i in range(3)
+    ]
     assert MAX_CREATED == 3
     for power in store.status(made[0], now=T0).game_variant.power_names:  # type: ignore[union-attr]
         seat_bot(store, made[0], power, "hold", now=T0)
     o = opening(store, made[0])
     assert o is not None and o.closed_at is not None  # sign-up ended: every power is a bot's
     try:
-        create_from_template(store, ann, Choices("variant-hundred3", name="one-more"), now=T0)
+        create_from_template(store, ann, TemplateChoices("variant-hundred3", name="one-more"), now=T0)
         raise AssertionError("a fourth game was made while three of Ann's were not finished")
     except GameError as e:
         assert "you have 3 games of your own not finished (at most 3)" in str(e)
@@ -78,7 +81,7 @@ def test_a_game_filled_with_bots_still_counts_against_its_makers_cap(store: Game
 def test_six_creations_at_once_make_exactly_the_cap_and_the_refused_leave_nothing(store: GameStore) -> None:
     ann = create_person(store, "Ann", now=T0)
     answers = _together(
-        6, lambda i: create_from_template(store, ann, Choices("variant-hundred3", name=f"race{i}"), now=T0)
+        6, lambda i: create_from_template(store, ann, TemplateChoices("variant-hundred3", name=f"race{i}"), now=T0)
     )
     assert answers.count("made") == MAX_CREATED, answers
     refused = [a for a in answers if a != "made"]

@@ -85,7 +85,7 @@ def test_blocking_oneself_or_nobody_is_refused(store: GameStore) -> None:
 
 def _opening(store: GameStore, creator: int) -> str:
     got = play_openings.create_from_template(
-        store, creator, play_openings.Choices("standard-1d-full", name="lobby"), now=T0
+        store, creator, play_openings.TemplateChoices("standard-1d-full", name="lobby"), now=T0
     )
     return got.game
 
@@ -106,7 +106,7 @@ def test_a_block_holds_in_the_lobby(store: GameStore) -> None:
     assert play_openings.quick_play(store, cy, now=T0).game == game
     # The other way round: the blocked person joined first; the blocker is warned, and joins only when she says so.
     other = play_openings.create_from_template(
-        store, dee, play_openings.Choices("standard-1d-full", name="second"), now=T0
+        store, dee, play_openings.TemplateChoices("standard-1d-full", name="second"), now=T0
     ).game
     play_openings.sign_up(store, other, bob, ["any"], now=T0)
     warning = blocks.join_warning(store, other, ann)

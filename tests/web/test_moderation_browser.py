@@ -44,7 +44,7 @@ def test_two_accounts_from_one_browser_are_refused_into_one_game(live_site: Live
     from dippouch.play import openings as play_openings
 
     play_openings.create_from_template(
-        site.store, host, play_openings.Choices("standard-1d-full", name="evening"), now=site.now()
+        site.store, host, play_openings.TemplateChoices("standard-1d-full", name="evening"), now=site.now()
     )
     ctx = site.context(DESKTOP)
     page = ctx.new_page()
@@ -128,7 +128,7 @@ def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite, scheme
     from dippouch.play import openings as play_openings
 
     play_openings.create_from_template(
-        site.store, bob, play_openings.Choices("standard-1d-full", name="lobby"), now=now
+        site.store, bob, play_openings.TemplateChoices("standard-1d-full", name="lobby"), now=now
     )
     play_openings.sign_up(site.store, "lobby", bob, ["any"], now=now)
     blocks.block(site.store, ann, bob, now=now)

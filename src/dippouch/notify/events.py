@@ -24,7 +24,7 @@ __all__ = [
     "DEFAULT_DEADLINE_HOURS",
     "EVENTS",
     "MAX_DEADLINE_HOURS",
-    "Preferences",
+    "NoticePreferences",
     "preferences",
     "save_preferences",
 ]
@@ -56,7 +56,7 @@ _DEFAULT_OFF = set() if stored.PRESS_BY_MAIL_DEFAULT else {stored.PRESS_BY_MAIL}
 
 
 @dataclass(frozen=True)
-class Preferences:
+class NoticePreferences:
     choices: dict[tuple[str, str], bool]
     """Every (event, channel), stored or default."""
     deadline_hours: int
@@ -65,11 +65,11 @@ class Preferences:
         return self.choices.get((event, channel), False)
 
 
-def preferences(db: Database, person_id: int) -> Preferences:
+def preferences(db: Database, person_id: int) -> NoticePreferences:
     """The person's choices, defaults filled in."""
     got, hours = stored.stored_preferences(db, person_id)
     choices = {(e, c): got.get((e, c), (e, c) not in _DEFAULT_OFF) for e in EVENTS for c in CHANNELS}
-    return Preferences(choices, DEFAULT_DEADLINE_HOURS if hours is None else hours)
+    return NoticePreferences(choices, DEFAULT_DEADLINE_HOURS if hours is None else hours)
 
 
 def save_preferences(

@@ -24,7 +24,7 @@ import httpx
 
 from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
-from dippouch.notify.events import CHANNELS, EVENTS, Preferences, preferences
+from dippouch.notify.events import CHANNELS, EVENTS, NoticePreferences, preferences
 from dippouch.notify.texts import compose
 from dippouch.notify.transports import Failure, MailSender, deliver, no_mail_sender
 from dippouch.store import notify as stored
@@ -69,7 +69,7 @@ def items_for(
     key: str,
     facts: Mapping[str, Any],
     game_id: int | None = None,
-    prefs: Preferences | None = None,
+    prefs: NoticePreferences | None = None,
     only: str | None = None,
 ) -> list[dict[str, Any]]:
     """The deliveries ``event`` makes for the person by their choices (not queued yet); ``only``: those of one

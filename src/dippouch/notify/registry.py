@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from dippouch.game import Settings, as_utc
-from dippouch.notify.events import Preferences, preferences
+from dippouch.notify.events import NoticePreferences, preferences
 from dippouch.store import notify as stored
 from dippouch.store.events import LoggedEvent, ProcessedPhase
 from dippouch.store.repository import GameStore
@@ -79,7 +79,7 @@ class Reader:
     key: str
     """The occurrence as the person's deliveries name it (their keys are unique per person and channel)."""
     facts: Mapping[str, Any]
-    prefs: Preferences | None = None
+    prefs: NoticePreferences | None = None
     mark: str | None = None
     """The occurrence for this person alone (``game_starting:<game>:<person>``); None: the event's mark."""
 

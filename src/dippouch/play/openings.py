@@ -39,12 +39,12 @@ __all__ = [
     "LENGTHS",
     "PRESETS",
     "STARTS_SOON",
-    "Choices",
     "Created",
     "Filters",
     "Found",
     "Joined",
     "Template",
+    "TemplateChoices",
     "claim",
     "create_from_template",
     "find_games",
@@ -147,7 +147,7 @@ def template(key: str) -> Template:
 
 
 @dataclass(frozen=True)
-class Choices:
+class TemplateChoices:
     """What the player changed on the template (``None``: the template's value)."""
 
     template: str
@@ -176,7 +176,7 @@ class Created:
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def _applied(t: Template, c: Choices) -> Template:
+def _applied(t: Template, c: TemplateChoices) -> Template:
     deadlines = dict(t.deadlines)
     for kind in ("movement", "retreats", "adjustments"):
         text = getattr(c, kind)
@@ -213,7 +213,7 @@ def _applied(t: Template, c: Choices) -> Template:
     )
 
 
-def create_from_template(store: GameStore, person_id: int, choices: Choices, *, now: datetime) -> Created:
+def create_from_template(store: GameStore, person_id: int, choices: TemplateChoices, *, now: datetime) -> Created:
     """Start a game from a template with the player's changes: created, its press rules set, opened for
     players with its powers drawn from the wishes when full, and ``person_id`` its creator, who coordinates
     it. Everything is checked before the game is made; a blank name is made from the variant's."""

@@ -54,9 +54,9 @@ __all__ = [
     "MAX_SIGNUPS",
     "MODES",
     "LeftSeat",
-    "MySignup",
     "Offer",
     "Opening",
+    "PendingSignup",
     "Resigned",
     "SignUp",
     "assign_signup",
@@ -328,7 +328,7 @@ def pool_people(db: Database, game: str, *, since: datetime, minimum: int = 0) -
 
 
 @dataclass(frozen=True)
-class MySignup:
+class PendingSignup:
     """A person's sign-up waiting for a power, as their own page lists it."""
 
     game: str
@@ -346,7 +346,7 @@ class MySignup:
         return self.ahead >= self.empty
 
 
-def signups_of(db: Database, person_id: int) -> list[MySignup]:
+def signups_of(db: Database, person_id: int) -> list[PendingSignup]:
     """``person_id``'s sign-ups not seated, withdrawn, nor in a finished game, oldest first."""
     with db.session() as s:
         out = []
@@ -375,7 +375,9 @@ def signups_of(db: Database, person_id: int) -> list[MySignup]:
                 )
             )
             empty = len(_empty(g, game_variant(g).power_names))
-            out.append(MySignup(g.name, g.variant, list(r.preferences), r.signed_at, o.mode, empty, int(ahead or 0)))
+            out.append(
+                PendingSignup(g.name, g.variant, list(r.preferences), r.signed_at, o.mode, empty, int(ahead or 0))
+            )
         return out
 
 

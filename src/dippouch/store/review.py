@@ -217,13 +217,13 @@ def next_version_past_photos(store: Database, phase_id: int, power: str) -> int:
 
 
 @dataclass(frozen=True)
-class ProcessedPhase:
+class ReviewPhase:
     phase_id: int
     deadline: datetime | None
     processed_at: datetime | None
 
 
-def processed_phase(store: Database, game_id: int, phase: str) -> ProcessedPhase | None:
+def processed_phase(store: Database, game_id: int, phase: str) -> ReviewPhase | None:
     """The processed phase of that name in the game's line of play (the newest, after a rollback): whether
     mail for it arrived before its deadline, and when it was processed."""
     with store.session() as s:
@@ -233,7 +233,7 @@ def processed_phase(store: Database, game_id: int, phase: str) -> ProcessedPhase
             .order_by(PhaseRow.id.desc())
             .limit(1)
         ).first()
-        return None if row is None else ProcessedPhase(row.id, row.deadline, row.processed_at)
+        return None if row is None else ReviewPhase(row.id, row.deadline, row.processed_at)
 
 
 # -- the coordinator's view and decisions ------------------------------------------------------------------

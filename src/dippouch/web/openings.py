@@ -395,7 +395,9 @@ def resign(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_message(got)}
 
 
-def create(web: Web, me: int, choices: play_openings.Choices, *, say: Callable[[str], str] = str) -> dict[str, Any]:
+def create(
+    web: Web, me: int, choices: play_openings.TemplateChoices, *, say: Callable[[str], str] = str
+) -> dict[str, Any]:
     """A signed-in player starts a game from a template; they coordinate it (a name refused in ``say``'s
     words)."""
     _ = say
@@ -569,7 +571,7 @@ def api_quick_play(body: FiltersIn, web: WebDep, _: WriterDep, me: PersonDep) ->
 def api_new_game(body: NewGameIn, web: WebDep, _: WriterDep, me: PersonDep) -> NewGameAnswer:
     """Start a game from a template as the signed-in person, who coordinates it (a private game answers its
     invitation link, once)."""
-    return NewGameAnswer.model_validate(create(web, me, play_openings.Choices(**body.model_dump())))
+    return NewGameAnswer.model_validate(create(web, me, play_openings.TemplateChoices(**body.model_dump())))
 
 
 @router.post("/api/games/{name}/resign", **answers(ResignAnswer))
@@ -746,7 +748,7 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
 
     reliability = form.get("min_reliability", "").strip()
     _ = words(request).gettext
-    choices = play_openings.Choices(
+    choices = play_openings.TemplateChoices(
         template=form.get("template", ""),
         name=form.get("name", ""),
         movement=form.get("movement") or None,

@@ -183,7 +183,7 @@ def play_vote(request: Request, form: PageForm, seat: SeatDep, web: WebDep, view
     return redirect(_play_url(seat.game, seat.power), msg)
 
 
-class OrdersIn(BaseModel):
+class PowerOrdersIn(BaseModel):
     text: str = Field(max_length=TYPED.total, description="Orders, one a line, in any notation the parser reads.")
     ready: bool = False
     phase: str | None = Field(
@@ -242,7 +242,7 @@ def api_submit(
     viewer: WriterDep,
     seat: SeatDep,
     web: WebDep,
-    body: OrdersIn,
+    body: PowerOrdersIn,
     lang: str = Query(
         "en",
         max_length=8,
