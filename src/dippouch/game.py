@@ -278,9 +278,9 @@ class Settings:
         if self.time_of_day is not None:
             self.local_time()
         if self.missed_limit < 0:
-            raise GameError("the missed-phase limit cannot be negative (0 means never)")
+            raise GameError(msg("the missed-phase limit cannot be negative (0 means never)"))
         if self.vote_rule not in VOTE_RULES:
-            raise GameError("no such vote rule; the rules are unanimous, majority and unconcerned")
+            raise GameError(msg("no such vote rule; the rules are unanimous, majority and unconcerned"))
 
     def local_time(self) -> time | None:
         if self.time_of_day is None:
@@ -382,7 +382,7 @@ _STORED_DEFAULTS: dict[str, Any] = {"units": [], "supply_centers": {}, "home_cen
 def position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
     """Read a stored or imported position; wrong names give a :class:`GameError`, not a traceback."""
     if not isinstance(data, Mapping):
-        raise GameError("a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'")
+        raise GameError(msg("a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'"))
     if data.get("phase") is None:
         raise GameError("position: bad or missing phase (no 'phase')")
     try:
@@ -621,7 +621,7 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
             )
         )
     if "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise GameError("the order text contains characters that are not text (NUL or lone surrogates)")
+        raise GameError(msg("the order text contains characters that are not text (NUL or lone surrogates)"))
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(">")]
     if len(lines) > bounds.lines:
         raise GameError(

@@ -10,6 +10,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.game import GameError, position_to_data
 from dippouch.play import sandbox as sb
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store.sandboxes import Sandbox
 
@@ -102,7 +103,7 @@ def test_order_lines_each_get_a_verdict_and_a_refused_line_stops_the_step(store:
     lines = sb.check_lines(V, pos, "England:\nF lon - nth\nA xyz H\nF bre - mao\nA mun - par\nA bel H")
     verdicts = {ln.line: ln for ln in lines}
     assert verdicts[2].order == "F lon - nth" and verdicts[2].power == "England"
-    assert verdicts[3].error and "xyz" in verdicts[3].error
+    assert verdicts[3].error and "xyz" in str(verdicts[3].error)
     # Under "England:", France's fleet is not England's to order.
     assert verdicts[4].error is not None
     assert verdicts[5].error is not None  # Munich to Paris is no move
@@ -110,6 +111,25 @@ def test_order_lines_each_get_a_verdict_and_a_refused_line_stops_the_step(store:
     with pytest.raises(GameError, match="line 3"):
         sb.adjudicate_step(store, V, s, "England:\nF lon - nth\nA xyz H", now=T0)
     assert sb.set_orders(store, V, s, "A par - bur", now=T0).orders == "A par - bur"
+
+
+def test_a_kept_check_keeps_each_refusal_as_a_message_and_reads_an_old_text_one(store: GameStore) -> None:
+    s = sb.set_orders(store, V, _opening(store), "A par - burgndy\nF nth - lon\nA mun H", now=T0)
+    kept = sb.checked(s)
+    assert kept is not None and s.checked is not None
+    misspelt, whose, held = kept
+    assert misspelt.error is not None and misspelt.error.to_data() == s.checked[0]["error"]
+    assert whose.error is not None
+    assert say(misspelt.error, "de").startswith("keine Provinz 'burgndy'; meinten Sie Burgundy (bur)")
+    assert say(whose.error, "fr").startswith("à qui est cet ordre ? Aucune unité ne s'y trouve")
+    assert held.error is None and held.order == "A mun H"
+    with pytest.raises(GameError) as refused:
+        sb.adjudicate_step(store, V, s, s.orders, now=T0)
+    assert say(refused.value.msg, "de").startswith("Zeile 1 (A par - burgndy): keine Provinz 'burgndy'")
+    assert refused.value.msg.args["line"] == 1 and "(and 1 more line)" in str(refused.value)
+    # A check kept before verdicts were message values: its English text, said as it is or whole translated.
+    old = sb.Line.of({"line": 1, "text": "banana", "power": None, "order": None, "error": "not an order"})
+    assert old.error is not None and old.error.id == "not an order" and say(old.error, "de") == "kein Befehl"
 
 
 def test_a_sandbox_from_a_game_never_touches_the_game(store: GameStore) -> None:

@@ -194,3 +194,30 @@ def test_starts_and_steps_are_counted_against_the_address(tmp_path: Path) -> Non
     assert site.post_form(c, "/sandbox", {"variant": "standard"}).status_code == 429
     assert _post(site, c, here + "/remove", where="par").status_code == 303
     assert _post(site, c, here + "/remove", where="mar").status_code == 429
+
+
+def test_a_german_reader_sees_the_line_refusals_in_german_and_the_api_in_english_with_code_and_params(
+    site: Site,
+) -> None:
+    c = site.browser()
+    c.cookies.set("lang", "de")
+    here = _start(site, c, variant="standard")
+    orders = "A par - burgndy\nF nth - lon\nA mun H"
+    r = _post(site, c, here + "/orders", orders=orders, do="check")
+    assert r.status_code == 303
+    page = c.get(here).text
+    assert "keine Provinz &#39;burgndy&#39;; meinten Sie Burgundy (bur)" in page, page
+    assert "wessen Befehl ist das? Dort steht keine Einheit: nennen Sie die Macht" in page
+    assert "did you mean" not in page and "whose order is this" not in page
+
+    r = _post(site, c, here + "/orders", orders=orders, do="adjudicate")
+    assert r.status_code == 303
+    assert "Zeile 1 (A par - burgndy): keine Provinz 'burgndy'" in _flash(r), _flash(r)
+    assert "berichtigen oder löschen Sie sie" in _flash(r), _flash(r)
+
+    lines = c.get("/api" + here).json()["lines"]  # the JSON API: English, and the message's id and values
+    assert lines[0]["error"].startswith("no province 'burgndy'; did you mean Burgundy (bur)")
+    assert lines[0]["code"] == "%(reason)s; did you mean %(options)s?"
+    assert lines[0]["params"]["reason"] == {"msg": {"id": "no province %(token)s", "args": {"token": "'burgndy'"}}}
+    assert lines[1]["code"] == "whose order is this? no unit stands there: name the power (England: ...)"
+    assert lines[2]["error"] is None and lines[2]["code"] is None and lines[2]["params"] is None

@@ -82,28 +82,30 @@ UNIT_KINDS = {"A": "army", "F": "fleet"}
 
 @dataclass(frozen=True)
 class Line:
-    """One line of the order box and its verdict: the order as it will be carried out, or why not."""
+    """One line of the order box and its verdict: the order as it will be carried out, or why not (a message
+    value, said in the reader's language where it is shown)."""
 
     line: int
     text: str
     power: str | None
     order: str | None = None
-    error: str | None = None
-    note: str | None = None
+    error: Msg | None = None
+    note: Msg | None = None
 
     @property
     def accepted(self) -> bool:
         return self.error is None
 
     def data(self) -> dict[str, Any]:
-        """As the sandbox keeps it (:attr:`dippouch.store.sandboxes.Sandbox.checked`)."""
+        """As the sandbox keeps it (:attr:`dippouch.store.sandboxes.Sandbox.checked`): the verdicts as message
+        data, so a kept check is said later in any reader's language."""
         return {
             "line": self.line,
             "text": self.text,
             "power": self.power,
             "order": self.order,
-            "error": self.error,
-            "note": self.note,
+            "error": None if self.error is None else self.error.to_data(),
+            "note": None if self.note is None else self.note.to_data(),
         }
 
     @classmethod
@@ -112,7 +114,25 @@ class Line:
             value = data.get(key)
             return None if value is None else str(value)
 
-        return cls(int(data["line"]), str(data["text"]), text("power"), text("order"), text("error"), text("note"))
+        return cls(
+            int(data["line"]),
+            str(data["text"]),
+            text("power"),
+            text("order"),
+            _said(data, "error"),
+            _said(data, "note"),
+        )
+
+
+def _said(data: Mapping[str, Any], key: str) -> Msg | None:
+    """A kept verdict: message data, or the English text a check kept before verdicts were values (said as it
+    is, or as its translation where the catalogue has it whole)."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return Msg.from_data(value)
+    return Msg(str(value))
 
 
 def position_of(variant: Variant, sandbox: Sandbox) -> Position:
@@ -257,7 +277,7 @@ def _place(variant: Variant, where: str) -> tuple[str | None, int]:
     one was written, and its location id; an unknown name is refused with the closest ones."""
     text = where.strip()
     if not text:
-        raise GameError("name a province (its abbreviation or its name, e.g. lon or London; a coast as stp/sc)")
+        raise GameError(msg("name a province (its abbreviation or its name, e.g. lon or London; a coast as stp/sc)"))
     try:
         return parse_unit(variant, text[:100])
     except OrderParseError as e:
@@ -405,14 +425,18 @@ def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
     by_power: dict[str, list[str]] = {}
     for pl in parse_orders(variant, text, phase_kind=kind):
         if pl.error is not None or pl.order is None:
-            out[pl.line] = Line(pl.line, pl.text, pl.power, error=str(pl.error or "not an order"))
+            out[pl.line] = Line(
+                pl.line, pl.text, pl.power, error=msg("not an order") if pl.error is None else pl.error.msg
+            )
             continue
         power = pl.power or _owner(variant, position, pl.order)
         if power is None:
-            where = "no unit stands there" if pl.order.unit_loc is not None else "it names no unit"
-            out[pl.line] = Line(
-                pl.line, pl.text, None, error=f"whose order is this? {where}: name the power (England: ...)"
+            why = (
+                msg("whose order is this? no unit stands there: name the power (England: ...)")
+                if pl.order.unit_loc is not None
+                else msg("whose order is this? it names no unit: name the power (England: ...)")
             )
+            out[pl.line] = Line(pl.line, pl.text, None, error=why)
             continue
         by_power.setdefault(power, [""] * len(rows))[pl.line - 1] = pl.text
     for power, lines in by_power.items():
@@ -422,8 +446,8 @@ def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
                 c.text,
                 power,
                 c.order,
-                None if c.error is None else str(c.error),
-                None if c.note is None else str(c.note),
+                c.error,
+                c.note,
             )
     return [out[n] for n in sorted(out)]
 
@@ -480,13 +504,33 @@ def stepped(variant: Variant, board: Board, text: str) -> Change:
     refused = [ln for ln in lines if not ln.accepted]
     if refused:
         first, more = refused[0], len(refused) - 1
+        reason: Msg = first.error or msg("not an order")
+        if not more:
+            raise GameError(
+                msg(
+                    "line %(line)s (%(order)s): %(reason)s; correct or delete it to adjudicate",
+                    line=first.line,
+                    order=first.text,
+                    reason=reason,
+                )
+            )
+        if more == 1:
+            raise GameError(
+                msg(
+                    "line %(line)s (%(order)s): %(reason)s (and 1 more line); correct or delete it to adjudicate",
+                    line=first.line,
+                    order=first.text,
+                    reason=reason,
+                )
+            )
         raise GameError(
-            f"line {first.line} ({first.text}): {first.error}; correct or delete it to adjudicate"
-            if not more
-            else f"line {first.line} ({first.text}): {first.error} (and 1 more line); correct or delete it to adjudicate"
-            if more == 1
-            else f"line {first.line} ({first.text}): {first.error} (and {more} more lines); correct or delete it to "
-            "adjudicate"
+            msg(
+                "line %(line)s (%(order)s): %(reason)s (and %(count)s more lines); correct or delete it to adjudicate",
+                line=first.line,
+                order=first.text,
+                reason=reason,
+                count=more,
+            )
         )
     kind = variant.calendar.kind(pos.phase)
     orders: dict[str, list[Order]] = {}
@@ -512,7 +556,7 @@ def went_back(variant: Variant, board: Board) -> Change:
     """Return to the state before the last change (a step adjudicated, or an edit of the board)."""
     last = board.last
     if last is None:
-        raise GameError("there is nothing to go back to: this is the board the sandbox began with")
+        raise GameError(msg("there is nothing to go back to: this is the board the sandbox began with"))
     position, orders = dict(last["position"]), str(last.get("orders") or "")
     step = last.get("step")
     return Change(

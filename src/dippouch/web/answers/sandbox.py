@@ -3,6 +3,8 @@ adjudicated at will, never touching a game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
@@ -47,6 +49,8 @@ class SandboxLine(Answer):
     order: str | None = Field(description="The order as it will be carried out; None if refused.")
     error: str | None = Field(description="Why the line is refused (with the closest valid order or name).")
     note: str | None = None
+    code: str | None = Field(None, description="The refusal's message id, for programs (None if accepted).")
+    params: dict[str, Any] | None = Field(None, description="The refusal's values by name (places, units, powers).")
 
 
 class SandboxResult(Answer):

@@ -31,6 +31,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
 from dippouch.play import coach as coaching
 from dippouch.play import sandbox as use
+from dippouch.saying import say
 from dippouch.store.sandboxes import Sandbox, keep_check, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.coach import HintView
@@ -45,7 +46,18 @@ from dippouch.web.answers.sandbox import (
     SandboxUnit,
     SandboxView,
 )
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, charged_job, pool_of, render, words
+from dippouch.web.deps import (
+    SiteDep,
+    ViewerDep,
+    WebDep,
+    answers,
+    charged,
+    charged_job,
+    language,
+    pool_of,
+    render,
+    words,
+)
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import MapCache, map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
@@ -159,7 +171,9 @@ def _digest(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def _view(o: Opened, *, maps: MapCache | None = None) -> SandboxView:
+def _view(o: Opened, *, maps: MapCache | None = None, lang: str = "en") -> SandboxView:
+    """The sandbox as the page and the JSON API show it; the lines' verdicts said in ``lang`` (the JSON API's:
+    English, beside each refusal's ``code`` and ``params``)."""
     sb, v = o.sandbox, o.variant
     pos = use.position_of(v, sb)
     gmap = v.map
@@ -177,7 +191,16 @@ def _view(o: Opened, *, maps: MapCache | None = None) -> SandboxView:
         if p.supply_centre
     ]
     lines = [
-        SandboxLine(line=ln.line, text=ln.text, power=ln.power, order=ln.order, error=ln.error, note=ln.note)
+        SandboxLine(
+            line=ln.line,
+            text=ln.text,
+            power=ln.power,
+            order=ln.order,
+            error=None if ln.error is None else say(ln.error, lang, "web"),
+            note=None if ln.note is None else say(ln.note, lang, "web"),
+            code=None if ln.error is None else ln.error.code,
+            params=None if ln.error is None else ln.error.to_data().get("args", {}),
+        )
         for ln in use.checked(sb) or []  # as kept with the orders: a look checks nothing (_looked)
     ]
     step = None
@@ -407,7 +430,7 @@ def _clickable(view: SandboxView) -> dict[str, str]:
 
 def _page(request: Request, web: Web, token: str, viewer: Viewer) -> tuple[Opened, SandboxView]:
     o = _looked(request, web, _open(web, token, viewer))
-    return o, _view(o, maps=web.maps)
+    return o, _view(o, maps=web.maps, lang=language(request))
 
 
 @router.get("/api/sandbox/{token}", **answers(SandboxView))
