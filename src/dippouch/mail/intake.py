@@ -53,7 +53,7 @@ from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.names import phase_words
 from dippouch.play import held_mail
-from dippouch.play.orders import Sent, send_orders
+from dippouch.play.orders import Submitted, send_orders
 from dippouch.play.votes import mail_votes
 from dippouch.saying import say
 from dippouch.store import GameStore
@@ -76,7 +76,7 @@ from dippouch.store.submissions import SubmitResult
 
 __all__ = [
     "I18N_DOMAIN",
-    "Outcome",
+    "IntakeOutcome",
     "apply_held",
     "fetch_mailbox",
     "game_config",
@@ -112,7 +112,7 @@ def _lang(g: MailGame) -> str:
 
 
 @dataclass
-class Outcome:
+class IntakeOutcome:
     status: str
     reason: str
     mail_id: int | None = None
@@ -237,7 +237,7 @@ def take_in(
     now: datetime,
     received: datetime | None = None,
     origin: str = "file",
-) -> Outcome:
+) -> IntakeOutcome:
     """Take one raw message in (see the module's notes for the outcomes). Never raises for a bad message."""
     now = as_utc(now)
     msg = parse_message(raw)
@@ -258,7 +258,7 @@ def take_in(
         is_copy=lambda stored: _content(parse_message(stored)) == mine,
     )
     if isinstance(claimed, str):
-        return Outcome("duplicate", claimed, sender=msg.sender, received=when)
+        return IntakeOutcome("duplicate", claimed, sender=msg.sender, received=when)
     mail_id, when = claimed.id, as_utc(claimed.received_at)  # a resumed claim keeps the time first recorded
     store.crash_point("mail-in:claimed")
     scope = _smtp_from.set(None)
@@ -266,7 +266,7 @@ def take_in(
         _smtp_sender()  # read now, not inside the transaction that records the message
         out = _decide(store, msg, mail_id, when, now)
     except MessageTaken as e:
-        out = Outcome("duplicate", f"taken in by another process meanwhile ({e.status})")
+        out = IntakeOutcome("duplicate", f"taken in by another process meanwhile ({e.status})")
     finally:
         _smtp_from.reset(scope)
     if claimed.resumed:
@@ -278,7 +278,7 @@ def take_in(
     return out
 
 
-def resume_unfinished(store: GameStore, *, now: datetime) -> list[Outcome]:
+def resume_unfinished(store: GameStore, *, now: datetime) -> list[IntakeOutcome]:
     """Take in again every message a fetch claimed and never finished (the process was killed): nothing of it
     was applied, so it is taken in as if fetched now, received when it was first recorded. Every fetch does
     this first (``dippouch mail fetch``, :func:`fetch_mailbox`).
@@ -291,11 +291,13 @@ def resume_unfinished(store: GameStore, *, now: datetime) -> list[Outcome]:
             out.append(take_in(store, m.raw, now=now, received=m.received_at, origin=m.origin))
         except Exception as e:
             log.exception("mail #%s could not be taken in again; it is left for the next fetch", m.id)
-            out.append(Outcome("received", f"not taken in ({type(e).__name__}); left for the next fetch", mail_id=m.id))
+            out.append(
+                IntakeOutcome("received", f"not taken in ({type(e).__name__}); left for the next fetch", mail_id=m.id)
+            )
     return out
 
 
-def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) -> list[Outcome]:
+def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) -> list[IntakeOutcome]:
     """Take in every new message of an IMAP mailbox (``dippouch mail fetch``, and the workers before they
     process a due phase, so that mail which came on time is never fetched after its phase was processed)."""
     from dippouch.mail.sources import imap_messages
@@ -361,7 +363,7 @@ def _refuse(
     registered: bool = False,
     lang: str = "en",
     shown: str | None = None,
-) -> Outcome:
+) -> IntakeOutcome:
     """Refuse the message: ``why`` is recorded as it is (the coordinator's tools read it), ``shown`` is how
     the reply says it in ``lang`` (by default ``why`` itself)."""
     _ = translations(lang).gettext
@@ -393,19 +395,19 @@ def _refuse(
         game_id=game_id,
         reading={"subject": reading.to_data() if reading else None, "suggestion": suggestion},
     )
-    return Outcome(status, why, replies=n)
+    return IntakeOutcome(status, why, replies=n)
 
 
-def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: datetime) -> Outcome:
+def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: datetime) -> IntakeOutcome:
     if msg.automatic:
         _record(store, mail_id, status="ignored", reason=f"not answered: {msg.automatic}")
-        return Outcome("ignored", f"not answered: {msg.automatic}")
+        return IntakeOutcome("ignored", f"not answered: {msg.automatic}")
     if "@" not in msg.sender:
         _record(store, mail_id, status="ignored", reason="no sender address to answer")
-        return Outcome("ignored", "no sender address to answer")
+        return IntakeOutcome("ignored", "no sender address to answer")
     if press_token(msg) is not None:  # a reply to a press message (mail/press.py), not orders
         got = take_reply(store, msg, mail_id, now)
-        return Outcome(got.status, got.reason, game=got.game, power=got.power, replies=got.replies)
+        return IntakeOutcome(got.status, got.reason, game=got.game, power=got.power, replies=got.replies)
     code = find_confirmation(msg.subject, msg.body)
     if code is not None:
         held_id = held_by_confirmation(store, msg.sender, code)
@@ -578,7 +580,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=shown,
         )
-        return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+        return IntakeOutcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
         why, shown = _both(
             "%(phase)s is not open yet; the game is in %(current)s",
@@ -599,7 +601,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=shown,
         )
-        return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+        return IntakeOutcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
     found = _orders_in(msg, names, g, ph, power, reading, proof)
@@ -640,7 +642,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         the orders, their message's record and its receipt are committed together (no reads of the database
         here: it holds the power's lock)."""
         status = "late" if result.late else "accepted"
-        counted = Sent(result)
+        counted = Submitted(result)
         why = (
             f"version {result.version} recorded after the deadline: late, not used"
             if result.late
@@ -742,13 +744,13 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=shown,
         )
-        return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
+        return IntakeOutcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
     status, why, told = made[-1]
     if sent.processed:
         # Told after the fact: the phases went on in their own transactions, once the orders were recorded.
         why += f"; every power was ready: {', '.join(sent.processed)} processed"
         _record(store, mail_id, was=status, reason=why)
-    return Outcome(
+    return IntakeOutcome(
         status,
         why,
         game=names.title,
@@ -847,7 +849,7 @@ def _photo_receipt(
     late: bool,
     token_note: str,
     next_subject: Callable[..., str],
-) -> Outcome:
+) -> IntakeOutcome:
     """A message whose orders are photographs only: recorded (kept sealed for the coordinator's review, or late
     and not used) and a receipt queued that lists what was kept and the subject for the next version."""
     store, msg, mail_id, names, g, power = at.store, at.msg, at.mail_id, at.names, at.g, at.power
@@ -913,7 +915,7 @@ def _photo_receipt(
         power=power,
         reading=base,
     )
-    return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=found.notes)
+    return IntakeOutcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=found.notes)
 
 
 def proof_mode(cfg: dict[str, Any]) -> str:
@@ -978,7 +980,7 @@ class _ForPower:
     reading: Reading
 
 
-def _hold_unproven(held: _ForPower, registered: str) -> Outcome:
+def _hold_unproven(held: _ForPower, registered: str) -> IntakeOutcome:
     """From the registered address but without proof (no token, no passing DKIM/SPF from a trusted server):
     held, nothing applied. Only the registered address is told, with a code whose reply confirms it, so a
     forger learns nothing and gets nothing applied."""
@@ -1022,7 +1024,7 @@ class _Notice(NamedTuple):
     body: str
 
 
-def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> Outcome:
+def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> IntakeOutcome:
     """Hold a message for ``power`` with nothing applied, and send ``notices``.
 
     A message held for the open phase holds that phase for the coordinator's review (store/review.py);
@@ -1044,10 +1046,10 @@ def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list
         reading=reading_data,
     )
     phase = names.variant.calendar.name(reading.phase) if reading.phase is not None else None
-    return Outcome("held", why, game=names.title, power=held.power, phase=phase, replies=n)
+    return IntakeOutcome("held", why, game=names.title, power=held.power, phase=phase, replies=n)
 
 
-def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:
+def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> IntakeOutcome:
     """The player's reply with a held message's code (sent only to the registered address): the held
     message is applied as if proven, received when it arrived. The held message's orders, its record and this
     reply's record with its receipt are one transaction: a fetch killed before it commits leaves both messages
@@ -1055,7 +1057,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
     lang = _held_language(store, held_id, now)
     _ = translations(lang).gettext
 
-    def confirmed(applied: Outcome) -> list[Finish]:
+    def confirmed(applied: IntakeOutcome) -> list[Finish]:
         why = f"confirms held message #{held_id}: {applied.reason}"
         receipt = _reply(
             msg,
@@ -1094,9 +1096,9 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
             now=now,
         )
         n = _record(store, mail_id, replies=[refusal], status="refused", reason=why)
-        return Outcome("refused", why, replies=n)
+        return IntakeOutcome("refused", why, replies=n)
     why = f"confirms held message #{held_id}: {applied.reason}"
-    return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=1)
+    return IntakeOutcome("confirmation", why, power=applied.power, version=applied.version, replies=1)
 
 
 def _held_language(store: GameStore, held_id: int, now: datetime) -> str:
@@ -1154,8 +1156,8 @@ def _apply_held_photo(
     *,
     now: datetime,
     by: str = "the coordinator",
-    also: Callable[[Outcome], Sequence[Finish]] | None = None,
-) -> Outcome:
+    also: Callable[[IntakeOutcome], Sequence[Finish]] | None = None,
+) -> IntakeOutcome:
     """A held message whose orders are photographs: on the coordinator's word it becomes the power's
     photograph for the open phase (as if from the registered address), to be reviewed like any other."""
     st = review_state(store, game, now=now)
@@ -1188,7 +1190,7 @@ def _apply_held_photo(
                 phase=PhaseName(st.phase or ""),
             )
         )
-    out = Outcome(
+    out = IntakeOutcome(
         "photo",
         f"{power}'s photograph(s) for {st.phase}: review them with `dippouch mail review {game}`",
         mail_id=mail_id,
@@ -1223,8 +1225,8 @@ def apply_held(
     now: datetime,
     power: str | None = None,
     by: str = "the coordinator",
-    also: Callable[[Outcome], Sequence[Finish]] | None = None,
-) -> Outcome:
+    also: Callable[[IntakeOutcome], Sequence[Finish]] | None = None,
+) -> IntakeOutcome:
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
     become a version received when the message arrived). ``power`` overrides the subject's reading.
 
@@ -1246,8 +1248,8 @@ def _apply_held(
     now: datetime,
     power: str | None,
     by: str,
-    also: Callable[[Outcome], Sequence[Finish]] | None,
-) -> Outcome:
+    also: Callable[[IntakeOutcome], Sequence[Finish]] | None,
+) -> IntakeOutcome:
     row = message_record(store, mail_id)
     if row.status != "held":
         raise GameError(_not_held(mail_id, row.status))
@@ -1295,8 +1297,8 @@ def _apply_held(
     return _applied(mail_id, sent.receipt)
 
 
-def _applied(mail_id: int, result: SubmitResult) -> Outcome:
-    return Outcome(
+def _applied(mail_id: int, result: SubmitResult) -> IntakeOutcome:
+    return IntakeOutcome(
         "applied",
         f"{result.power} version {result.version}",
         mail_id=mail_id,

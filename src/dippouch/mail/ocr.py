@@ -33,8 +33,8 @@ I18N_DOMAIN = "rules"
 
 __all__ = [
     "LineReading",
-    "Proposal",
-    "Reading",
+    "SheetProposal",
+    "SheetReading",
     "confirm",
     "ocr_missing",
     "proposals",
@@ -105,7 +105,7 @@ def transcribe(variant: Variant, data: bytes) -> str:
 
 
 @dataclass
-class Reading:
+class SheetReading:
     """A photographed sheet decided against the power's legal orders."""
 
     readings: list[LineReading]
@@ -119,7 +119,7 @@ class Reading:
     """What the proposed orders leave out: (units, what happens to them), as :func:`dippouch.game.unordered`."""
 
 
-def read_sheet(variant: Variant, position: Position, power: str, read: str, names: list[str]) -> Reading:
+def read_sheet(variant: Variant, position: Position, power: str, read: str, names: list[str]) -> SheetReading:
     """Decide the lines of ``read`` (what the OCR engine read) against ``power``'s legal orders."""
     from dippouch.game import read_version_lines
 
@@ -132,7 +132,7 @@ def read_sheet(variant: Variant, position: Position, power: str, read: str, name
     checked = check_orders(variant, position, power, read_version_lines(text).text)
     flagged = [LineCheck(r.line, r.read, error=as_msg(_flag_message(r))) for r in readings if r.verdict == "flagged"]
     lines = sorted([*checked, *flagged], key=lambda ln: ln.line)
-    return Reading(readings, text, lines, unordered(variant, position, power, checked))
+    return SheetReading(readings, text, lines, unordered(variant, position, power, checked))
 
 
 def _flag_message(r: LineReading) -> str:
@@ -144,7 +144,7 @@ def _flag_message(r: LineReading) -> str:
 
 
 @dataclass
-class Proposal:
+class SheetProposal:
     attachment_id: int
     mail_id: int
     power: str
@@ -175,7 +175,7 @@ def _names(game: str, v: Variant, player: str | None) -> list[str]:
     return [game, *power_names(GameNames(game, v, None)).keys(), player or ""]
 
 
-def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -> list[Proposal]:
+def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -> list[SheetProposal]:
     """Photographs sent for the game's open phase, read (``run``) once its deadline has passed, each with
     the parser's verdict on every line. Before the deadline they are sealed: refused with the reason."""
     now = as_utc(now)
@@ -198,11 +198,11 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
                 record_reading(store, it.attachment, text, now=now)
         common = (it.attachment, it.message, it.power, it.filename, it.received)
         if text is None:
-            out.append(Proposal(*common, None, [], it.submission, problem, it.set_aside, it.content_type))
+            out.append(SheetProposal(*common, None, [], it.submission, problem, it.set_aside, it.content_type))
             continue
         r = read_sheet(v, pos, it.power, text, names[it.power])
         out.append(
-            Proposal(
+            SheetProposal(
                 *common, r.text, r.lines, it.submission, problem, it.set_aside, it.content_type,
                 r.readings, r.unordered, text,
             )

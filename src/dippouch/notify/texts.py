@@ -19,7 +19,7 @@ from dippouch.names import phase_words
 from dippouch.notify.safety import public_url
 from dippouch.saying import say
 
-__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "SETTINGS_PAGE", "Message", "compose", "why"]
+__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "SETTINGS_PAGE", "Notification", "compose", "why"]
 
 I18N_DOMAIN = "mail"
 """A notification is in its reader's language: the ``lang`` fact (:mod:`dippouch.notify.channels.people`
@@ -34,7 +34,7 @@ _MAX_FACT = 500
 
 
 @dataclass(frozen=True)
-class Message:
+class Notification:
     title: str
     body: str
     url: str
@@ -56,7 +56,7 @@ def _fact(facts: Mapping[str, Any], name: str, default: str = "") -> str:
     return cut(str(facts.get(name, default) or default), _MAX_FACT)
 
 
-def compose(event: str, facts: Mapping[str, Any]) -> Message:
+def compose(event: str, facts: Mapping[str, Any]) -> Notification:
     """The words for ``event``; facts used: game, phase, power, hours, deadline (text), sender, excerpt, url,
     and lang (the reader's language, default English)."""
     lang = str(facts.get("lang") or "en")
@@ -152,7 +152,7 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
         )
     else:
         raise GameError(msg("no event %(event)s", event=repr(event)))
-    return Message(cut(title, MAX_TITLE), cut(body, MAX_BODY), url, why(event, facts))
+    return Notification(cut(title, MAX_TITLE), cut(body, MAX_BODY), url, why(event, facts))
 
 
 def why(event: str, facts: Mapping[str, Any]) -> str:

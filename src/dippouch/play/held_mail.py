@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from dippouch.play.orders import Sent, send_orders
+from dippouch.play.orders import Submitted, send_orders
 from dippouch.store.repository import GameStore
 from dippouch.store.submissions import SubmitResult
 
@@ -35,7 +35,7 @@ def apply_orders(
     received: datetime,
     now: datetime,
     then: Callable[[SubmitResult], Sequence[Finish]],
-) -> Sent:
+) -> Submitted:
     """A held message's orders ``text`` sent for ``power`` as received at ``received`` (when the mail came),
     on the coordinator's or the player's word given at ``now``; ``then``: the held message's record."""
     return send_orders(store, game, power, text, source="mail", now=now, received=received, then=then)

@@ -18,11 +18,11 @@ from dippouch.store.submissions import SubmitResult
 if TYPE_CHECKING:
     from dippouch.store.inbox import Finish  # the mail tables: mapped only where mail is taken in
 
-__all__ = ["Sent", "send_orders"]
+__all__ = ["Submitted", "send_orders"]
 
 
 @dataclass(frozen=True)
-class Sent:
+class Submitted:
     """What became of a submission: the store's receipt, and the phases processed because of it."""
 
     receipt: SubmitResult
@@ -58,7 +58,7 @@ def send_orders(
     replace_with_nothing: bool = False,
     bounds: OrderBounds = SUBMISSION,
     then: Callable[[SubmitResult], Sequence[Finish]] | None = None,
-) -> Sent:
+) -> Submitted:
     """Record ``power``'s orders in ``game`` (``phase``: the phase they were written for, refused if processed
     meanwhile); ``now`` is the arrival time, or None for the store to stamp it under the power's lock.
     ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is.
@@ -88,7 +88,7 @@ def send_orders(
 
         votes = from_lines(store, game, receipt.power, text, now=now or receipt.received or store.clock())
     if not receipt.ready or receipt.late:
-        return Sent(receipt, votes=votes)
+        return Submitted(receipt, votes=votes)
     when = now or recorded_at or receipt.received  # the time it is now, not a letter's day
     assert when is not None, "the store stamps every submission it records"
-    return Sent(receipt, go_on(store, game, now=when), votes=votes)
+    return Submitted(receipt, go_on(store, game, now=when), votes=votes)
