@@ -121,7 +121,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     through the web app: the second waits, is version 2, and its arrival time is taken once it holds the
     lock, after the first's, never while it was queueing (which made v2 older than v1)."""
     from dippouch.web.app import create_app
-    from dippouch.web.deps import Seat
+    from dippouch.web.deps import OrderingSeat
     from dippouch.web.player_page import submit
 
     store = GameStore(db_url)
@@ -131,7 +131,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     _, key = web.access.create_key("player", game="g", power="France", label="P", now=datetime.now(UTC))
     grant = web.access.find_key(key)
     assert grant is not None
-    seat = Seat("g", "France", web.variant_of("g"), stand_in=False)
+    seat = OrderingSeat("g", "France", web.variant_of("g"), stand_in=False)
     flags = tmp_path / "flags"
     flags.mkdir()
     env = {**os.environ, "DIPPOUCH_PAUSE_AT": "submit:locked", "DIPPOUCH_PAUSE_DIR": str(flags)}

@@ -52,8 +52,8 @@ from dippouch.web.security import (
     BadInput,
     Forbidden,
     NeedsKey,
-    NotFound,
     Viewer,
+    WebNotFound,
     check_csrf,
     client_id,
     session_cookie,
@@ -234,7 +234,7 @@ def _peek(request: Request, web: Web, token: str) -> store_accounts.LinkInfo:
         return store_accounts.peek_link(web.read, token, now=web.now())
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound(e.msg) from None
+        raise WebNotFound(e.msg) from None
 
 
 @router.get("/signin/link/{token}", include_in_schema=False, response_class=HTMLResponse)
@@ -260,7 +260,7 @@ def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep
         raise BadInput(e.msg) from None
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound(e.msg) from None
+        raise WebNotFound(e.msg) from None
     p = people.person(web.read, pid)
     t = words(request)
     done = t.gettext("Signed in as %(who)s.") % {"who": p.name if p else t.gettext("you")}
@@ -406,7 +406,7 @@ def me_calendar_feed(request: Request, token: str, web: WebDep) -> Response:
     pid = store_accounts.calendar_person(web.read, token)
     if pid is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound(
+        raise WebNotFound(
             words(request).gettext("no such calendar: the address is mistyped, renewed or revoked; see your page (/me)")
         )
     cal = icalendar.Calendar()

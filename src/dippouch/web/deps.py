@@ -68,8 +68,8 @@ __all__ = [
     "ERRORS",
     "NEEDS_KEY",
     "NEED_PERSON",
+    "OrderingSeat",
     "PersonDep",
-    "Seat",
     "SeatDep",
     "SiteDep",
     "ViewerDep",
@@ -239,7 +239,7 @@ def visible_game(request: Request, name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Seat:
+class OrderingSeat:
     """A power the viewer may order in a game: as its player, or as its stand-in while the player is away
     (``stand_in``); ``power`` is the variant's own spelling of the name in the path."""
 
@@ -249,11 +249,11 @@ class Seat:
     stand_in: bool
 
 
-def seat_of(request: Request, name: str, power: str) -> Seat:
+def seat_of(request: Request, name: str, power: str) -> OrderingSeat:
     """The seat ``name``/``power`` of the path, for a viewer who may order it (403 otherwise, 404 for a game
     they may not see or a power the variant does not have)."""
     variant, power, stand_in = web_of(request).require_seat(name, power, viewer_of(request))
-    return Seat(name, power, variant, stand_in)
+    return OrderingSeat(name, power, variant, stand_in)
 
 
 WebDep = Annotated[Web, Depends(_web)]
@@ -268,7 +268,7 @@ PersonDep = Annotated[int, Depends(person_of)]
 """The signed-in person's id."""
 VisibleGame = Annotated[str, Depends(visible_game)]
 """The game in the path, which the viewer may see."""
-SeatDep = Annotated[Seat, Depends(seat_of)]
+SeatDep = Annotated[OrderingSeat, Depends(seat_of)]
 """The seat in the path (``name``, ``power``), which the viewer may order."""
 
 

@@ -21,7 +21,7 @@ from dippouch.store.people import seat_people
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.mail_desk import desk_summary
-from dippouch.web.security import BadInput, Forbidden, NotFound, TooMany, Viewer
+from dippouch.web.security import BadInput, Forbidden, TooMany, Viewer, WebNotFound
 from dippouch.web.service import Web
 
 __all__ = [
@@ -325,7 +325,7 @@ def _clock_action(
     if action == "visibility":
         games.set_visibility(s, name, arg)
         return _("The game is now %(visibility)s.") % {"visibility": arg}
-    raise NotFound(msg("no coordinator action %(action)s", action=repr(action)))
+    raise WebNotFound(msg("no coordinator action %(action)s", action=repr(action)))
 
 
 def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, say: Say = str) -> dict[str, Any]:
@@ -421,7 +421,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
             "button": _("Revoke"),
             "fields": {"key": str(key.id)},
         }
-    raise NotFound(msg("no coordinator action %(action)s to confirm", action=repr(action)))
+    raise WebNotFound(msg("no coordinator action %(action)s to confirm", action=repr(action)))
 
 
 def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], *, say: Say = str) -> str:

@@ -27,7 +27,7 @@ from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.maps import board_file, map_available
 from dippouch.web.roster import game_absences_view
-from dippouch.web.security import NotFound, Viewer
+from dippouch.web.security import Viewer, WebNotFound
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
@@ -363,20 +363,22 @@ def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> 
     """The phase whose picture ``view`` is asked for, once that picture may be shown (else 404)."""
     web.require_visible(name, viewer)
     if view not in MAP_VIEWS:
-        raise NotFound(msg("no map view %(view)s; views: %(views)s", view=repr(view[:40]), views=", ".join(MAP_VIEWS)))
+        raise WebNotFound(
+            msg("no map view %(view)s; views: %(views)s", view=repr(view[:40]), views=", ".join(MAP_VIEWS))
+        )
     h = game_phase(web.read, name, phase_id)
     if h is None:
-        raise NotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
+        raise WebNotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
     after, orders = view_drawn(view)
     if orders and h.status == "open":
-        raise NotFound(
+        raise WebNotFound(
             msg(
                 "the orders of %(phase)s are sealed until it is processed; its map is map-board.svg",
                 phase=PhaseName(h.name),
             )
         )
     if after and h.next_position is None:
-        raise NotFound(
+        raise WebNotFound(
             msg("%(phase)s has not been processed: there is no position after it yet", phase=PhaseName(h.name))
         )
     return h
@@ -399,7 +401,9 @@ def _phase_map(web: Web, name: str, h: StoredPhase, view: str, board: str | None
         web.variant_of(name), (name, h.id, h.status), record(name, h), after=after, orders=orders, board=board
     )
     if svg is None:
-        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+        raise WebNotFound(
+            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
+        )
     return svg
 
 
@@ -415,7 +419,9 @@ def board(web: Web, name: str, viewer: Viewer) -> tuple[str, str, str]:
     visibility, _ = web.require_visible(name, viewer)
     made = board_file(web.variant_of(name))
     if made is None:
-        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+        raise WebNotFound(
+            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
+        )
     return made[0], made[1], visibility
 
 

@@ -21,7 +21,7 @@ from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.games import record
-from dippouch.web.security import Forbidden, NotFound, Viewer
+from dippouch.web.security import Forbidden, Viewer, WebNotFound
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
@@ -40,7 +40,7 @@ def phase_view(
     hist = web.access.phases(name)
     ids = [h.id for h in hist]
     if phase_id not in ids:
-        raise NotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
+        raise WebNotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
     h = hist[ids.index(phase_id)]
     v = web.variant_of(name)
     i = ids.index(phase_id)

@@ -21,7 +21,7 @@ from dippouch.report import phase_report
 from dippouch.store.press import Message
 from dippouch.web.games import view_drawn
 from dippouch.web.maps import phase_drawing
-from dippouch.web.security import NotFound
+from dippouch.web.security import WebNotFound
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -37,7 +37,7 @@ def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> 
     after, orders = view_drawn(view)
     svg = phase_drawing(variant, pictures[(phase_id, view)], after=after, orders=orders)
     if svg is None:
-        raise NotFound(
+        raise WebNotFound(
             msg("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
         )
     return svg
@@ -48,7 +48,7 @@ def animated_replay(variant: Variant, frames: Sequence[Frame], pictures: Picture
     try:
         return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view), fmt)
     except ImportError as e:  # cairosvg or the Cairo library is not installed
-        raise NotFound(msg("animated replays need the map renderer: %(reason)s", reason=str(e))) from None
+        raise WebNotFound(msg("animated replays need the map renderer: %(reason)s", reason=str(e))) from None
 
 
 def book_pdf(
@@ -72,7 +72,7 @@ def book_pdf(
             variant, name, plan, press, svg_of, lambda phase_id: phase_report(variant, records[phase_id]), about=about
         )
     except ImportError as e:  # cairosvg or the Cairo library is not installed
-        raise NotFound(msg("game books need the map renderer: %(reason)s", reason=str(e))) from None
+        raise WebNotFound(msg("game books need the map renderer: %(reason)s", reason=str(e))) from None
 
 
 def ready() -> int:

@@ -63,8 +63,8 @@ from dippouch.web.security import (
     BadInput,
     Forbidden,
     NeedsKey,
-    NotFound,
     Viewer,
+    WebNotFound,
 )
 from dippouch.web.service import Web
 
@@ -217,7 +217,7 @@ def opening_view(
     if o is None:
         if viewer.coordinates(name):
             return {"game": name, "opened": False, "powers": list(web.variant_of(name).power_names)}
-        raise NotFound(msg("%(game)s is not open for players", game=name))
+        raise WebNotFound(msg("%(game)s is not open for players", game=name))
     data = _opening_data(o, desk=viewer.coordinates(name), me=viewer.person_id, gettext=gettext)
     data["opened"] = True
     data["replacements"] = [x.power for x in store_openings.offered_seats(web.read, name)]
@@ -254,7 +254,7 @@ def person_view(web: Web, person_id: int, viewer: Viewer, gettext: Callable[[str
     """A person's page and ``GET /api/people/{id}``: their record; a refusal written with ``gettext``."""
     p = profile(web.read, person_id, shown=_counted_for(viewer, person_id))
     if p is None:
-        raise NotFound(msg("no person %(id)s here", id=person_id))
+        raise WebNotFound(msg("no person %(id)s here", id=person_id))
     r = p.record
     data: dict[str, Any] = {
         "id": p.id,
@@ -728,7 +728,7 @@ def variant_thumbnail(request: Request, name: str, v: str = "") -> Response:
     find_variant(name, t.gettext)
     got = new_games.thumbnail(name)
     if got is None:
-        raise NotFound(
+        raise WebNotFound(
             t.gettext("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
         )
     png, key = got
@@ -875,7 +875,7 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
             f"{game_url(name)}/play/{quote(got['power'], safe='')}",
             t.gettext("You play %(power)s now.") % {"power": got["power"]},
         )
-    raise NotFound(
+    raise WebNotFound(
         msg(
             "no action %(action)s here: open, signup, withdraw, resign, invite, assign, draw, free or claim",
             action=repr(action),

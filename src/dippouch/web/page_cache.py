@@ -31,7 +31,7 @@ from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
 from dippouch.web.deps import language, time_zone
-from dippouch.web.security import NotFound, Viewer, csrf_token, flash_cookie, session_token
+from dippouch.web.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
 from dippouch.web.service import Web
 
 __all__ = [
@@ -117,10 +117,10 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     return Current(got, f"{code_digest()}:{state}:{due}:{lang}", max(times))
 
 
-def no_game(name: str) -> NotFound:
+def no_game(name: str) -> WebNotFound:
     """The refusal :meth:`Web.require_visible` gives: a game that is not there and one the reader may not see
     are refused alike."""
-    return NotFound(msg("no game %(game)s here", game=repr(name)))
+    return WebNotFound(msg("no game %(game)s here", game=repr(name)))
 
 
 def required(web: Web, name: str, kind: str, lang: str) -> Current:

@@ -54,7 +54,7 @@ from dippouch.web import page_cache
 from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
-from dippouch.web.deps import Seat
+from dippouch.web.deps import OrderingSeat
 from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map
 from dippouch.web.maps import draft_svg, map_available
 from dippouch.web.security import Forbidden, Viewer
@@ -414,7 +414,9 @@ def _dislodged(v: Variant, units: Iterable[Dislodged]) -> list[dict[str, Any]]:
     ]
 
 
-def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = None, lang: str = "en") -> Receipt:
+def submit(
+    web: Web, seat: OrderingSeat, text: str, ready: bool, *, phase: str | None = None, lang: str = "en"
+) -> Receipt:
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
     saying so and naming the open phase), never moved to the next phase unseen. The seat was checked by
     :data:`~dippouch.web.deps.SeatDep`: its player or its stand-in orders it. The receipt's words (the lines'

@@ -44,7 +44,7 @@ from dippouch.web.answers.press import (
     PressView,
 )
 from dippouch.web.deps import (
-    Seat,
+    OrderingSeat,
     SeatDep,
     ViewerDep,
     WebDep,
@@ -64,9 +64,9 @@ from dippouch.web.security import (
     HOST_PREFIX,
     BadInput,
     Forbidden,
-    NotFound,
     Viewer,
     WebError,
+    WebNotFound,
 )
 from dippouch.web.service import Web
 
@@ -94,7 +94,7 @@ STREAM_RECHECK = 2.0
 message is sent too): a key revoked or a session signed out ends the stream within this."""
 
 
-def _not_stand_in(seat: Seat) -> Seat:
+def _not_stand_in(seat: OrderingSeat) -> OrderingSeat:
     """The seat's stand-in is refused in words of their own (they order the seat; its letters, before the
     absence and during it, and its name are the player's)."""
     if seat.stand_in:
@@ -108,18 +108,18 @@ def _not_stand_in(seat: Seat) -> Seat:
     return seat
 
 
-def _player(web: Web, name: str, power: str, viewer: Viewer) -> Seat:
+def _player(web: Web, name: str, power: str, viewer: Viewer) -> OrderingSeat:
     """:meth:`Web.require_seat` for what is not a route (the stream's look at its grant): its player only."""
     v, power, stand_in = require_seat(web, name, power, viewer)
-    return _not_stand_in(Seat(name, power, v, stand_in))
+    return _not_stand_in(OrderingSeat(name, power, v, stand_in))
 
 
-def player_seat(seat: SeatDep) -> Seat:
+def player_seat(seat: SeatDep) -> OrderingSeat:
     """The seat of the path for every press route: its player only (:func:`_not_stand_in`)."""
     return _not_stand_in(seat)
 
 
-PlayerSeat = Annotated[Seat, Depends(player_seat)]
+PlayerSeat = Annotated[OrderingSeat, Depends(player_seat)]
 """The seat in the path (``name``, ``power``), whose press the viewer reads and writes as its player."""
 
 
@@ -157,7 +157,7 @@ has a reply box, which the orders form posts along."""
 
 def panel(
     web: Web,
-    seat: Seat,
+    seat: OrderingSeat,
     viewer: Viewer,
     *,
     recent: int = 0,
@@ -231,11 +231,11 @@ def _sendable(rules: PressRules, finished: bool, quiet: bool = False) -> dict[st
     }
 
 
-def _channel(web: Web, seat: Seat, channel_id: int, before: int | None) -> PressChannelView:
+def _channel(web: Web, seat: OrderingSeat, channel_id: int, before: int | None) -> PressChannelView:
     try:
         page = store_press.channel_page(web.read, seat.game, channel_id, power=seat.power, before=before)
     except store_press.NoChannel as e:
-        raise NotFound(str(e)) from None
+        raise WebNotFound(str(e)) from None
     return PressChannelView.model_validate(
         {
             "thread": _thread(page.thread),
@@ -246,7 +246,7 @@ def _channel(web: Web, seat: Seat, channel_id: int, before: int | None) -> Press
     )
 
 
-def _send(web: Web, seat: Seat, to: list[str], text: str, via: str, channel: int | None = None) -> MessageSent:
+def _send(web: Web, seat: OrderingSeat, to: list[str], text: str, via: str, channel: int | None = None) -> MessageSent:
     with web.writes:
         return send_press(web.store, seat.game, seat.power, text, to=to, channel=channel, now=web.now(), via=via)
 
@@ -482,7 +482,7 @@ def play_press(
     the page's shared part (:func:`dippouch.web.player_page.seat_page`)."""
     name = pv.game.name
     v, power, stand_in = require_seat(web, name, pv.power, viewer)
-    seat = Seat(name, power, v, False)
+    seat = OrderingSeat(name, power, v, False)
     shown = None if stand_in else panel(web, seat, viewer, recent=INLINE, lang=language(request), shared=shared)
     thread = number_or_none(request.query_params.get("thread", ""))
     return {"press": shown, "press_open": thread, "draft": orders_draft(request, pv) if shown else None}
@@ -515,7 +515,7 @@ def play_context(
 def _press_refused_page(
     request: Request,
     web: Web,
-    seat: Seat,
+    seat: OrderingSeat,
     viewer: Viewer,
     form: Form,
     channel: int | None,
@@ -577,7 +577,7 @@ def form_send(request: Request, form: SendForm, seat: PlayerSeat, web: WebDep, v
 
 
 def _sent_page(
-    request: Request, web: Web, seat: Seat, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
+    request: Request, web: Web, seat: OrderingSeat, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
 ) -> Response:
     """The player's page after a send whose orders draft does not fit a cookie: shown at once, with the draft."""
     pv, shared = seat_page(web, seat.game, seat.power, viewer, language(request))

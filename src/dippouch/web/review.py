@@ -32,7 +32,7 @@ from dippouch.names import order_text, unit_text
 from dippouch.web.deps import ViewerDep, WebDep, game_url, layer_words, render, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
-from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.security import BadInput, Viewer, WebNotFound
 from dippouch.web.service import Web
 
 __all__ = ["PhotoReview", "router"]
@@ -214,7 +214,7 @@ def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, v
     _ = words(request).gettext
     web.require_coordinator(name, viewer)
     if game_of_attachment(web.store, attachment_id) != name:
-        raise NotFound(msg("no photograph #%(id)s in %(game)s", id=attachment_id, game=name))
+        raise WebNotFound(msg("no photograph #%(id)s in %(game)s", id=attachment_id, game=name))
     sealed = attachment_sealed(web.store, attachment_id, now=web.now())
     if sealed is not None:
         raise BadInput(msg("the photographs of %(phase)s are sealed until its deadline", phase=PhaseName(sealed)))
@@ -295,7 +295,7 @@ def review_photo_action(
     back = f"{game_url(name)}/review"
     _ = words(request).gettext
     if game_of_attachment(web.store, attachment_id) != name:
-        raise NotFound(msg("no photograph #%(id)s in %(game)s", id=attachment_id, game=name))
+        raise WebNotFound(msg("no photograph #%(id)s in %(game)s", id=attachment_id, game=name))
     do = form.get("do", "")
     try:
         if do == "set-aside":
@@ -306,7 +306,7 @@ def review_photo_action(
             raise BadInput(_("choose Check, Confirm or Set aside"))
         photo = next((p for p in _reviews(web, name, now) if p.attachment_id == attachment_id), None)
         if photo is None:
-            raise NotFound(msg("no photograph #%(id)s waits for review in %(game)s", id=attachment_id, game=name))
+            raise WebNotFound(msg("no photograph #%(id)s waits for review in %(game)s", id=attachment_id, game=name))
         if photo.confirmed_as:
             raise BadInput(
                 msg(
@@ -351,7 +351,7 @@ def review_held_action(
     web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/review"
     if game_of_message(web.store, mail_id) != name:
-        raise NotFound(msg("no message #%(id)s in %(game)s", id=mail_id, game=name))
+        raise WebNotFound(msg("no message #%(id)s in %(game)s", id=mail_id, game=name))
     _ = words(request).gettext
     try:
         if form.get("do") == "apply":

@@ -46,7 +46,7 @@ from dippouch.web.answers.roster import (
 )
 from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
 from dippouch.web.forms import Form, posted, redirect
-from dippouch.web.security import BadInput, Forbidden, NeedsKey, NotFound, Viewer
+from dippouch.web.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
 from dippouch.web.service import Web
 
 __all__ = ["game_absences_view", "may_read_addresses", "policy_words", "router", "visibility_words"]
@@ -197,7 +197,7 @@ def game_roster(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     _require_roster(viewer, name)
     got = _roster_views(web, viewer, [name])
     if not got:
-        raise NotFound(msg("no game %(game)s", game=repr(name)))
+        raise WebNotFound(msg("no game %(game)s", game=repr(name)))
     return got[0]
 
 

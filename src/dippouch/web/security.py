@@ -28,11 +28,11 @@ __all__ = [
     "Busy",
     "Forbidden",
     "NeedsKey",
-    "NotFound",
     "RateLimiter",
     "TooMany",
     "Viewer",
     "WebError",
+    "WebNotFound",
     "check_csrf",
     "csrf_cookie",
     "csrf_field",
@@ -99,7 +99,7 @@ class NeedsKey(WebError):
     status = 401
 
 
-class NotFound(WebError):
+class WebNotFound(WebError):
     status = 404
 
 

@@ -30,7 +30,7 @@ from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
 from dippouch.web.maps import MapCache
-from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+from dippouch.web.security import BadInput, Forbidden, Viewer, WebNotFound
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -144,7 +144,7 @@ class Web:
             st[0] == "private"
             and not (viewer.in_game(name) or any(g.role == STAND_IN and g.game == name for g in viewer.grants))
         ):
-            raise NotFound(msg("no game %(game)s here", game=repr(name)))
+            raise WebNotFound(msg("no game %(game)s here", game=repr(name)))
         return st
 
     def _seat(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
@@ -154,7 +154,7 @@ class Web:
         try:
             return v, v.power(power).name
         except NoPower as e:  # Variant.power's own words ("no power 'X' in standard; did you mean ...")
-            raise NotFound(e.msg) from None
+            raise WebNotFound(e.msg) from None
 
     def power_named(self, name: str, power: str) -> str:
         """``power`` by the game's own name for it, as a coordinator typed it (a 400 naming the powers when it
@@ -227,7 +227,7 @@ class Web:
             v = self.read.variant(name)
         except DippouchError:
             if not game_exists(self.read, name):
-                raise NotFound(msg("no game %(game)s here", game=repr(name))) from None
+                raise WebNotFound(msg("no game %(game)s here", game=repr(name))) from None
             raise
         if st is not None:
             self.keep_variant(name, st, v)

@@ -20,7 +20,7 @@ from dippouch.core.orders import Move
 from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant
 from dippouch.web.maps import opening_svg
-from dippouch.web.security import BadInput, NotFound
+from dippouch.web.security import BadInput, WebNotFound
 from dippouch.web.summary import rules_summary
 
 __all__ = ["find_variant", "moves", "search", "variant_view"]
@@ -122,7 +122,7 @@ def find_variant(name: str, gettext: Callable[[str], str] = str) -> Variant:
         close = difflib.get_close_matches(name.lower()[:100], variant_names(), n=1)
         everyone = ", ".join(variant_names())
         if close:
-            raise NotFound(
+            raise WebNotFound(
                 msg(
                     "no variant %(name)s; did you mean %(close)s? Variants: %(all)s",
                     name=repr(name[:100]),
@@ -130,7 +130,7 @@ def find_variant(name: str, gettext: Callable[[str], str] = str) -> Variant:
                     all=everyone,
                 )
             )
-        raise NotFound(msg("no variant %(name)s Variants: %(all)s", name=repr(name[:100]), all=everyone))
+        raise WebNotFound(msg("no variant %(name)s Variants: %(all)s", name=repr(name[:100]), all=everyone))
     return load_variant(name)
 
 

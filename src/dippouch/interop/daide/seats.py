@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Conn",
-    "Seat",
+    "DaideSeat",
     "fit_orders",
     "missing",
     "offered",
@@ -52,7 +52,7 @@ class Conn:
 
 
 @dataclass
-class Seat:
+class DaideSeat:
     """A client's connection, a power held over DAIDE: its passcode and the orders it has given in the open phase."""
 
     power: str
@@ -91,7 +91,7 @@ def offered(
     return sorted(free, key=lambda p: holders.get(p) is not None)
 
 
-def orders_text(variant: Variant, seat: Seat, kind: PhaseKind) -> tuple[list[Any], str]:
+def orders_text(variant: Variant, seat: DaideSeat, kind: PhaseKind) -> tuple[list[Any], str]:
     """The seat's orders as one submission's text, a line each, with the key of each line's order."""
     from dippouch.core.notation import format_order
 
@@ -99,7 +99,7 @@ def orders_text(variant: Variant, seat: Seat, kind: PhaseKind) -> tuple[list[Any
     return keys, "\n".join(format_order(variant, seat.orders[k][1], phase_kind=kind) for k in keys)
 
 
-def refused(variant: Variant, position: Position, seat: Seat, kind: PhaseKind) -> set[Any]:
+def refused(variant: Variant, position: Position, seat: DaideSeat, kind: PhaseKind) -> set[Any]:
     """The keys of the orders the game's arrival check refuses, judged together as one submission."""
     from dippouch.game import check_orders
 
@@ -108,7 +108,7 @@ def refused(variant: Variant, position: Position, seat: Seat, kind: PhaseKind) -
     return {keys[ln.line - 1] for ln in lines if not ln.accepted and 0 < ln.line <= len(keys)}
 
 
-def take_back(seat: Seat, keys: set[Any], before: dict[Any, tuple[ReadOrder, Order]]) -> None:
+def take_back(seat: DaideSeat, keys: set[Any], before: dict[Any, tuple[ReadOrder, Order]]) -> None:
     """Orders refused give way to what the power had ordered before for the same unit, if anything."""
     for key in keys:
         if key in before:
@@ -127,7 +127,7 @@ def order_key(variant: Variant, order: Order, n: int) -> Any:
     return m.province_of(order.unit_loc or 0)
 
 
-def missing(board: DaideBoard, position: Position, seat: Seat) -> list[Any] | None:
+def missing(board: DaideBoard, position: Position, seat: DaideSeat) -> list[Any] | None:
     """The MIS message's parts, or None when the power's orders are complete."""
     from dippouch.game import adjustment_delta
 
@@ -157,7 +157,7 @@ def missing(board: DaideBoard, position: Position, seat: Seat) -> list[Any] | No
 
 
 def fit_orders(
-    board: DaideBoard, seat: Seat, position: Position, kind: PhaseKind, read: Sequence[tuple[ReadOrder, Tree]]
+    board: DaideBoard, seat: DaideSeat, position: Position, kind: PhaseKind, read: Sequence[tuple[ReadOrder, Tree]]
 ) -> tuple[list[tuple[Tree, str]], list[tuple[Any, ReadOrder, Order, Tree]]]:
     """The orders of a SUB fitted to the seat's power and the board: the notes of those that do not fit (THX's
     note, with the order's tokens), and those that do, each with the key it is kept under."""
@@ -173,7 +173,7 @@ def fit_orders(
     return notes, fresh
 
 
-def withdraw(board: DaideBoard, seat: Seat, position: Position, tree: Tree) -> bool:
+def withdraw(board: DaideBoard, seat: DaideSeat, position: Position, tree: Tree) -> bool:
     """NOT (SUB (order)): the order taken back; False when the seat gave no such order."""
     r = board.read_order(tree)
     try:

@@ -74,7 +74,7 @@ from dippouch.interop.daide.replies import (
 )
 from dippouch.interop.daide.seats import (
     Conn,
-    Seat,
+    DaideSeat,
     fit_orders,
     missing,
     offered,
@@ -164,7 +164,7 @@ class DaideServer(Connections):
         self.lock = asyncio.Lock()
         self.turn_lock = asyncio.Lock()
         """Held while a message is answered or the game looked at: results never cut into a THX series."""
-        self.seats: dict[str, Seat] = {}
+        self.seats: dict[str, DaideSeat] = {}
         self.wanted = [self.variant.power(p).name for p in seats] if seats else None
         """The powers clients may take (None: every power), each only while it is empty or a program's."""
         self.state: Now | None = None
@@ -375,7 +375,7 @@ class DaideServer(Connections):
         # DAIDE's numbers stop at 8191, and clients know passcodes as positive numbers: the range cannot grow,
         # so guesses are limited instead (Limits).
         passcode = self.rng.randint(1, MAX_INT)
-        seat = Seat(power, passcode, name, player, version, c, self.state.phase if self.state else None)
+        seat = DaideSeat(power, passcode, name, player, version, c, self.state.phase if self.state else None)
         self.seats[power] = seat
         c.power, c.name, c.version = power, name, version
         self._yes(c, tokens)
@@ -553,7 +553,7 @@ class DaideServer(Connections):
 
     # --- orders -----------------------------------------------------------------------------------------
 
-    def _seat(self, c: Conn) -> Seat | None:
+    def _seat(self, c: Conn) -> DaideSeat | None:
         if c.power is None or not self._open():
             return None
         seat = self.seats.get(c.power)
@@ -594,7 +594,7 @@ class DaideServer(Connections):
             self._send(c, self._m("THX", [Raw.of(tokens[t.at + 1 : end])], [note]))
         await self._after_orders(c, seat)
 
-    def _still_held(self, seat: Seat) -> None:
+    def _still_held(self, seat: DaideSeat) -> None:
         """Refuse to act for a seat the game gave someone else since the last look (the next look lets its
         client go): what a client sends never counts for a person's seat."""
         held = self.store.emails(self.game).get(seat.power, (None, None))[0]
@@ -605,10 +605,10 @@ class DaideServer(Connections):
         assert self.state is not None
         return self.state.position
 
-    def _missing(self, seat: Seat) -> list[Any] | None:
+    def _missing(self, seat: DaideSeat) -> list[Any] | None:
         return missing(self.board, self._position(), seat)
 
-    async def _after_orders(self, c: Conn, seat: Seat) -> None:
+    async def _after_orders(self, c: Conn, seat: DaideSeat) -> None:
         mis = self._missing(seat)
         if mis is not None:
             self._send(c, self._m(*mis))
@@ -616,11 +616,11 @@ class DaideServer(Connections):
             await self._submit(seat, ready=self._want(seat))
         await self.catch_up()
 
-    def _want(self, seat: Seat) -> bool:
+    def _want(self, seat: DaideSeat) -> bool:
         """Ready to be processed: complete orders, and no NOT (GOF) (GOF is assumed each turn)."""
         return seat.go and self._missing(seat) is None
 
-    async def _submit(self, seat: Seat, *, ready: bool) -> set[Any] | None:
+    async def _submit(self, seat: DaideSeat, *, ready: bool) -> set[Any] | None:
         """Send the power's orders so far as a new version through the game's use case; the keys of the
         orders the game refused, or None when it refused the submission itself (the phase was processed
         meanwhile, the power has nothing to order)."""

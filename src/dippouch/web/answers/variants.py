@@ -14,7 +14,7 @@ __all__ = [
     "AdjudicationAnswer",
     "KeyPlace",
     "MovesAnswer",
-    "Province",
+    "ProvinceAnswer",
     "UnitMoves",
     "VariantOption",
     "VariantPower",
@@ -66,7 +66,7 @@ class VariantView(Answer):
     """The opening position's picture, for the variant's page only: never sent, not in the OpenAPI document."""
 
 
-class Province(Answer):
+class ProvinceAnswer(Answer):
     abbr: str
     name: str
     kind: str
@@ -83,7 +83,7 @@ class UnitMoves(Answer):
 class MovesAnswer(Answer):
     variant: str
     query: str
-    province: Province | None
+    province: ProvinceAnswer | None
     matches: list[Place]
     units: list[UnitMoves]
     suggestions: list[str] | None = None

@@ -38,7 +38,7 @@ from dippouch.web.answers.explorer import (
     YearMean,
 )
 from dippouch.web.deps import WebDep, answers, language, render
-from dippouch.web.security import NotFound
+from dippouch.web.security import WebNotFound
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
@@ -71,7 +71,7 @@ def explorer_view(web: Web, variant: str, power: str, path: str, *, lang: str | 
     try:
         e: Explored = explore(web.read, variant, power, path)
     except UnknownChoice as err:
-        raise NotFound(err.msg) from None
+        raise WebNotFound(err.msg) from None
     shown = (lambda name: phase_words(name, lang)) if lang else (lambda name: name)
     return ExplorerView(
         variant=e.variant,

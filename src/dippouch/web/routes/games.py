@@ -41,8 +41,8 @@ from dippouch.web.forms import PageForm
 from dippouch.web.maps import pdf_of, preview_of
 from dippouch.web.security import (
     BadInput,
-    NotFound,
     Viewer,
+    WebNotFound,
     csrf_field,
     flash_cookie,
     session_token,
@@ -283,7 +283,9 @@ def _game_file(name: str, data: dict[str, Any]) -> Response:
 def _svg(web: Web, viewer: Viewer, name: str, phase: int | None) -> str:
     svg = games.game_map(web, name, viewer) if phase is None else _phase_svg(web, name, phase, viewer)
     if svg is None:
-        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+        raise WebNotFound(
+            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
+        )
     return svg
 
 
@@ -350,7 +352,7 @@ def phase_preview(
         svg, charged_job(request, preview_of, svg, lane="draw", estimate=PREVIEW)
     )
     if png is None:
-        raise NotFound("previews need the map renderer, which is not installed")
+        raise WebNotFound("previews need the map renderer, which is not installed")
     return Response(png, media_type="image/png", headers=headers)
 
 
@@ -364,7 +366,7 @@ def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: 
         svg, charged_job(request, pdf_of, svg, variant, lane="draw", estimate=PDF_MAP)
     )
     if pdf is None:
-        raise NotFound("PDF maps need the map renderer, which is not installed")
+        raise WebNotFound("PDF maps need the map renderer, which is not installed")
     return game_file(pdf, "application/pdf", name, ".pdf")
 
 

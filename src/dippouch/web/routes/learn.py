@@ -27,7 +27,7 @@ from dippouch.play import lessons as use
 from dippouch.web.deps import ViewerDep, WebDep, render, set_private_cookie
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import map_available
-from dippouch.web.security import NotFound, Viewer
+from dippouch.web.security import Viewer, WebNotFound
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
@@ -55,7 +55,7 @@ def _lesson(slug: str) -> use.Lesson:
     try:
         return use.lesson(slug)
     except DippouchError as e:
-        raise NotFound(e.msg) from None
+        raise WebNotFound(e.msg) from None
 
 
 def _steps(done: set[str]) -> list[dict[str, Any]]:

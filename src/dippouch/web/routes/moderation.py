@@ -28,7 +28,7 @@ from dippouch.store.people import person
 from dippouch.store.press import readable
 from dippouch.web.deps import PersonDep, ViewerDep, WebDep, game_url, layer_words, render, words
 from dippouch.web.forms import FormDep, redirect
-from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.security import BadInput, Viewer, WebNotFound
 from dippouch.web.service import Web
 
 __all__ = ["moderation_of_me", "router"]
@@ -42,7 +42,7 @@ def _moderator(request: Request, web: Web, viewer: Viewer) -> str:
     """The installation's coordinator, named as the log names them (their key's id); anyone else: 404."""
     ids = [g.key_id for g in viewer.grants if g.role == "coordinator" and g.game is None]
     if not ids:
-        raise NotFound(msg("no such page"))
+        raise WebNotFound(msg("no such page"))
     return f"installation key {ids[0]}"
 
 
@@ -135,7 +135,7 @@ def _report_target(web: Web, viewer: Viewer, q: dict[str, str]) -> dict[str, Any
         pid = _number(q.get("person", ""), "person")
         p = person(web.read, pid)
         if p is None or p.deleted:
-            raise NotFound(msg("no person %(person)s", person=pid))
+            raise WebNotFound(msg("no person %(person)s", person=pid))
         return {"kind": kind, "person": pid, "label": p.name}
     if kind == "game":
         name = q.get("game", "")
@@ -146,7 +146,7 @@ def _report_target(web: Web, viewer: Viewer, q: dict[str, str]) -> dict[str, Any
         message = _number(q.get("message", ""), "message")
         _, power, _ = web.require_seat(name, power, viewer)
         if not _readable(web, name, power, message):
-            raise NotFound(msg("no message %(message)s in %(game)s that you may read", message=message, game=name))
+            raise WebNotFound(msg("no message %(message)s in %(game)s that you may read", message=message, game=name))
         return {"kind": kind, "game": name, "power": power, "message": message, "label": name}
     raise BadInput(msg("report a message, a person or a game (kind: message, person or game)"))
 
@@ -236,7 +236,7 @@ def review_accounts_action(request: Request, action: str, form: FormDep, web: We
                 % {"games": ", ".join(got.kept)},
             )
         return redirect(back, t.gettext("Banned; logged."))
-    raise NotFound(msg("no such page"))
+    raise WebNotFound(msg("no such page"))
 
 
 @router.get("/desk/review/reports", response_class=HTMLResponse)

@@ -30,7 +30,7 @@ from dippouch.web.answers.play import (
     VoteAnswer,
 )
 from dippouch.web.deps import (
-    Seat,
+    OrderingSeat,
     SeatDep,
     ViewerDep,
     WebDep,
@@ -94,7 +94,7 @@ def e_status(e: Exception) -> int:
 
 
 def _refused_page(
-    request: Request, web: Web, viewer: Viewer, seat: Seat, text: str, message: str, status: int
+    request: Request, web: Web, viewer: Viewer, seat: OrderingSeat, text: str, message: str, status: int
 ) -> Response:
     """A submission that was refused (nothing stored): the player's page again, with what they typed still in
     the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,

@@ -27,7 +27,7 @@ from dippouch.store.puzzles import StoredPuzzle, puzzle, puzzle_count, puzzles
 from dippouch.web.deps import WebDep, language, render
 from dippouch.web.forms import FormDep
 from dippouch.web.maps import map_available
-from dippouch.web.security import NotFound
+from dippouch.web.security import WebNotFound
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
@@ -68,7 +68,7 @@ def _draw(web: Web, p: Puzzle) -> str | None:
 
 def _found(sp: StoredPuzzle | None) -> tuple[int, Puzzle]:
     if sp is None:
-        raise NotFound(msg("no such puzzle"))
+        raise WebNotFound(msg("no such puzzle"))
     return sp.id, Puzzle.from_json(sp.data)
 
 

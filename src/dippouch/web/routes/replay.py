@@ -37,7 +37,7 @@ from dippouch.web.deps import (
 )
 from dippouch.web.jobs import animated_replay
 from dippouch.web.maps import map_available
-from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+from dippouch.web.security import BadInput, Forbidden, Viewer, WebNotFound
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
@@ -119,7 +119,7 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
     its estimate (by the frames) charged to the asker before it starts; it is then kept, so the next request
     draws nothing. A replay too long to draw in one request is refused with its page, which shows every frame."""
     if fmt not in FORMATS:
-        raise NotFound(
+        raise WebNotFound(
             msg(
                 "no replay as %(format)s; it is made as %(options)s",
                 format=repr(fmt[:20]),
@@ -127,7 +127,7 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
             )
         )
     if not map_available(web.variant_of(name)):
-        raise NotFound(NO_MAP)
+        raise WebNotFound(NO_MAP)
     frames = _frames(web, name)
     exports = web.kept(__name__, ReplayExports)
     key = ReplayExports.key(name, frames, fmt)

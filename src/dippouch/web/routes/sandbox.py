@@ -60,7 +60,7 @@ from dippouch.web.deps import (
 )
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import MapCache, map_available
-from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
+from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, Viewer, WebNotFound, check_csrf, client_id
 from dippouch.web.service import Web
 from dippouch.web.variant_pages import find_variant
 
@@ -92,7 +92,7 @@ def _variant(web: Web, sb: Sandbox) -> Variant:
     if sb.game is not None:
         try:
             v = web.variant_of(sb.game)
-        except (NotFound, DippouchError):
+        except (WebNotFound, DippouchError):
             v = None
         if v is not None and v.name == sb.variant:
             return v
@@ -102,7 +102,7 @@ def _variant(web: Web, sb: Sandbox) -> Variant:
 def _open(web: Web, token: str, viewer: Viewer) -> Opened:
     got = sandbox_by_token(web.read, token)
     if got is None:
-        raise NotFound(NO_SANDBOX)
+        raise WebNotFound(NO_SANDBOX)
     sb, by_secret = got
     editable = by_secret or (sb.person_id is not None and sb.person_id == viewer.person_id)
     return Opened(sb, _variant(web, sb), editable, by_secret)
@@ -283,7 +283,7 @@ def _source(
             raise BadInput(msg("phase_id must be a phase's number, not %(given)s", given=repr(phase_id[:20]))) from None
         ph = game_phase(web.read, name, pid)
         if ph is None:
-            raise NotFound(msg("game %(game)s has no phase %(id)s", game=repr(name), id=pid))
+            raise WebNotFound(msg("game %(game)s has no phase %(id)s", game=repr(name), id=pid))
         return {"variant": web.variant_of(name), "position": ph.position, "game": name, "phase_id": pid}
     if copy.strip():
         o = _open(web, copy.strip(), viewer)

@@ -22,7 +22,7 @@ from dippouch.web.deps import (
     words,
 )
 from dippouch.web.forms import PageForm, redirect
-from dippouch.web.security import NotFound, client_id, session_cookie, session_token
+from dippouch.web.security import WebNotFound, client_id, session_cookie, session_token
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
@@ -76,7 +76,7 @@ def _find_key(request: Request, web: Web, secret: str) -> Grant:
     grant = web.access.find_key(secret.strip())
     if grant is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound(
+        raise WebNotFound(
             words(request).gettext(
                 "that key or link is unknown, mistyped or revoked; ask your coordinator for a new link"
             )
