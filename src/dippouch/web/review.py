@@ -46,7 +46,7 @@ MAX_LINES = 200
 
 
 @dataclass
-class Line:
+class ReviewLine:
     n: int
     text: str
     taken: bool
@@ -69,7 +69,7 @@ class PhotoReview:
     """In English (``waits for you``, ``confirmed as version 2``, ``set aside (why)``); the page says it from
     ``confirmed_as`` and ``set_aside`` in its own words."""
     problem: str | None
-    lines: list[Line] = field(default_factory=list)
+    lines: list[ReviewLine] = field(default_factory=list)
     unordered: list[str] = field(default_factory=list)
     digest: str = ""
     changed: bool = False
@@ -88,7 +88,7 @@ def _digest(attachment_id: int, rows: list[tuple[str, bool]]) -> str:
 
 def _judge(
     web: Any, game: str, attachment_id: int, power: str, rows: list[tuple[str, bool]]
-) -> tuple[list[Line], list[str]]:
+) -> tuple[list[ReviewLine], list[str]]:
     """Each line's verdict, judged on exactly the lines taken (what a confirmation would record), by the
     one check every submission gets; and what those lines leave without an order."""
     from dippouch.store.review import review_state
@@ -101,18 +101,18 @@ def _judge(
     taken_text = "\n".join(text if taken else "" for text, taken in rows)
     version = read_version_lines(taken_text)
     checks = {c.line: c for c in check_orders(v, pos, power, version.text)}
-    lines: list[Line] = []
+    lines: list[ReviewLine] = []
     for i, (text, taken) in enumerate(rows, start=1):
         c = checks.get(i)
         if not taken:
-            lines.append(Line(i, text, False, "left out", "not in the confirmation"))
+            lines.append(ReviewLine(i, text, False, "left out", "not in the confirmation"))
         elif c is None:
-            lines.append(Line(i, text, True, "instruction", "a version line (an instruction, not an order)"))
+            lines.append(ReviewLine(i, text, True, "instruction", "a version line (an instruction, not an order)"))
         elif c.accepted:
             shown = order_text(v, c.order, kind) if c.order else "no orders"
-            lines.append(Line(i, text, True, "ok", shown + (f" ({c.note})" if c.note else "")))
+            lines.append(ReviewLine(i, text, True, "ok", shown + (f" ({c.note})" if c.note else "")))
         else:
-            lines.append(Line(i, text, True, "rejected", str(c.error)))
+            lines.append(ReviewLine(i, text, True, "rejected", str(c.error)))
     left: list[str] = []
     for units, what in unordered(v, pos, power, [c for c in checks.values() if isinstance(c, LineCheck)]):
         names = [unit_text(v, u) for u in units]

@@ -76,7 +76,7 @@ class Seed:
 
 
 @dataclass
-class Board:
+class MapFrame:
     """The projected frame every shape of a variant is built in."""
 
     proj: Laea
@@ -151,7 +151,7 @@ class MapgenError(DippouchError):
     """A map that cannot be built as it stands; says why and what to add."""
 
 
-def make_board(variant: Variant) -> Board:
+def make_board(variant: Variant) -> MapFrame:
     drawing = drawing_table(variant)
     graph = border_graph(variant)
     if drawn_from_borders(variant):
@@ -241,7 +241,7 @@ def make_board(variant: Variant) -> Board:
     nested = {
         k: (float(sizes[k]) * km_per_unit if k in sizes else v or 7.0 * km_per_unit) for k, v in graph.nested.items()
     }
-    return Board(
+    return MapFrame(
         proj=proj,
         board=board,
         frame=frame,
@@ -264,7 +264,7 @@ def make_board(variant: Variant) -> Board:
     )
 
 
-def _laid_out_board(variant: Variant, graph: BorderGraph) -> Board:
+def _laid_out_board(variant: Variant, graph: BorderGraph) -> MapFrame:
     """The board of a map laid out from its borders (layout.py): the layout's points and rectangle, land
     and sea from the provinces' kinds, nothing else of the ``[drawing]`` table's geography applies."""
     points, board = border_layout([p.abbr for p in variant.map.provinces], graph)
@@ -273,7 +273,7 @@ def _laid_out_board(variant: Variant, graph: BorderGraph) -> Board:
     land = _land_of_provinces(points, graph.kinds, frame)
     land = shapely.simplify(land, km_per_unit * 0.45, preserve_topology=True)
     land = MultiPolygon([p for p in valid_parts(polygons_of(land)) if p.area > (km_per_unit * 1.2) ** 2])
-    return Board(
+    return MapFrame(
         proj=Laea(0.0, 0.0),
         board=board,
         frame=frame,
@@ -412,7 +412,7 @@ def _frame_lonlat(proj: Laea, frame: Polygon) -> tuple[float, float, float, floa
     return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
 
 
-def base_seeds(b: Board) -> list[Seed]:
+def base_seeds(b: MapFrame) -> list[Seed]:
     return [Seed(a, x, y) for a, (x, y) in sorted(b.points.items())] + list(b.hand_seeds)
 
 
@@ -495,7 +495,7 @@ class Tiles:
 def _surface_shapes(
     seeds: list[Seed],
     surface: BaseGeometry,
-    b: Board,
+    b: MapFrame,
     cut: BaseGeometry | None,
     background_ok: bool,
     nested: Mapping[str, BaseGeometry] | None = None,
@@ -577,7 +577,7 @@ def _surface_shapes(
     return shapes, shapely.union_all(background) if background else Polygon()
 
 
-def _nested_shapes(b: Board) -> dict[str, BaseGeometry]:
+def _nested_shapes(b: MapFrame) -> dict[str, BaseGeometry]:
     """Nested places' circles; two that overlap (London and Deptford) split along their bisector."""
     keys = [k for k in sorted(b.nested) if k in b.points]
     # A nested place with shaping points is a chain of circles (London along its river front).
@@ -610,7 +610,7 @@ def _nested_shapes(b: Board) -> dict[str, BaseGeometry]:
     return circles
 
 
-def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
+def plain_shapes(b: MapFrame, seeds: list[Seed]) -> Shapes:
     land_tiles, water_tiles = b.surfaces
     land_board, water_board = land_tiles.whole, water_tiles.whole
     nested_geoms = _nested_shapes(b)
@@ -630,7 +630,7 @@ def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
     return Shapes(provinces=provinces, background=background, seeds=seeds)
 
 
-def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
+def outline_shapes(b: MapFrame, seeds: list[Seed]) -> Shapes:
     """Shapes of a map whose provinces have outlines (an imported picture's): each outlined province is
     its outline, less any smaller outline laid over it (an island drawn on a sea); provinces without one
     are grown round their seeds in what the outlines leave; a sliver left between outlines (under 25
@@ -680,7 +680,7 @@ def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
 # ------------------------------------------------------------------------------------------- output
 
 
-def _to_units(b: Board, geom: BaseGeometry) -> BaseGeometry:
+def _to_units(b: MapFrame, geom: BaseGeometry) -> BaseGeometry:
     x0, _, _, y1 = b.frame.bounds
     k = 1.0 / b.km_per_unit
 
@@ -938,7 +938,7 @@ def map_hash(variant: Variant, graph: BorderGraph | None = None) -> str:
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
+def to_json(variant: Variant, b: MapFrame, shapes: Shapes) -> dict[str, Any]:
     gm = variant.map
     unit_r = 7.0
     provinces: dict[str, Any] = {}

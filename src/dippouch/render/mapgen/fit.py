@@ -27,7 +27,7 @@ from shapely.errors import GEOSException
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from dippouch.render.mapgen.build import Board, Seed, Shapes, plain_shapes
+from dippouch.render.mapgen.build import MapFrame, Seed, Shapes, plain_shapes
 from dippouch.render.mapgen.checks import GeoReport, measure, thresholds
 from dippouch.render.mapgen.coastline import polygons_of
 
@@ -35,7 +35,7 @@ MAX_ROUNDS = 18
 MAX_TRIES = 8
 
 
-def evaluate(b: Board, shapes: Shapes) -> GeoReport:
+def evaluate(b: MapFrame, shapes: Shapes) -> GeoReport:
     return measure(
         shapes.provinces, b.graph, b.km_per_unit, shapes.background.union(b.offboard), b.points, b.frame, unit_scale=1.0
     )
@@ -56,7 +56,7 @@ GIANT_ROUND = 5.5
 
 
 def fit_seeds(
-    b: Board,
+    b: MapFrame,
     seeds: list[Seed],
     rounds: int = MAX_ROUNDS,
     log: Callable[[str], None] | None = None,
@@ -106,7 +106,7 @@ def fit_seeds(
     return best[1]
 
 
-def _ranker(b: Board) -> Callable[[int, Shapes], tuple[bool, int]]:
+def _ranker(b: MapFrame) -> Callable[[int, Shapes], tuple[bool, int]]:
     """How a round's drawing ranks (lower is better): on a laid-out board, first whether a province is
     over GIANT_ROUND times the median's area, then the count of wrong borders; elsewhere the count alone."""
 
@@ -131,7 +131,7 @@ def polygonal(g: BaseGeometry) -> BaseGeometry:
     return parts[0] if len(parts) == 1 else MultiPolygon(parts)
 
 
-def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
+def _without_strips(b: MapFrame, shapes: Shapes) -> Shapes | None:
     """Thin strips (corridors the fitting step cut between existing cells) and inland exclaves given to
     the neighbour they share most border with, one at a time, each only if the borders round it do not
     get worse."""
@@ -217,7 +217,7 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
     return Shapes(provinces=geo, background=shapes.background, seeds=shapes.seeds)
 
 
-def _on_home_ground(b: Board) -> Callable[[Seed], bool]:
+def _on_home_ground(b: MapFrame) -> Callable[[Seed], bool]:
     """A land seed only on its province's own landmass (a county never gets an exclave on an island
     across the water); a sea seed only at sea."""
     masses = polygons_of(b.land)
@@ -254,7 +254,7 @@ def _try(tries: dict[tuple[str, ...], int], key: tuple[str, ...]) -> bool:
     return True
 
 
-def _fixes(b: Board, shapes: Shapes, rep: GeoReport, tries: dict[tuple[str, ...], int]) -> list[Seed]:
+def _fixes(b: MapFrame, shapes: Shapes, rep: GeoReport, tries: dict[tuple[str, ...], int]) -> list[Seed]:
     geo = shapes.provinces
     kinds = b.kinds
     need_km, _, _ = thresholds(b.km_per_unit)
@@ -365,7 +365,7 @@ def _fixes(b: Board, shapes: Shapes, rep: GeoReport, tries: dict[tuple[str, ...]
 
 
 def _reach_nested(
-    b: Board, a: str, c: str, shape: Callable[[str], BaseGeometry | None], tries: dict[tuple[str, ...], int]
+    b: MapFrame, a: str, c: str, shape: Callable[[str], BaseGeometry | None], tries: dict[tuple[str, ...], int]
 ) -> list[Seed]:
     """A nested place's circle stays where it is: its neighbour grows to it, with a seed just outside the
     circle on the side facing the neighbour."""
@@ -385,7 +385,7 @@ def _reach_nested(
     return [_s(other, (centre.x + (q.x - centre.x) * t, centre.y + (q.y - centre.y) * t))]
 
 
-def _water_pair(b: Board, a: str, c: str, pa: Point, pc: Point) -> list[Seed]:
+def _water_pair(b: MapFrame, a: str, c: str, pa: Point, pc: Point) -> list[Seed]:
     """Seeds of two seas drawn apart, at sea: on the segment between their nearest points where it is
     water, else on the segment between their own points (round a cape the shapes' nearest points may
     face each other across land)."""
@@ -415,7 +415,9 @@ def _inland(g: BaseGeometry, p: Point, dist: float) -> Point:
     return shapely.ops.nearest_points(inner, p)[0]
 
 
-def _meet_shore(b: Board, sea: str | None, coast: str, gs: BaseGeometry, gc: BaseGeometry, step: float) -> list[Seed]:
+def _meet_shore(
+    b: MapFrame, sea: str | None, coast: str, gs: BaseGeometry, gc: BaseGeometry, step: float
+) -> list[Seed]:
     """Seeds so that ``coast`` and the sea shape ``gs`` share a shore: the point of the coastline nearest
     both; the coast gets a seed just inland of it, the sea (if named) one just off it."""
     coastline = b.land.boundary
