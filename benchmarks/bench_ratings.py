@@ -131,20 +131,21 @@ def play(store: Any, name: str, kind: str, people: list[int], at: datetime) -> N
 
     solo = kind in ("solo", "solo-bot", "practice")
     settings = Settings(practice="bench") if kind == "practice" else None
-    store.create_game(
-        name, "standard", now=at - timedelta(days=30), position=solo_board() if solo else None, settings=settings
-    )
+    # A drawn game is voted within its first phase's time: a draw vote is a ballot on the table's draw proposal,
+    # which lapses at the phase's deadline.
+    begun = at - (timedelta(days=30) if solo else timedelta(hours=1))
+    store.create_game(name, "standard", now=begun, position=solo_board() if solo else None, settings=settings)
     humans = POWERS if kind != "solo-bot" else tuple(p for p in POWERS if p != "Italy")
     for power, person in zip(humans, people, strict=False):
-        store.assign(name, power, f"{name} {power}", now=at - timedelta(days=30))
-        seat_person(store, name, power, person, now=at - timedelta(days=30))
+        store.assign(name, power, f"{name} {power}", now=begun)
+        seat_person(store, name, power, person, now=begun)
     if kind in ("solo-bot", "practice"):
-        seat_bot(store, name, "Italy", "hold", now=at - timedelta(days=30))
+        seat_bot(store, name, "Italy", "hold", now=begun)
     if solo:
         store.process(name, now=at, force=True)
     else:
         if kind == "draw-sos":
-            choose_scoring(store, name, "sos", now=at - timedelta(days=1))
+            choose_scoring(store, name, "sos", now=begun)
         for power in POWERS:
             store.vote(name, power, True, now=at)
 

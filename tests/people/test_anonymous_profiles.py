@@ -172,7 +172,12 @@ def test_a_sign_up_is_judged_on_the_record_everyone_sees(site: Site) -> None:
     # anonymous game's phases decides it.
     r = site.api(ada_browser, f"/api/games/{LATER}/signup", {"preferences": ["any"]})
     assert r.status_code == 200, r.text
-    assert reliability_standing(site.web, ada, 50) == {"score": None, "newcomer": True, "meets": True}
+    assert reliability_standing(site.web, ada, 50) == {
+        "score": None,
+        "newcomer": True,
+        "meets": True,
+        "kept_out": False,
+    }
 
 
 def test_a_phase_timeline_is_the_same_for_a_visitor_with_or_without_the_game(site: Site) -> None:

@@ -53,7 +53,7 @@ WRONG = {
 }
 
 
-def _said(a: L.Attempt) -> list[str]:
+def _said(a: L.LessonAttempt) -> list[str]:
     return [str(s.text) for s in a.said]
 
 

@@ -821,10 +821,10 @@ def test_the_web_check_reads_every_web_error_class_and_takes_a_text_a_template_r
         """
 def page(request, name, n):
     raise Forbidden("you may not")                                           # bare: fails
-    raise NotFound(f"no page {name!r}")                                      # bare: fails
+    raise WebNotFound(f"no page {name!r}")                                      # bare: fails
     raise TooMany(f"too many, wait {n} s", n)                                # bare: fails
     raise NeedsKey(words(request).gettext("sign in first"))                 # marked
-    raise NotFound(f"no game {name!r}")                                      # the rules catalogue reads it
+    raise WebNotFound(f"no game {name!r}")                                      # the rules catalogue reads it
     raise ValueError("not the web's")                                        # not a WebError: not read
 """
     )
