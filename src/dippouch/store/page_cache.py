@@ -25,7 +25,7 @@ from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.models_pages import PageVersionRow, SharedPageRow
 from dippouch.store.models_web import GameWebRow
-from dippouch.store.records import iso_time
+from dippouch.store.records import submission_to_data
 
 __all__ = ["Shared", "bump_pages", "bump_pages_in", "keep_page", "seat_submissions", "shared_page"]
 
@@ -192,22 +192,5 @@ def seat_submissions(db: Database, phase_id: int, power: str) -> tuple[list[dict
     with db.session() as s:
         for sub, deadline, stored in s.execute(q):
             position = stored
-            out.append(
-                {
-                    "id": sub.id,
-                    "power": sub.power,
-                    "version": sub.version,
-                    "submitted_at": sub.submitted_at.isoformat(),
-                    "text": sub.text,
-                    "lines": sub.lines,
-                    "ready": sub.ready,
-                    "late": deadline is not None and sub.submitted_at > deadline,
-                    "source": sub.source,
-                    "recorded_at": iso_time(sub.recorded_at),
-                    "label": sub.label,
-                    "reinstates": sub.reinstates,
-                    "stands": sub.stands,
-                    "carried_from": sub.carried_from,
-                }
-            )
+            out.append(submission_to_data(sub, deadline))
     return out, position

@@ -13,9 +13,17 @@ from typing import Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.variant import Variant
 from dippouch.game import as_utc
-from dippouch.store.models import PhaseRow
+from dippouch.store.models import PhaseRow, SubmissionRow
 
-__all__ = ["StoredPhase", "iso_time", "phase_record_of", "phase_to_data", "read_time", "result_data"]
+__all__ = [
+    "StoredPhase",
+    "iso_time",
+    "phase_record_of",
+    "phase_to_data",
+    "read_time",
+    "result_data",
+    "submission_to_data",
+]
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,27 @@ class StoredPhase:
             row.missed,
             versions,
         )
+
+
+def submission_to_data(sub: SubmissionRow, deadline: datetime | None) -> dict[str, Any]:
+    """One stored version as a phase's record holds it (``late`` against the phase's ``deadline``): the one
+    shape the game file and a player's own part of their page read."""
+    return {
+        "id": sub.id,
+        "power": sub.power,
+        "version": sub.version,
+        "submitted_at": sub.submitted_at.isoformat(),
+        "text": sub.text,
+        "lines": sub.lines,
+        "ready": sub.ready,
+        "late": deadline is not None and sub.submitted_at > deadline,
+        "source": sub.source,
+        "recorded_at": iso_time(sub.recorded_at),
+        "label": sub.label,
+        "reinstates": sub.reinstates,
+        "stands": sub.stands,
+        "carried_from": sub.carried_from,
+    }
 
 
 def iso_time(dt: datetime | None) -> str | None:
@@ -122,25 +151,7 @@ def phase_to_data(p: PhaseRow | StoredPhase, *, submissions: bool = True) -> dic
         "results": p.results,
         "next_position": p.next_position,
         "missed": p.missed,
-        "submissions": [
-            {
-                "id": sub.id,
-                "power": sub.power,
-                "version": sub.version,
-                "submitted_at": sub.submitted_at.isoformat(),
-                "text": sub.text,
-                "lines": sub.lines,
-                "ready": sub.ready,
-                "late": p.deadline is not None and sub.submitted_at > p.deadline,
-                "source": sub.source,
-                "recorded_at": iso_time(sub.recorded_at),
-                "label": sub.label,
-                "reinstates": sub.reinstates,
-                "stands": sub.stands,
-                "carried_from": sub.carried_from,
-            }
-            for sub in subs
-        ],
+        "submissions": [submission_to_data(sub, p.deadline) for sub in subs],
     }
 
 
