@@ -3,30 +3,37 @@ page reads them), or says they are not rated yet."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from random import Random
 
 from dippouch.play.duels import ask_for_duel
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
+from dippouch.store import GameStore
 from dippouch.store.people import create_person, seat_person
 from websupport import Site
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 
-def test_the_person_page_shows_the_rating_and_place(tmp_path: Path) -> None:
-    site = Site(f"sqlite:///{tmp_path / 'g.db'}")
-    store, now = site.web.store, site.clock()
-    ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
+def _drawn(store: GameStore, people: tuple[int, ...], now: datetime) -> None:
+    """Game "g" with ``people`` in its first seats, drawn by everyone's vote and scored by centres."""
     store.create_game("g", "standard", now=now)
-    for power, person in zip(POWERS, (ann, bo, cy), strict=False):
+    for power, person in zip(POWERS, people, strict=False):
         store.assign("g", power, power, now=now)
         seat_person(store, "g", power, person, now=now)
     for power in POWERS:
         if store.status("g", now=now).state != "finished":
             store.vote("g", power, True, now=now)
-    choose_scoring(store, "g", "centres", now=now)  # Austria 3, England 3, France 3 centres: equal shares
+    choose_scoring(store, "g", "centres", now=now)
+
+
+def test_the_person_page_shows_the_rating_and_place(tmp_path: Path) -> None:
+    site = Site(f"sqlite:///{tmp_path / 'g.db'}")
+    store, now = site.web.store, site.clock()
+    ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
+    _drawn(store, (ann, bo, cy), now)  # Austria 3, England 3, France 3 centres: equal shares
     assert "not rated yet" in site.browser().get(f"/people/{ann}").text  # until the worker takes the game in
     update_ratings(store)
     page = site.browser().get(f"/people/{ann}").text
@@ -42,14 +49,7 @@ def test_the_person_page_shows_each_variant_pool_and_a_duel_player_off_the_overa
     site = Site(f"sqlite:///{tmp_path / 'g.db'}")
     store, now = site.web.store, site.clock()
     ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
-    store.create_game("g", "standard", now=now)
-    for power, person in zip(POWERS, (ann, bo, cy), strict=False):
-        store.assign("g", power, power, now=now)
-        seat_person(store, "g", power, person, now=now)
-    for power in POWERS:
-        if store.status("g", now=now).state != "finished":
-            store.vote("g", power, True, now=now)
-    choose_scoring(store, "g", "centres", now=now)
+    _drawn(store, (ann, bo, cy), now)
     # Two others play one duel to a draw: rated in the duel pool alone, never the overall one.
     dee, eve = (create_person(store, n, now=now) for n in ("Dee", "Eve"))
     ask_for_duel(store, dee, "fva", now=now)
