@@ -45,6 +45,7 @@ __all__ = [
     "check_size",
     "check_victory",
     "civil_disorder_streak",
+    "draw_agreed",
     "draw_needs",
     "draw_reached",
     "format_duration",
@@ -1055,10 +1056,15 @@ def draw_reached(
         return Ending.of(
             "draw",
             survivors,
-            msg(
-                "Draw agreed by %(voters)s; shared by %(powers)s.",
-                voters=", ".join(needs.voters),
-                powers=", ".join(survivors),
-            ),
+            draw_agreed(needs.voters, survivors),
         )
     return None
+
+
+def draw_agreed(voters: Iterable[str], sharing: Iterable[str]) -> Msg:
+    """How a draw's ending reads, the same whichever door voted it: the powers named once when those who
+    agreed are those who share it (the usual draw of all survivors), both lists when they differ."""
+    voting, shared = list(voters), list(sharing)
+    if sorted(voting) == sorted(shared):
+        return msg("Draw agreed and shared by %(powers)s.", powers=", ".join(shared))
+    return msg("Draw agreed by %(voters)s; shared by %(powers)s.", voters=", ".join(voting), powers=", ".join(shared))

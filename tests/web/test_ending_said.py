@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dippouch.catalog import load_variant
 from dippouch.core.messages import msg
-from dippouch.game import Ending
+from dippouch.game import Ending, draw_agreed
 from dippouch.saying import say
 from websupport import Site
 
@@ -22,10 +22,11 @@ def test_a_drawn_game_says_its_ending_in_german_and_english(tmp_path: Path) -> N
         store.vote("g", power, True, now=site.clock())
     ending = store.status("g", now=site.clock()).ending
     assert ending is not None and ending.kind == "draw" and ending.why is not None
-    english = "Draw agreed by Austria, England, France, Germany, Italy, Russia, Turkey; shared by Austria,"
-    assert ending.text.startswith(english)
+    # Every survivor voted yes: the powers are named once, not as voters and again as sharers.
+    english = "Draw agreed and shared by Austria, England, France, Germany, Italy, Russia, Turkey."
+    assert ending.text == english
     german = say(ending.message, "de")
-    assert german.startswith("Remis vereinbart von Austria, England")
+    assert german.startswith("Remis vereinbart und geteilt von Austria, England")
     c = site.browser()
     assert german in c.get("/games/g", headers={"Accept-Language": "de"}).text
     assert ending.text in c.get("/games/g", headers={"Accept-Language": "en"}).text
@@ -39,3 +40,12 @@ def test_an_ending_stored_as_text_alone_is_said_as_written() -> None:
         "draw", ("France",), msg("Draw agreed by %(voters)s; shared by %(powers)s.", voters="France", powers="France")
     )
     assert Ending.from_data(new.to_data()) == new and new.text == old.text
+
+
+def test_a_draw_some_of_whose_sharers_did_not_vote_names_both_lists() -> None:
+    assert say(draw_agreed(["France", "Germany"], ["Germany", "France"]), "en") == (
+        "Draw agreed and shared by Germany, France."
+    )
+    assert (
+        say(draw_agreed(["France"], ["France", "Germany"]), "en") == "Draw agreed by France; shared by France, Germany."
+    )

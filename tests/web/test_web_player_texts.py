@@ -294,7 +294,7 @@ def test_a_w3k_draw_between_kingdoms_passes_when_all_vote(site: Site) -> None:
     assert "Not voted yes yet: Argyll." in page  # public ballot: who has not voted yes
     assert "Draw proposed: still needs Argyll." in site.browser().get("/games/k").text
     r = site.api(argyll, "/api/games/k/powers/Argyll/vote", {"draw": True})
-    assert r.status_code == 200 and r.json()["ending"].startswith("Draw agreed by Crown, Argyll"), r.json()
+    assert r.status_code == 200 and r.json()["ending"].startswith("Draw agreed and shared by Crown, Argyll"), r.json()
     assert site.browser().get("/api/games/k").json()["state"] == "finished"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, msg
 from dippouch.game import GameError
 from dippouch.store import notify as stored
 from dippouch.store.db import Database
@@ -30,21 +30,21 @@ __all__ = [
 ]
 
 EVENTS: dict[str, str] = {
-    "phase_processed": "Results ready (a phase of your game was processed)",
-    "deadline": "Deadline near and your orders missing",
-    "game_starting": "Your game is starting",
-    "seat_offered": "A seat is offered to you (a replacement is wanted)",
-    "message_received": "A message (press) for you",
-    "seat_lost": "Your seat freed by the coordinator or taken by a replacement",
-    "game_ended": "Your game has ended (the result, scores and links to the replay)",
-    "proposal": "A proposal your table votes on (a pause, an extension, a draw...)",
+    "phase_processed": N_("Results ready (a phase of your game was processed)"),
+    "deadline": N_("Deadline near and your orders missing"),
+    "game_starting": N_("Your game is starting"),
+    "seat_offered": N_("A seat is offered to you (a replacement is wanted)"),
+    "message_received": N_("A message (press) for you"),
+    "seat_lost": N_("Your seat freed by the coordinator or taken by a replacement"),
+    "game_ended": N_("Your game has ended (the result, scores and links to the replay)"),
+    "proposal": N_("A proposal your table votes on (a pause, an extension, a draw...)"),
 }
-"""Event kind -> how the settings page names it."""
+"""Event kind -> how the settings page names it: the catalogue's id, said in the reader's language by the doors."""
 
 CHANNELS: dict[str, str] = {
-    "email": "E-mail",
-    "push": "Browser push",
-    "webhook": "Chat webhooks (Discord, Slack, Matrix)",
+    "email": N_("E-mail"),
+    "push": N_("Browser push"),
+    "webhook": N_("Chat webhooks (Discord, Slack, Matrix)"),
 }
 
 DEFAULT_DEADLINE_HOURS = 12

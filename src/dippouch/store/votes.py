@@ -22,6 +22,7 @@ from dippouch.game import (
     Ending,
     GameError,
     as_utc,
+    draw_agreed,
     draw_needs,
     position_from_data,
     surviving_powers,
@@ -597,11 +598,7 @@ def _ending_of(s: Session, g: GameRow, ph: PhaseRow, r: ProposalRow) -> Ending:
     sharing = tuple(r.values.get("powers") or surviving_powers(v, position_from_data(v, ph.position)))
     voters = [p for p in _voters(s, g, r.rule, r.kind, r.values, ph) if r.ballots.get(p) is True]
     # The draw's words as a message (said in each reader's language), the same whichever door voted it.
-    return Ending.of(
-        "draw",
-        sharing,
-        msg("Draw agreed by %(voters)s; shared by %(powers)s.", voters=", ".join(voters), powers=", ".join(sharing)),
-    )
+    return Ending.of("draw", sharing, draw_agreed(voters, sharing))
 
 
 def mark_failed(db: Database, name: str, proposal: int, why: Msg, *, now: datetime) -> None:

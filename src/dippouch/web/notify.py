@@ -41,24 +41,11 @@ def _page_words(request: Request) -> dict[str, dict[str, str]]:
     English labels of :mod:`dippouch.notify.events`); ``short`` names the table's heads, short enough for a
     phone's width."""
     t = words(request)
-    events = {
-        "phase_processed": t.gettext("Results ready (a phase of your game was processed)"),
-        "deadline": t.gettext("Deadline near and your orders missing"),
-        "game_starting": t.gettext("Your game is starting"),
-        "seat_offered": t.gettext("A seat is offered to you (a replacement is wanted)"),
-        "message_received": t.gettext("A message (press) for you"),
-        "seat_lost": t.gettext("Your seat freed by the coordinator or taken by a replacement"),
-        "game_ended": t.gettext("Your game has ended (the result, scores and links to the replay)"),
-    }
-    channels = {
-        "email": t.gettext("E-mail"),
-        "push": t.gettext("Browser push"),
-        "webhook": t.gettext("Chat webhooks (Discord, Slack, Matrix)"),
-    }
+    # The labels of dippouch.notify.events are the catalogue's ids: one table, said here in the reader's language.
     short = {"email": t.gettext("E-mail"), "push": t.gettext("Push"), "webhook": t.gettext("Chat")}
     return {
-        "events": {e: events.get(e, label) for e, label in EVENTS.items()},
-        "channels": {c: channels.get(c, label) for c, label in CHANNELS.items()},
+        "events": {e: t.gettext(label) for e, label in EVENTS.items()},
+        "channels": {c: t.gettext(label) for c, label in CHANNELS.items()},
         "short": {c: short.get(c, label) for c, label in CHANNELS.items()},
     }
 
