@@ -19,6 +19,7 @@ import dippouch.store.press as store_press
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import MessageSent, PressRefused, send_press
+from dippouch.saying import say
 from dippouch.store.models_press import PressTokenRow
 from websupport import Site
 
@@ -107,7 +108,8 @@ def test_the_games_rules_refuse_the_same_message_at_every_door(site: tuple[Site,
 def test_send_press_answers_a_typed_result(site: tuple[Site, int]) -> None:
     s, _ = site
     sent = send_press(s.web.store, "demo", "France", "Hello all.", to=["ALL"], now=s.clock(), via="web")
-    assert isinstance(sent, MessageSent) and sent.kind == "public" and sent.said == "Sent."
+    assert isinstance(sent, MessageSent) and sent.kind == "public" and say(sent.said, "en") == "Sent."
+    assert say(sent.said, "de") == "Gesendet."  # a value, said in the sender's language at the door
     store_press.set_press_rules(s.web.store, "demo", {"kind": "none"}, now=s.clock())
     with pytest.raises(PressRefused) as got:
         send_press(s.web.store, "demo", "France", "Hello again.", to=["all"], now=s.clock(), via="web")

@@ -12,6 +12,7 @@ import dippouch.store.press as store_press
 from dippouch.web import press as web_press
 from websupport import Site, json_routes
 
+_DE = {"Accept-Language": "de"}
 OTHERS = ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"]
 
 
@@ -145,7 +146,11 @@ def test_the_player_page_has_the_press_panel_and_the_form_sends(site: Site) -> N
     r = site.post_form(en, "/games/demo/play/England/press", {"to": "France", "text": "By form"})
     # Back to the player's page, the thread the message went into open there (inline, beside the board).
     assert r.status_code == 303 and r.headers["location"].startswith("/games/demo/play/England?thread=")
-    assert "By form" in en.get(r.headers["location"]).text
+    shown = en.get(r.headers["location"]).text
+    assert "By form" in shown and 'id="flash">Sent.<' in shown
+    # What the sender is told is said in their language (it was English prose on a German page).
+    r = site.post_form(en, "/games/demo/play/England/press", {"to": "France", "text": "Auf Deutsch"}, headers=_DE)
+    assert 'id="flash">Gesendet.<' in en.get(r.headers["location"], headers=_DE).text
     # A refusal: the page again (400), the refusal beside the box and the words still in it.
     r = site.post_form(en, "/games/demo/play/England/press", {"text": "to nobody"})
     assert r.status_code == 400

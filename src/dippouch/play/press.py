@@ -17,10 +17,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 import dippouch.store.press as store_press
+from dippouch.core.messages import Msg, msg
 from dippouch.store.db import Database
 
 if TYPE_CHECKING:
     from dippouch.store.inbox import Finish
+
+I18N_DOMAIN = "rules"
+"""The catalogue of what this module tells a sender."""
 
 __all__ = ["MessageSent", "PressRefused", "send_press"]
 
@@ -49,9 +53,9 @@ class MessageSent:
     """Copies queued for recipients who take press by e-mail."""
 
     @property
-    def said(self) -> str:
-        """What every door tells the sender."""
-        return "Held until the phase's results (postal press)." if self.held else "Sent."
+    def said(self) -> Msg:
+        """What every door tells the sender, in the sender's language."""
+        return msg("Held until the phase's results (postal press).") if self.held else msg("Sent.")
 
 
 def send_press(

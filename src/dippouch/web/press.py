@@ -564,8 +564,8 @@ def form_send(request: Request, form: SendForm, seat: PlayerSeat, web: WebDep, v
             return redirect(f"{play}/press/{channel}#press-reply-form", layer_words(request, e), error=True)
         return _press_refused_page(request, web, seat, viewer, form, channel, text, layer_words(request, e))
     if on_channel_page:
-        return redirect(f"{play}/press/{sent.channel}#press-reply-form", sent.said)
-    resp = redirect(f"{play}?thread={sent.channel}#thread-{sent.channel}", sent.said)
+        return redirect(f"{play}/press/{sent.channel}#press-reply-form", say(sent.said, language(request)))
+    resp = redirect(f"{play}?thread={sent.channel}#thread-{sent.channel}", say(sent.said, language(request)))
     draft = _draft_of(form, seat.game, seat.power)
     if draft is not None:
         value = quote(json.dumps(draft, separators=(",", ":")))
@@ -584,7 +584,7 @@ def _sent_page(
     more = {
         "press_open": sent.channel,
         "draft": {"orders": draft["orders"], "ready": draft["ready"]},
-        "flash": sent.said,
+        "flash": say(sent.said, language(request)),
     }
     return render(request, "play.html", play_context(request, web, pv, viewer, shared, **more))
 
@@ -742,7 +742,7 @@ async def events(request: Request, web: WebDep, viewer: ViewerDep, seat: PlayerS
         yield "retry: 2000\n\n"
         waited = 0.0
         checked = 0.0
-        while waited < STREAM_LIFE:
+        while waited < STREAM_LIFE and not web.stopping.is_set():  # the browser reconnects to the next server
             if await request.is_disconnected():
                 return
             got = await run_in_threadpool(store_press.messages_since, web.read, name, power, seen)
