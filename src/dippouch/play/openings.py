@@ -28,7 +28,7 @@ from dippouch.play.seats import resign
 from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
 from dippouch.store.openings import Opening
-from dippouch.store.press import press_rules
+from dippouch.store.press import press_rules, set_press_rules
 from dippouch.store.reliability import record_of, reliabilities
 from dippouch.store.repository import GameStore
 
@@ -48,6 +48,7 @@ __all__ = [
     "claim",
     "create_from_template",
     "find_games",
+    "open_to_players",
     "quick_play",
     "resign",
     "resign_message",
@@ -283,6 +284,26 @@ class Found:
     press: str
     """The game's press kind, as its rules say (the one truth every door enforces)."""
     movement: timedelta
+
+
+def open_to_players(
+    store: GameStore,
+    game: str,
+    *,
+    now: datetime,
+    min_reliability: int = 0,
+    mode: str = "coordinator",
+    rules: Mapping[str, Any] | None = None,
+) -> Opening:
+    """Open ``game`` for players (or change what its opening asks), with the press rules the lobby will show
+    and every door enforce: the rules are checked before anything is stored, so a bad setting leaves the
+    opening as it was."""
+    if rules is not None:
+        PressRules.from_data(dict(rules), press_rules(store, game))
+    opening = store_openings.open_game(store, game, now=now, min_reliability=min_reliability, mode=mode)
+    if rules is not None:
+        set_press_rules(store, game, rules, now=now)
+    return opening
 
 
 def find_games(store: GameStore, filters: Filters = Filters()) -> list[Found]:

@@ -11,13 +11,14 @@ press): :func:`dippouch.bots.seats.answer_press`."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import dippouch.store.press as store_press
 from dippouch.core.messages import Msg, msg
+from dippouch.press.rules import COORDINATOR, PressRules
 from dippouch.store.db import Database
 
 if TYPE_CHECKING:
@@ -26,7 +27,16 @@ if TYPE_CHECKING:
 I18N_DOMAIN = "rules"
 """The catalogue of what this module tells a sender."""
 
-__all__ = ["MessageSent", "PressRefused", "send_press"]
+__all__ = [
+    "MessageSent",
+    "PressRefused",
+    "announce",
+    "mark_read",
+    "report_message",
+    "send_press",
+    "set_press_rules",
+    "set_sender_block",
+]
 
 PressRefused = store_press.PressRefused
 """A message the rules refuse (nothing stored): ``refusal.rule`` names the rule, the message says it."""
@@ -83,6 +93,43 @@ def send_press(
     return MessageSent(
         game=game,
         power=power,
+        id=sent.id,
+        channel=sent.channel_id,
+        kind=sent.kind,
+        held=sent.held,
+        mailed=sent.mailed,
+    )
+
+
+def mark_read(db: Database, game: str, power: str, channel: int, up_to: int | None = None) -> int:
+    """``power`` has read ``channel`` up to message ``up_to`` (all of it by default): the id it is read to."""
+    return store_press.mark_read(db, game, channel, power, up_to)
+
+
+def set_sender_block(db: Database, game: str, power: str, other: str, choice: str, *, now: datetime) -> None:
+    """``power`` mutes (hides ``other``'s messages), blocks (hides them and takes no private message from them)
+    or lets ``other`` through again: ``choice`` as a person types or picks it (``none`` or nothing lets through),
+    read alike at every door."""
+    chosen = choice.strip().lower()
+    store_press.set_block(db, game, power, other, None if chosen in ("", "none") else chosen, now=now)
+
+
+def report_message(db: Database, game: str, power: str, message_id: int, reason: str, *, now: datetime) -> int:
+    """``power`` shows a message it may read to the coordinator, with why: the report's id."""
+    return store_press.report(db, game, power, message_id, reason, now=now)
+
+
+def set_press_rules(db: Database, game: str, rules: Mapping[str, Any], *, now: datetime) -> PressRules:
+    """The coordinator declares the game's press rules (settings left out stay as they are), logged."""
+    return store_press.set_press_rules(db, game, rules, now=now)
+
+
+def announce(db: Database, game: str, text: str, *, now: datetime, via: str = "web") -> MessageSent:
+    """The coordinator's announcement to every power, shown whatever the press rules."""
+    sent = store_press.announce(db, game, text, now=now, via=via)
+    return MessageSent(
+        game=game,
+        power=COORDINATOR,
         id=sent.id,
         channel=sent.channel_id,
         kind=sent.kind,

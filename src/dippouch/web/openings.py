@@ -28,7 +28,7 @@ from dippouch.play import blocks as play_blocks
 from dippouch.play import openings as play_openings
 from dippouch.play import seats
 from dippouch.play.fairness import Actor, TableMustVote
-from dippouch.press.rules import KINDS, PressRules, describe
+from dippouch.press.rules import KINDS, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile, record_of, reliabilities
@@ -310,14 +310,10 @@ def open_game(
     web.require_coordinator(name, viewer)
     if press.strip():
         raise BadInput(_(web_press.FREE_PRESS_TEXT))
-    if rules is not None:  # checked before anything is stored: a bad setting leaves the opening as it was
-        PressRules.from_data(dict(rules), store_press.press_rules(web.read, name))
     with web.writes:
-        store_openings.open_game(
-            web.store, name, now=web.now(), press="", min_reliability=min_reliability, mode=_mode(mode, say)
+        play_openings.open_to_players(
+            web.store, name, now=web.now(), min_reliability=min_reliability, mode=_mode(mode, say), rules=rules
         )
-        if rules is not None:
-            store_press.set_press_rules(web.store, name, rules, now=web.now())
     web.touched(name)
     return opening_view(web, name, viewer)
 

@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
+import dippouch.play.press as press_cases
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import N_, msg
@@ -331,18 +332,15 @@ def api_reply(viewer: WriterDep, seat: PlayerSeat, web: WebDep, channel_id: int,
 def api_read(viewer: WriterDep, seat: PlayerSeat, web: WebDep, channel_id: int, body: ReadIn) -> PressRead:
     """Mark a channel read (up to a message)."""
     with web.writes:
-        mark = store_press.mark_read(web.store, seat.game, channel_id, seat.power, body.up_to)
+        mark = press_cases.mark_read(web.store, seat.game, seat.power, channel_id, body.up_to)
     return PressRead(channel=channel_id, read_up_to=mark)
 
 
 @router.post("/api" + _P + "/blocks", **answers(PressBlocks))
 def api_block(viewer: WriterDep, seat: PlayerSeat, web: WebDep, body: BlockIn) -> PressBlocks:
     """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
-    choice = body.choice.strip().lower()
     with web.writes:
-        store_press.set_block(
-            web.store, seat.game, seat.power, body.power, None if choice in ("none", "") else choice, now=web.now()
-        )
+        press_cases.set_sender_block(web.store, seat.game, seat.power, body.power, body.choice, now=web.now())
     return PressBlocks(blocks=store_press.blocks(web.store, seat.game, seat.power))
 
 
@@ -350,7 +348,7 @@ def api_block(viewer: WriterDep, seat: PlayerSeat, web: WebDep, body: BlockIn) -
 def api_report(viewer: WriterDep, seat: PlayerSeat, web: WebDep, message_id: int, body: ReportIn) -> PressReport:
     """Report a message the power may read to the coordinator."""
     with web.writes:
-        rid = store_press.report(web.store, seat.game, seat.power, message_id, body.reason, now=web.now())
+        rid = press_cases.report_message(web.store, seat.game, seat.power, message_id, body.reason, now=web.now())
     return PressReport(report=rid)
 
 
@@ -384,7 +382,7 @@ def api_rules(viewer: WriterDep, web: WebDep, name: str, body: RulesIn) -> Press
     """Declare the game's press rules (settings left out stay as they are)."""
     web.require_coordinator(name, viewer)
     with web.writes:
-        rules = store_press.set_press_rules(web.store, name, body.rules, now=web.now())
+        rules = press_cases.set_press_rules(web.store, name, body.rules, now=web.now())
     web.touched(name)  # anonymity is the game's: its page names players, or no longer
     return PressRulesAnswer(rules=rules.to_data(), rules_text=describe(rules))
 
@@ -394,8 +392,8 @@ def api_announce(viewer: WriterDep, web: WebDep, name: str, body: AnnounceIn) ->
     """An announcement from the coordinator to every power."""
     web.require_coordinator(name, viewer)
     with web.writes:
-        sent = store_press.announce(web.store, name, body.text, now=web.now())
-    return PressSent(id=sent.id, channel=sent.channel_id, kind=sent.kind, held=sent.held, mailed=sent.mailed)
+        sent = press_cases.announce(web.store, name, body.text, now=web.now())
+    return _sent(sent)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -596,7 +594,7 @@ def channel_page(
     ch = _channel(web, seat, channel_id, before)
     if ch.messages and before is None and ch.messages[-1].id > ch.read_up_to:
         with web.writes:
-            store_press.mark_read(web.store, seat.game, channel_id, seat.power, ch.messages[-1].id)
+            press_cases.mark_read(web.store, seat.game, seat.power, channel_id, ch.messages[-1].id)
     pnl = panel(web, seat, viewer, lang=language(request))
     return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": seat.game, "power": seat.power})
 
@@ -607,9 +605,7 @@ def form_block(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep)
     back = _play(seat.game, seat.power) + "#press"
     try:
         with web.writes:
-            store_press.set_block(
-                web.store, seat.game, seat.power, other, None if choice in ("", "none") else choice, now=web.now()
-            )
+            press_cases.set_sender_block(web.store, seat.game, seat.power, other, choice, now=web.now())
     except DippouchError as e:
         return redirect(back, layer_words(request, e), error=True)
     _ = words(request).gettext
@@ -625,7 +621,9 @@ def form_report(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep
     back = _play(seat.game, seat.power) + "#press"
     try:
         with web.writes:
-            store_press.report(web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now())
+            press_cases.report_message(
+                web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now()
+            )
     except DippouchError as e:
         return redirect(back, layer_words(request, e), error=True)
     return redirect(back, words(request).gettext("Reported to the coordinator."))
@@ -638,10 +636,10 @@ def form_announce(request: Request, form: PressForm, web: WebDep, viewer: Viewer
     try:
         with web.writes:
             if form.get("kind", ""):
-                store_press.set_press_rules(web.store, name, rules_of_form(form), now=web.now())
+                press_cases.set_press_rules(web.store, name, rules_of_form(form), now=web.now())
                 web.touched(name)  # anonymity is the game's: its page names players, or no longer
                 return redirect(back, words(request).gettext("Press rules saved."))
-            store_press.announce(web.store, name, form.get("text", ""), now=web.now())
+            press_cases.announce(web.store, name, form.get("text", ""), now=web.now())
     except DippouchError as e:
         return redirect(back, layer_words(request, e), error=True)
     return redirect(back, words(request).gettext("Announcement sent."))
