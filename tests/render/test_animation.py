@@ -4,6 +4,7 @@ read back with Pillow from the GIF and the WebP it writes."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -43,6 +44,29 @@ def test_every_frame_is_written_with_its_duration(fmt: str) -> None:
     assert durations == [1200, 1200, 4000]
     assert im.size == (300, 150 + CAPTION_PX)  # the map at the width asked for, its caption beneath
     assert im.info.get("loop") == 0
+
+
+def test_a_map_like_the_frame_befores_is_not_rasterised_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board after a phase nobody ordered in is the next phase's picture, and a finished game's final board
+    the one after its last phase: drawn once each, and each frame still has its own caption."""
+    from dippouch.render.output import svg_to_png
+
+    drawn: list[str] = []
+
+    def counted(svg: str, **kw: Any) -> bytes:
+        drawn.append(svg)
+        return svg_to_png(svg, **kw)
+
+    monkeypatch.setattr("dippouch.render.animation.svg_to_png", counted)
+    same, other = _svg("#3c3"), _svg("#c33")
+    frames = [AnimationFrame(same, "one", 500), AnimationFrame(same, "two", 500), AnimationFrame(other, "three", 500)]
+    frames.append(AnimationFrame(same, "four", 500))  # not the frame before's map: drawn again
+    im, _ = _read_back(animate(frames, "gif", width=200))
+    assert drawn == [same, other, same]
+    assert _frame_count(im) == 4
+    im.seek(1)
+    band = im.convert("RGB").crop((0, 100, 200, 100 + CAPTION_PX)).convert("L")
+    assert _low(band) < 100  # the second frame's own caption is there
 
 
 def test_the_caption_is_drawn_under_the_map() -> None:

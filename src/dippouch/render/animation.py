@@ -43,10 +43,21 @@ class AnimationFrame:
 
 def frame_picture(svg: str, caption: str, width: int = WIDTH) -> Image.Image:
     """The map ``width`` pixels wide with ``caption`` in a band beneath it, as an RGB picture."""
-    from PIL import Image, ImageDraw, ImageFont
+    return _captioned(_drawn(svg, width), caption)
+
+
+def _drawn(svg: str, width: int) -> Image.Image:
+    """The map rasterised ``width`` pixels wide: most of a frame's cost (a W3K map takes Cairo the best part of
+    a second)."""
+    from PIL import Image
 
     # Cairo draws; an uncompressed PNG is the cheapest way to hand the pixels over to Pillow.
-    drawn = Image.open(io.BytesIO(svg_to_png(svg, width=width, compress=0))).convert("RGB")
+    return Image.open(io.BytesIO(svg_to_png(svg, width=width, compress=0))).convert("RGB")
+
+
+def _captioned(drawn: Image.Image, caption: str) -> Image.Image:
+    from PIL import Image, ImageDraw, ImageFont
+
     pic = Image.new("RGB", (drawn.width, drawn.height + CAPTION_PX), "white")
     pic.paste(drawn, (0, 0))
     draw = ImageDraw.Draw(pic)
@@ -67,13 +78,22 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
         raise ValueError(f"no animation format {fmt!r}; formats: {', '.join(FORMATS)}")
     if not frames:
         raise ValueError("an animation needs at least one frame")
-    first = frame_picture(_svg(frames[0]), frames[0].caption, width)
+    # A map is drawn again only when it differs from the frame before's: the board after a phase in which
+    # nobody ordered is the next phase's picture of its orders, and a finished game's final board is the
+    # board after its last phase (two of a finished W3K game's five frames were so drawn twice).
+    last_svg = _svg(frames[0])
+    last_drawn = _drawn(last_svg, width)
+    first = _captioned(last_drawn, frames[0].caption)
     size = first.size
 
     def rest() -> Iterator[Image.Image]:
+        nonlocal last_svg, last_drawn
         # Drawn one at a time as the writer asks for them: a long game's frames are never all held as RGB.
         for f in frames[1:]:
-            pic = frame_picture(_svg(f), f.caption, width)
+            svg = _svg(f)
+            if svg != last_svg:
+                last_svg, last_drawn = svg, _drawn(svg, width)
+            pic = _captioned(last_drawn, f.caption)
             yield pic if pic.size == size else _fitted(pic, size)
 
     durations = [max(20, int(f.duration_ms)) for f in frames]
