@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 from datetime import datetime, timedelta, tzinfo
@@ -243,6 +244,33 @@ def test_health_and_metrics_of_a_running_worker(db_url: str, store: GameStore) -
         assert stop(w) == 0
 
 
+STOP_UNDER_SIGNALS = """
+import signal, sys, time
+from dippouch.worker.stopping import StopFlag
+
+flag = StopFlag()
+signal.signal(signal.SIGALRM, lambda signum, frame: flag.set())
+signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)  # a signal every 0.2 ms
+end = time.monotonic() + 1.0
+waits = 0
+while time.monotonic() < end:
+    flag.wait(0.0001)
+    waits += 1
+signal.setitimer(signal.ITIMER_REAL, 0)
+print("waited", waits, "times, set:", flag.is_set())
+"""
+
+
+def test_the_stop_flag_can_be_set_by_a_signal_landing_inside_its_wait() -> None:
+    """The worker's SIGTERM handler sets its stop flag, and the signal may land while the main thread is in the
+    flag's own wait. A ``threading.Event`` deadlocks there (its lock is held by the very thread the handler
+    interrupts: a worker that never stopped on CI); this process waits on the flag thousands of times with a
+    signal setting it every 0.2 ms and must finish (with an Event it hangs or dies within the second)."""
+    r = subprocess.run([sys.executable, "-c", STOP_UNDER_SIGNALS], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("waited ") and r.stdout.strip().endswith("set: True"), r.stdout
+
+
 def test_health_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> None:
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
     w = Worker(store, interval=0.1)
@@ -269,16 +297,22 @@ def test_health_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> None
         (["--nice", "25"], "--nice must be between 0 and 19 (got 25); try 10"),
     ],
 )
-def test_worker_command_refuses_bad_options_clearly(args: list[str], message: str, tmp_path: Path) -> None:
-    r = subprocess.run(
-        [*dippouch_command(), "worker", "--db", f"sqlite:///{tmp_path / 'g.db'}", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert r.returncode == 2
-    assert message in r.stderr
-    assert "Traceback" not in r.stderr
+def test_worker_command_refuses_bad_options_clearly(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line's own entry (what the ``dippouch`` script runs after its imports), in this process: a
+    refusal is decided before the worker starts, so a process of its own per option only repeated the imports
+    (the script itself starts every worker of these tests)."""
+    from dippouch.cli import _run
+
+    monkeypatch.setattr(sys, "argv", ["dippouch", "worker", "--db", f"sqlite:///{tmp_path / 'g.db'}", *args])
+    with pytest.raises(SystemExit) as done:
+        _run()
+    err = capsys.readouterr().err
+    assert done.value.code == 2, err
+    assert message in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "g.db").exists()  # refused before anything was opened
 
 
 def test_worker_once_on_an_empty_database_says_so(tmp_path: Path) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -36,8 +35,9 @@ from dippouch.store.db import DatabaseError
 from dippouch.store.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase
 from dippouch.worker import metrics
+from dippouch.worker.stopping import StopFlag
 
-__all__ = ["Processed", "ScanMemory", "Task", "Worker", "default_tasks", "process_due"]
+__all__ = ["Processed", "ScanMemory", "StopFlag", "Task", "Worker", "default_tasks", "process_due"]
 
 log = logging.getLogger("dippouch.worker")
 
@@ -260,7 +260,7 @@ class Worker:
         self.interval = interval
         self.batch = batch
         self.tasks = list(default_tasks() if tasks is None else tasks)
-        self.stopping = threading.Event()
+        self.stopping = StopFlag()
         self.memory = ScanMemory()
         self.processed = 0
         self.last_ok: float | None = None
