@@ -5,15 +5,18 @@ each place)."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 shapely = pytest.importorskip("shapely")
 
 from shapely.geometry import Point  # noqa: E402
+from shapely.geometry.base import BaseGeometry  # noqa: E402
 
 from dippouch.catalog import load_variant  # noqa: E402
-from dippouch.render.geometry import load_geometry, project  # noqa: E402
-from dippouch.render.mapgen.checks import check_geometry, parse_path  # noqa: E402
+from dippouch.render.geometry import Geometry, load_geometry, project  # noqa: E402
+from dippouch.render.mapgen.checks import GeoReport, check_geometry, parse_path  # noqa: E402
 
 # (variant, place, lon, lat, the province drawn there, or None for off the board / no province)
 PLACES = [
@@ -58,11 +61,27 @@ PLACES = [
 ]
 
 
-def _where(variant: str, lon: float, lat: float) -> str | None:
+# The committed geometry read into shapes, and its check, once per variant for the whole file: each test
+# reads a different part of the same unchanging data (parsing every path per place, and checking each map
+# once per test, was most of this file's time).
+
+
+@functools.cache
+def _shapes(variant: str) -> tuple[Geometry, dict[str, BaseGeometry]]:
     geo = load_geometry(load_variant(variant))
+    return geo, {k: parse_path(s.d) for k, s in geo.provinces.items()}
+
+
+@functools.cache
+def _report(variant: str) -> GeoReport:
+    return check_geometry(load_variant(variant))
+
+
+def _where(variant: str, lon: float, lat: float) -> str | None:
+    geo, shapes = _shapes(variant)
     pt = project(geo, lon, lat)
     assert pt is not None
-    here = [k for k, s in geo.provinces.items() if parse_path(s.d).contains(Point(pt))]
+    here = [k for k, g in shapes.items() if g.contains(Point(pt))]
     assert len(here) <= 1, here
     return here[0] if here else None
 
@@ -74,7 +93,7 @@ def test_place_is_drawn_in_its_province(variant: str, place: str, lon: float, la
 
 @pytest.mark.parametrize("variant", ["standard", "1897", "hundred3", "hundred", "1000ad", "w3k"])
 def test_links_units_and_off_board_seas(variant: str) -> None:
-    rep = check_geometry(load_variant(variant))
+    rep = _report(variant)
     assert rep.connectors_over_land == []
     assert rep.units_crowded == []
     assert rep.offboard_taken == []
@@ -101,7 +120,7 @@ SEA_TOUCHING = {
 
 @pytest.mark.parametrize("variant", sorted(SEA_TOUCHING))
 def test_coasts_drawn_on_seas_without_a_fleet_edge(variant: str) -> None:
-    rep = check_geometry(load_variant(variant))
+    rep = _report(variant)
     assert [f"{a}-{b}" for a, b, _ in rep.sea_touching] == SEA_TOUCHING[variant]
 
 
