@@ -207,21 +207,21 @@ def test_the_commands_that_keep_running_collect_garbage(tmp_path: Path, monkeypa
     """A command runs with the cyclic collector off; `serve` and `worker`, which run for months, switch it on."""
     import gc
 
-    import uvicorn
-
     from dippouch.cli import main
+    from dippouch.web.server import StoppingServer
     from dippouch.worker.service import Worker
 
     seen: dict[str, bool] = {}
 
-    def fake_serve(*args: object, **kwargs: object) -> None:
+    def fake_serve(self: StoppingServer, *args: object, **kwargs: object) -> None:
         seen["serve"] = gc.isenabled()
+        self.started = True  # as a server that started, then was stopped
 
     def fake_run(self: Worker, once: bool = False) -> int:
         seen["worker"] = gc.isenabled()
         return 0
 
-    monkeypatch.setattr(uvicorn, "run", fake_serve)
+    monkeypatch.setattr(StoppingServer, "run", fake_serve)
     monkeypatch.setattr(Worker, "run", fake_run)
     db = f"sqlite:///{tmp_path / 'games.db'}"
     import socket

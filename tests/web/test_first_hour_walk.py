@@ -9,14 +9,9 @@ every mail answers 200. Screenshots of each step at desktop and phone sizes in t
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -24,7 +19,8 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, shoot, watch_errors
-from mailservers import SmtpServer, free_port
+from mailservers import SmtpServer
+from servesupport import Served, serving
 
 pytestmark = pytest.mark.slow
 
@@ -33,36 +29,11 @@ ORDERS = {"Burgundy": "A dij H", "England": "A cal H", "France": "A par H"}
 """A hold for one unit of each power (the others hold too): enough for the phase to be processed."""
 
 
-@dataclass
-class Served:
-    base: str
-    folder: Path
-    proc: subprocess.Popen[str]
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     """``dippouch serve`` as ``scripts/run`` starts it, without any mail setting in its environment."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DIPPOUCH_SMTP_", "DIPPOUCH_MAIL"))}
-    env.pop("DIPPOUCH_PUBLIC_URL", None)
-    env["DIPPOUCH_DATABASE_URL"] = f"sqlite:///{tmp_path / 'dippouch.db'}"
-    command = ["serve", "--port", str(port), "--interval", "0.5"]  # scripts/run's, looking more often
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from dippouch.cli import main; main()", *command],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-        cwd=tmp_path,
-    )
-    try:
-        yield Served(f"http://localhost:{port}", tmp_path, proc)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        out, _ = proc.communicate(timeout=30)
-        print(out)
+    with serving(tmp_path) as server:
+        yield server
 
 
 def _context(chromium: Any, size: dict[str, int]) -> Any:
@@ -145,14 +116,7 @@ def test_a_first_hour_on_the_embedded_default(served: Served, smtp: SmtpServer, 
 
     # A newcomer arrives: the sign-in page says mail cannot leave yet, and where the link waits.
     ann = page_at(DESKTOP)
-    until = time.monotonic() + 30
-    while True:
-        try:
-            ann.goto(f"{base}/signin")
-            break
-        except Exception:
-            assert time.monotonic() < until, "the server did not answer within 30 s"
-            time.sleep(0.3)
+    ann.goto(f"{base}/signin")
     expect(ann.locator("#mail-off")).to_contain_text("This site cannot send mail yet")
     _both(ann, "01-signin-mail-off")
     ann.fill("#signin-mail input[name=email]", "ann@example.org")

@@ -13,15 +13,10 @@ reaches its page. Screenshots at 1280x800 and 390x844 in test-artifacts/seven-wa
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -29,7 +24,8 @@ from typing import Any
 import pytest
 
 from browsersupport import shoot, watch_errors
-from mailservers import SmtpServer, free_port
+from mailservers import SmtpServer
+from servesupport import Served, looks_after, mail_env, serving
 
 pytestmark = pytest.mark.slow
 
@@ -49,57 +45,12 @@ HOLDS = {
 }
 """One hold of each power (the others hold too): a phase to process with results to report."""
 
-QUIET = 3.0
-"""Seconds watched after each processing for a second mail (the scheduler looks every half second)."""
-
-
-@dataclass
-class Served:
-    base: str
-    proc: subprocess.Popen[str]
-
 
 @pytest.fixture
 def served(tmp_path: Path, smtp: SmtpServer) -> Iterator[Served]:
     """``dippouch serve`` as ``scripts/run`` starts it, its mail set up by the README's environment variables."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DIPPOUCH_SMTP_", "DIPPOUCH_MAIL"))}
-    env.pop("DIPPOUCH_PUBLIC_URL", None)
-    env |= {
-        "DIPPOUCH_DATABASE_URL": f"sqlite:///{tmp_path / 'dippouch.db'}",
-        "DIPPOUCH_SMTP_HOST": smtp.host,
-        "DIPPOUCH_SMTP_PORT": str(smtp.port),
-        "DIPPOUCH_SMTP_SECURITY": "none",
-        "DIPPOUCH_MAIL_FROM": "games@example.org",
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from dippouch.cli import main; main()",
-            "serve",
-            "--port",
-            str(port),
-            "--interval",
-            "0.5",
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-        cwd=tmp_path,
-    )
-    try:
-        yield Served(f"http://localhost:{port}", proc)
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            out, _ = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:  # a drawing under way on a loaded machine: stopped all the same
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate(timeout=30)
-        print(out[-4000:])
+    with serving(tmp_path, mail_env(smtp, "games@example.org")) as server:
+        yield server
 
 
 def _address(name: str) -> str:
@@ -127,7 +78,7 @@ def _until(what: Callable[[], bool], why: Callable[[], str], seconds: float = 30
 
 class Walk:
     def __init__(self, served: Served, smtp: SmtpServer, chromium: Any) -> None:
-        self.base, self.smtp, self.chromium = served.base, smtp, chromium
+        self.served, self.base, self.smtp, self.chromium = served, served.base, smtp, chromium
         self.errors: list[str] = []
         self.pages: dict[str, Any] = {}
         self.offered: list[str] = []
@@ -224,10 +175,11 @@ class Walk:
         return out
 
     def processed(self, counts_before: dict[str, int], phase: str) -> dict[str, EmailMessage]:
-        """After a processing: each player's one mail, and no second in the seconds after it."""
+        """After a processing: each player's one mail, and no second in the scheduler's next two looks (a reminder
+        queued with the results would be sent in the look that sent them, or the next)."""
         for name in PEOPLE:
             self.mail(name, f"{phase} processed", counts_before[name])
-        time.sleep(QUIET)
+        looks_after(self.served)
         got = {}
         for name in PEOPLE:
             new = self.mails(name)[counts_before[name] :]
@@ -249,14 +201,7 @@ def test_seven_players_a_standard_game_with_one_hour_phases_and_its_mail(
     for name in PEOPLE:
         page = walk.page(PHONE if name in ON_PHONES else WIDE)
         walk.pages[name] = page
-        until = time.monotonic() + 120  # its start compiles every page's template: 30 s on a loaded machine
-        while True:
-            try:
-                page.goto(f"{base}/signin")
-                break
-            except Exception:
-                assert time.monotonic() < until, "the server did not answer within 120 s"
-                time.sleep(0.3)
+        page.goto(f"{base}/signin")
         walk.sign_in(page, name, arrive=f"{base}/me")
     alice, bob = walk.pages["Alice"], walk.pages["Bob"]
 
@@ -344,7 +289,7 @@ def test_seven_players_a_standard_game_with_one_hour_phases_and_its_mail(
         opened += walk.open_links(fresh[name], name, done, shot="06-mailed-link-elsewhere" if name == "Bob" else "")
 
     ended = {name: walk.mail(name, "has ended", seen[name], seconds=90) for name in PEOPLE}
-    time.sleep(QUIET)
+    looks_after(served)
     for name in PEOPLE:
         game_mails = [str(m["Subject"]) for m in walk.mails(name)[seen[name] :] if GAME in str(m["Subject"])]
         # The draw's proposal may be told before it passes (notify's proposal notice): once at most, then the end.

@@ -153,7 +153,7 @@ def serve(
         pace=request_pace() if rate_limits else None,
         pool=pool,
     )
-    from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools
+    from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
 
     # What importing and building the app made (some 180,000 objects: the web framework, the models, the
     # variants' catalog) lives as long as the process. Left to the collector, every full collection walks
@@ -161,7 +161,7 @@ def serve(
     # under load: the tail of every latency. Frozen, the collector walks only what requests make.
     gc.collect()
     gc.freeze()
-    uvicorn.run(
+    config = uvicorn.Config(
         application,
         host=host,
         port=port,
@@ -171,3 +171,7 @@ def serve(
         http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.server)
         **SERVER_LIMITS,
     )
+    server = StoppingServer(config, application.state.web.stopping)
+    server.run()
+    if not server.started:
+        raise SystemExit(3)  # as uvicorn.run says a start-up that failed (its error is logged above)

@@ -83,9 +83,14 @@ class DeadlineScheduler:
         return done
 
     def _run(self) -> None:
+        from dippouch.worker import metrics
+
         while not self._stop.is_set():
             try:
                 self.tick()
+                # The server's /metrics shows the worker's gauge: without this a scheduler that stopped looking
+                # (or never started) looked the same as one looking every few seconds.
+                metrics.WORKER_LAST_LOOP.set_to_current_time()
             except Exception:  # keep the scheduler alive; the error is logged for the operator
                 log.exception("deadline scheduler tick failed")
             self._stop.wait(self.interval)

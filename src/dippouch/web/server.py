@@ -5,17 +5,21 @@ send them: one client could send an 8 MB header, 5,000 headers, or hold thousand
 half a request each. :class:`GuardedHttpTools` refuses a request head over :data:`MAX_HEAD` bytes (431) or
 with more than :data:`MAX_HEADERS` headers (400), and closes a connection whose request head has not arrived
 within :data:`HEAD_TIMEOUT` seconds of its first byte (or of the connection). Slow bodies are the app's to
-time out (``middleware.Headers``). Imported only by ``dippouch serve``.
+time out (``middleware.Headers``). Told to stop, :class:`StoppingServer` first ends the app's live streams,
+which uvicorn would otherwise wait for. Imported only by ``dippouch serve``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from types import FrameType
 from typing import Any
 
+import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-__all__ = ["HEAD_TIMEOUT", "MAX_HEAD", "MAX_HEADERS", "SERVER_LIMITS", "GuardedHttpTools"]
+__all__ = ["HEAD_TIMEOUT", "MAX_HEAD", "MAX_HEADERS", "SERVER_LIMITS", "GuardedHttpTools", "StoppingServer"]
 
 MAX_HEAD = 32_768
 """Bytes of a request's line and headers (a browser's are under 8 KB, cookies included)."""
@@ -114,3 +118,17 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._in_head = True  # what comes next on this connection is the next request's head
         self._head_bytes = 0
         self._head_tail = b""
+
+
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server, which on SIGTERM or Ctrl+C waits for every open answer before it stops: a player's page
+    holds its press stream open for minutes, so a stop (a restart, ``systemctl stop``) waited that long or was
+    killed. Told to stop, it sets ``stopping`` first, and each stream ends at its next look (a second)."""
+
+    def __init__(self, config: uvicorn.Config, stopping: threading.Event) -> None:
+        super().__init__(config)
+        self.stopping = stopping
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.stopping.set()
+        super().handle_exit(sig, frame)

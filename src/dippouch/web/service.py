@@ -76,6 +76,9 @@ class Web:
         seconds), marker, visibility, HTML with a CSRF placeholder)."""
         self.lock = threading.Lock()
         """Guards the caches' dictionaries (held for a moment, never while reading the database)."""
+        self.stopping = threading.Event()
+        """Set when the server is told to stop: an answer that would stay open for minutes (a press stream)
+        ends at its next look, since the server waits for every open answer before it stops."""
 
     def now(self) -> datetime:
         return self.clock()
