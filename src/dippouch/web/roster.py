@@ -29,6 +29,7 @@ from dippouch.people.absences import POLICIES
 from dippouch.people.addresses import address_in_force
 from dippouch.people.anonymity import HIDDEN
 from dippouch.people.dates import DateError, day_range, short_range
+from dippouch.play import roster as roster_cases
 from dippouch.store import absences as absence_store
 from dippouch.store import addresses as address_store
 from dippouch.store.people import person_by_email
@@ -438,9 +439,7 @@ def addresses_page(request: Request, web: WebDep, pid: PersonDep) -> Response:
 def add_address_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     def add() -> str:
         first, last = _days_of(data)
-        address_store.add_address(
-            web.store, pid, data.get("address", ""), first_day=first, last_day=last, now=web.now()
-        )
+        roster_cases.add_address(web.store, pid, data.get("address", ""), first_day=first, last_day=last, now=web.now())
         return words(request).gettext("Address added.")
 
     return _change(
@@ -452,7 +451,7 @@ def add_address_form(request: Request, data: RosterForm, web: WebDep, pid: Perso
 def edit_address_form(request: Request, address_id: int, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     def edit() -> str:
         first, last = _days_of(data)
-        address_store.edit_address(web.store, pid, address_id, data.get("address", ""), first_day=first, last_day=last)
+        roster_cases.edit_address(web.store, pid, address_id, data.get("address", ""), first_day=first, last_day=last)
         return words(request).gettext("Address saved.")
 
     typed = {**data, "id": str(address_id)}
@@ -469,7 +468,7 @@ def edit_address_form(request: Request, address_id: int, data: RosterForm, web: 
 @router.post("/me/addresses/{address_id}/delete", include_in_schema=False)
 def delete_address_form(request: Request, address_id: int, _: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     def remove() -> str:
-        address_store.remove_address(web.store, pid, address_id)
+        roster_cases.remove_address(web.store, pid, address_id)
         return words(request).gettext("Address removed.")
 
     return _change(request, remove, lambda error: _addresses_page(request, web, pid, error=error), "/me/addresses")
@@ -495,7 +494,7 @@ def absences_page(request: Request, web: WebDep, pid: PersonDep) -> Response:
 def add_absence_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     def add() -> str:
         first, last = day_range(data.get("from", ""), data.get("to", ""))
-        absence_store.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
+        roster_cases.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
         _touch_seats(web, pid)
         said = words(request).gettext("Away %(days)s: recorded for all your games.")
         return said % {"days": short_range(first, last)}
@@ -510,7 +509,7 @@ def ally_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -
     game = data.get("game", "")
 
     def name_ally() -> str:
-        ally = absence_store.set_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
+        ally = roster_cases.choose_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
         w = words(request)
         if ally:
             said = w.gettext("%(game)s: %(ally)s gives proxy orders for your units while you are away.")
@@ -530,7 +529,7 @@ def ally_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -
 @router.post("/me/absences/{absence_id}/delete", include_in_schema=False)
 def delete_absence_form(request: Request, absence_id: int, _: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     def remove() -> str:
-        absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
+        roster_cases.remove_absence(web.store, pid, absence_id, now=web.now())
         _touch_seats(web, pid)
         return words(request).gettext("Absence removed.")
 
@@ -660,12 +659,15 @@ def _apply_settings(
                 )
             )
         stand_in_id = who.id
-    if visibility:
-        address_store.set_roster_visibility(web.store, name, visibility, now=now)
-    if policy:
-        absence_store.set_absence_policy(
-            web.store, name, policy, budget_days=budget, stand_in_person_id=stand_in_id, now=now
-        )
+    roster_cases.set_roster_settings(
+        web.store,
+        name,
+        visibility=visibility,
+        policy=policy,
+        budget_days=budget,
+        stand_in_person_id=stand_in_id,
+        now=now,
+    )
     web.touched(name)
     return _settings_view(web, name)
 
@@ -744,7 +746,7 @@ def api_addresses(web: WebDep, pid: PersonDep) -> AddressesAnswer:
 def api_add_address(body: AddressIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AddressAnswer:
     """Add a postal address: the primary (no days) or an alternate preferred from ``from`` to ``to``."""
     first, last = _api_days(body.first_day, body.last_day)
-    new = address_store.add_address(web.store, pid, body.address, first_day=first, last_day=last, now=web.now())
+    new = roster_cases.add_address(web.store, pid, body.address, first_day=first, last_day=last, now=web.now())
     return _address(web, pid, new)
 
 
@@ -752,13 +754,13 @@ def api_add_address(body: AddressIn, web: WebDep, _: WriterDep, pid: PersonDep) 
 def api_edit_address(address_id: int, body: AddressIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AddressAnswer:
     """Change one of the signed-in person's addresses."""
     first, last = _api_days(body.first_day, body.last_day)
-    address_store.edit_address(web.store, pid, address_id, body.address, first_day=first, last_day=last)
+    roster_cases.edit_address(web.store, pid, address_id, body.address, first_day=first, last_day=last)
     return _address(web, pid, address_id)
 
 
 @router.delete("/api/me/addresses/{address_id}", **answers(DoneAnswer))
 def api_remove_address(address_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
-    address_store.remove_address(web.store, pid, address_id)
+    roster_cases.remove_address(web.store, pid, address_id)
     return DoneAnswer(message=f"address #{address_id} removed")
 
 
@@ -775,14 +777,14 @@ def api_add_absence(body: AbsenceIn, web: WebDep, _: WriterDep, pid: PersonDep) 
         first, last = day_range(body.first_day, body.last_day)
     except DateError as e:
         raise _api_error(e) from None
-    new = absence_store.record_absence(web.store, pid, first, last, reason=body.reason, now=web.now())
+    new = roster_cases.record_absence(web.store, pid, first, last, reason=body.reason, now=web.now())
     _touch_seats(web, pid)
     return AbsenceAnswer.model_validate(next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new))
 
 
 @router.delete("/api/me/absences/{absence_id}", **answers(DoneAnswer))
 def api_remove_absence(absence_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
-    absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
+    roster_cases.remove_absence(web.store, pid, absence_id, now=web.now())
     _touch_seats(web, pid)
     return DoneAnswer(message=f"absence #{absence_id} removed")
 
@@ -824,5 +826,5 @@ class AllyIn(BaseModel):
 @router.post("/api/me/absences/ally", **answers(AllyAnswer))
 def api_ally(body: AllyIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AllyAnswer:
     """In a game whose rules allow proxy orders (W3K), name the ally who orders your units while you are away."""
-    ally = absence_store.set_proxy_ally(web.store, pid, body.game, body.ally or None, now=web.now())
+    ally = roster_cases.choose_proxy_ally(web.store, pid, body.game, body.ally or None, now=web.now())
     return AllyAnswer(game=body.game, ally=ally)
