@@ -244,6 +244,9 @@ def test_only_the_coordinator_changes_the_roster_settings_and_bad_ones_are_named
         "stand_in": None,
         "proxy_orders": True,
     }
+    # A game that is not there is its 404, not the form again.
+    r = site.post_form(site.coordinator, "/games/no-such-game/roster/settings", {"roster_visibility": "nobody"})
+    assert r.status_code == 404
 
 
 def test_every_roster_and_absence_route_refuses_a_visitor_and_a_player_of_another_game(site: Site) -> None:

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
+from dippouch.core.errors import NotFound
 from dippouch.core.messages import N_, Msg, msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
@@ -677,7 +678,7 @@ def settings_form(request: Request, name: str, data: RosterForm, web: WebDep, vi
     try:
         _apply_settings(web, name, viewer, data, say=words(request).gettext)
     except (GameError, BadInput) as e:
-        if str(e).startswith("no game"):  # the game itself is not there: its 404, not the form again
+        if isinstance(e, NotFound):  # the game itself is not there: its 404, not the form again
             raise
         message = layer_words(request, e)
         return _roster_page(request, web, viewer, name, error=message)
