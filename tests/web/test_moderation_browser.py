@@ -91,27 +91,14 @@ def test_two_accounts_from_one_browser_are_refused_into_one_game(live_site: Live
     assert page.goto(f"{base}/desk/review/accounts").status == 404  # (a console error of its own, expected)
 
 
-def _axe(page: Any, where: str, phone: bool) -> list[str]:
-    """axe's serious and critical findings on ``page``, with WCAG 2.2's target size (24 px) on a phone."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    options: dict[str, Any] = {"resultTypes": ["violations"]}
-    if phone:
-        options["rules"] = {"target-size": {"enabled": True}}
-    return [
-        f"{where}: {v['id']} ({v['impact']}) at {' '.join(map(str, n['target']))}"
-        for v in Axe().run(page, options=options).response["violations"]
-        if v["impact"] in ("serious", "critical")
-        for n in v["nodes"]
-    ]
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite, scheme: str) -> None:
+def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite) -> None:
     """The blocks on a profile, the account page and the opening (its warning), a player's press with its block
     and report, the report form, the review of accounts and the queue with a report in it: no serious axe
-    finding on a desktop or a phone, in light and dark, and no page wider than the phone."""
+    finding on a desktop or a phone, in light and dark (each page seeded and loaded once: every rule in light,
+    the colour rules once it is dark, test_axe_pages' way), and no page wider than the phone."""
+    from test_axe_pages import _in_both_schemes, _Traffic
+
     from dippouch.play import blocks
     from dippouch.play.moderation import report_person
     from dippouch.play.press import send_press
@@ -136,8 +123,9 @@ def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite, scheme
     found: list[str] = []
     for size in (DESKTOP, PHONE):
         phone = size is PHONE
-        mine = site.person(ann, size, color_scheme=scheme).new_page()
-        desk = site.key_page(site.coordinator_key, size, color_scheme=scheme)
+        mine = site.person(ann, size).new_page()
+        desk = site.key_page(site.coordinator_key, size)
+        traffic = {id(mine): _Traffic(mine), id(desk): _Traffic(desk)}
         for page, path in (
             (mine, f"/people/{bob}"),
             (mine, "/me"),
@@ -148,14 +136,14 @@ def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite, scheme
             (desk, "/desk/review/reports"),
         ):
             assert page.goto(base + path).status == 200, path
-            page.wait_for_load_state("networkidle")
-            found += _axe(page, f"{scheme} {'phone' if phone else 'desktop'} {path}", phone)
+            traffic[id(page)].settle()
+            found += _in_both_schemes(page, f"{'phone' if phone else 'desktop'} {path}", phone)
             if phone:
                 wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
                 if wide > 0:
                     found.append(f"{path}: {wide} px wider than the phone")
-        if scheme == "dark":
-            shoot(mine, "web", f"moderation-press-{'phone' if phone else 'desktop'}-dark")
+        mine.emulate_media(color_scheme="dark")
+        shoot(mine, "web", f"moderation-press-{'phone' if phone else 'desktop'}-dark")
         mine.context.close()
         desk.context.close()
     assert not found, "\n".join(found)

@@ -61,24 +61,30 @@ def test_a_wrong_answer_is_beaten_then_the_right_one_solves_it(live_site: LiveSi
 
 
 def test_the_puzzle_fits_a_phone_and_passes_axe(live_site: LiveSite) -> None:
+    """On a phone: the puzzle, its beaten answer and the list fit the screen and pass every axe rule in light and
+    the colour rules once the same page is dark (test_axe_pages: the dark scheme changes colours only)."""
     from playwright.sync_api import expect
-    from test_axe_pages import _violations
+    from test_axe_pages import _in_both_schemes
 
     pid, p = _stored(live_site)
     found: list[str] = []
+    page = live_site.context(PHONE).new_page()
+    page.goto(f"{live_site.base}/puzzles/{pid}")
+    expect(page.locator("#orders")).to_be_visible()
+    assert _wide(page) <= 0, "the puzzle page is wider than the phone"
+    found += _in_both_schemes(page, "a puzzle", True)
+    page.fill("#orders", "\n".join(o for o in p.answer if " S " not in o))
+    page.click("#answer button[type=submit]")
+    expect(page.locator("#verdict")).to_contain_text("this reply beats your orders")
+    assert _wide(page) <= 0, "the beaten answer's page is wider than the phone"
+    found += _in_both_schemes(page, "a beaten answer", True)
     for scheme in ("light", "dark"):
-        page = live_site.context(PHONE, color_scheme=scheme).new_page()
-        page.goto(f"{live_site.base}/puzzles/{pid}")
-        expect(page.locator("#orders")).to_be_visible()
-        assert _wide(page) <= 0, "the puzzle page is wider than the phone"
-        found += _violations(page, f"a puzzle ({scheme})", True)
-        page.fill("#orders", "\n".join(o for o in p.answer if " S " not in o))
-        page.click("#answer button[type=submit]")
-        expect(page.locator("#verdict")).to_contain_text("this reply beats your orders")
-        assert _wide(page) <= 0, "the beaten answer's page is wider than the phone"
-        found += _violations(page, f"a beaten answer ({scheme})", True)
+        page.emulate_media(color_scheme=scheme)
         shoot(page, "web", f"puzzle-beaten-phone-{scheme}")
-        page.goto(f"{live_site.base}/puzzles")
-        found += _violations(page, f"the list ({scheme})", True)
+    page.emulate_media(color_scheme="light")
+    page.goto(f"{live_site.base}/puzzles")
+    found += _in_both_schemes(page, "the list", True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
         shoot(page, "web", f"puzzle-list-phone-{scheme}")
     assert found == []
