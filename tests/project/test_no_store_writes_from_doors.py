@@ -37,7 +37,7 @@ DOORS = ("web", "cli", "mail", "interop")
 CEILING = 0
 """Store writes left in the doors. Lower it as calls move into use cases; never raise it."""
 
-MODULE_CEILING = 44
+MODULE_CEILING = 33
 """Door calls of the store modules' writing functions left (rule 3). Lower it as they move into use cases."""
 
 DOORS_OWN = frozenset({"start_session", "end_session", "find_key", "add_to_session", "marker"})

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
+from dippouch.play import accounts as account_cases
 from dippouch.play import moderation as play_moderation
 from dippouch.settings import Site
 from dippouch.store import accounts as store_accounts
@@ -211,7 +212,7 @@ def signin_mail(request: Request, form: AccountForm, web: WebDep, site: SiteDep)
     _limit(request, "signin_mail_address", address, "sign-in links asked for this address")
 
     with web.writes:
-        store_accounts.create_signin_link(
+        account_cases.ask_signin_link(
             web.store, address, now=web.now(), name=name, compose=_composer(request, site.public_url)
         )
     minutes = int(LINK_LIFETIME.total_seconds() // 60)
@@ -255,7 +256,7 @@ def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep
 
     try:
         with web.writes:
-            pid = store_accounts.use_link(web.store, token, now=web.now(), name=name or None)
+            pid = account_cases.sign_in_by_link(web.store, token, now=web.now(), name=name or None)
     except NeedsName as e:
         raise BadInput(e.msg) from None
     except LinkError as e:
@@ -385,12 +386,12 @@ def me_calendar(
     action = form.get("action", "")
     if action == "revoke":
         with web.writes:
-            store_accounts.revoke_calendar(web.store, pid, now=web.now())
+            account_cases.revoke_calendar(web.store, pid, now=web.now())
         return redirect("/me", words(request).gettext("Your calendar address no longer works."))
     if action != "renew":
         raise BadInput(msg("unknown calendar action %(action)s; use 'renew' or 'revoke'", action=repr(action)))
     with web.writes:
-        token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
+        token = account_cases.renew_calendar(web.store, pid, now=web.now())
     url = f"{site.public_url}/me/calendar/{token}.ics"
     return _me_page(request, MeView.model_validate(me_view(web, viewer, pid)), url)
 
@@ -511,38 +512,13 @@ def _rp(site: Site) -> tuple[str, str]:
 @router.post("/api/me/passkeys/options", dependencies=[CSRF_CHECKED], **answers(PasskeyOptions))
 def passkey_register_options(web: WebDep, site: SiteDep, pid: MeDep) -> PasskeyOptions:
     """Options for the browser's ``navigator.credentials.create`` (a signed-in person adds a passkey)."""
-    import json
-
-    from webauthn import generate_registration_options, options_to_json
-    from webauthn.helpers.structs import (
-        AuthenticatorSelectionCriteria,
-        PublicKeyCredentialDescriptor,
-        ResidentKeyRequirement,
-        UserVerificationRequirement,
-    )
-
-    p = people.person(web.read, pid)
-    assert p is not None
-    challenge = store_accounts.new_challenge(web.store, "register", now=web.now(), person_id=pid)
     rp_id, _ = _rp(site)
-    from webauthn.helpers import base64url_to_bytes
-
-    opts = generate_registration_options(
-        rp_id=rp_id,
-        rp_name="dippouch",
-        user_id=f"dippouch-person-{pid}".encode(),
-        user_name=p.email or p.name,
-        user_display_name=p.name,
-        challenge=challenge,
-        authenticator_selection=AuthenticatorSelectionCriteria(
-            resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED
-        ),
-        exclude_credentials=[
-            PublicKeyCredentialDescriptor(id=base64url_to_bytes(k.credential_id))
-            for k in store_accounts.passkeys_of(web.read, pid)
-        ],
-    )
-    return PasskeyOptions(options=json.loads(options_to_json(opts)))
+    try:
+        return PasskeyOptions(
+            options=account_cases.passkey_register_options(web.store, pid, rp_id=rp_id, now=web.now())
+        )
+    except account_cases.PasskeyRefused as e:
+        raise BadInput(e.msg) from None
 
 
 @router.post("/api/me/passkeys", dependencies=[CSRF_CHECKED], **answers(SignedIn))
@@ -554,32 +530,11 @@ def passkey_register(
 ) -> SignedIn:
     """The browser's new credential: checked (challenge ours, unused, this person's; origin and RP id ours)
     and kept."""
-    from webauthn import verify_registration_response
-    from webauthn.helpers import bytes_to_base64url
-    from webauthn.helpers.exceptions import InvalidRegistrationResponse
-
     rp_id, origin = _rp(site)
-    challenge = _client_challenge(credential)
-    store_accounts.take_challenge(web.store, challenge, "register", now=web.now(), person_id=pid)
     try:
-        v = verify_registration_response(
-            credential=credential,
-            expected_challenge=_b64d(challenge),
-            expected_rp_id=rp_id,
-            expected_origin=origin,
-        )
-    except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as e:
-        raise BadInput(msg("the passkey could not be checked: %(reason)s", reason=str(e))) from None
-    label = str(credential.get("label") or "passkey")[:200]
-    store_accounts.add_passkey(
-        web.store,
-        pid,
-        bytes_to_base64url(v.credential_id),
-        v.credential_public_key,
-        v.sign_count,
-        label=label,
-        now=web.now(),
-    )
+        account_cases.register_passkey(web.store, pid, credential, rp_id=rp_id, origin=origin, now=web.now())
+    except account_cases.PasskeyRefused as e:
+        raise BadInput(e.msg) from None
     return SignedIn(ok=True, url="/me")
 
 
@@ -587,18 +542,9 @@ def passkey_register(
 def passkey_signin_options(request: Request, web: WebDep, site: SiteDep) -> PasskeyOptions:
     """Options for ``navigator.credentials.get``: a fresh challenge, no credential named (the browser offers
     the passkeys it has for this site: nobody learns whose they are)."""
-    import json
-
-    from webauthn import generate_authentication_options, options_to_json
-    from webauthn.helpers.structs import UserVerificationRequirement
-
     _limit(request, "signin_mail", client_id(request), "sign-in attempts")
-    challenge = store_accounts.new_challenge(web.store, "signin", now=web.now())
     rp_id, _ = _rp(site)
-    opts = generate_authentication_options(
-        rp_id=rp_id, challenge=challenge, user_verification=UserVerificationRequirement.PREFERRED
-    )
-    return PasskeyOptions(options=json.loads(options_to_json(opts)))
+    return PasskeyOptions(options=account_cases.passkey_signin_options(web.store, rp_id=rp_id, now=web.now()))
 
 
 @router.post("/api/signin/passkey", dependencies=[CSRF_CHECKED], **answers(SignedIn))
@@ -611,32 +557,16 @@ def passkey_signin(
 ) -> SignedIn:
     """An assertion from a passkey: its challenge ours and unused, its signature by a registered key. The
     session's cookies go out with the answer (on ``response``, which FastAPI merges into it)."""
-    from webauthn import verify_authentication_response
-    from webauthn.helpers.exceptions import InvalidAuthenticationResponse
-
     rp_id, origin = _rp(site)
-    challenge = _client_challenge(credential)
-    cred_id = str(credential.get("id") or credential.get("rawId") or "")
-    key = store_accounts.passkey(web.read, cred_id)
-    if key is None:
-        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise Forbidden(words(request).gettext("this passkey is not registered here (or its account was deleted)"))
-    store_accounts.take_challenge(web.store, challenge, "signin", now=web.now())
     try:
-        v = verify_authentication_response(
-            credential=credential,
-            expected_challenge=_b64d(challenge),
-            expected_rp_id=rp_id,
-            expected_origin=origin,
-            credential_public_key=key.public_key,
-            credential_current_sign_count=key.sign_count,
-        )
-    except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as e:
+        person_id = account_cases.sign_in_with_passkey(web.store, credential, rp_id=rp_id, origin=origin, now=web.now())
+    except account_cases.PasskeyMalformed as e:
+        raise BadInput(e.msg) from None
+    except account_cases.PasskeyRefused as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise Forbidden(msg("the passkey's answer could not be checked: %(why)s", why=str(e))) from None
-    store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
-    set_session_cookie(request, response, _new_session(request, web, key.person_id))
-    remember_device(request, response, web, key.person_id)
+        raise Forbidden(e.msg) from None
+    set_session_cookie(request, response, _new_session(request, web, person_id))
+    remember_device(request, response, web, person_id)
     forget_next(request, response)
     return SignedIn(ok=True, url=after_sign_in(request))
 
@@ -644,25 +574,5 @@ def passkey_signin(
 @router.post("/me/passkeys/{passkey_id}/remove", include_in_schema=False)
 def passkey_remove(request: Request, passkey_id: int, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
     with web.writes:
-        store_accounts.remove_passkey(web.store, pid, passkey_id)
+        account_cases.remove_passkey(web.store, pid, passkey_id)
     return redirect("/me", words(request).gettext("The passkey is removed."))
-
-
-def _b64d(text: str) -> bytes:
-    from webauthn.helpers import base64url_to_bytes
-
-    try:
-        return base64url_to_bytes(text)
-    except (ValueError, TypeError):
-        raise BadInput(msg("the passkey's answer is not in the expected shape")) from None
-
-
-def _client_challenge(credential: dict[str, Any]) -> str:
-    """The challenge the browser signed, read from its clientDataJSON (checked again by the library)."""
-    import json
-
-    try:
-        client = json.loads(_b64d(str(credential["response"]["clientDataJSON"])))
-        return str(client["challenge"])
-    except (KeyError, TypeError, ValueError):
-        raise BadInput(msg("the passkey's answer is not in the expected shape (no clientDataJSON)")) from None
