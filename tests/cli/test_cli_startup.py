@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch import compiled
 from dippouch.catalog import load_variant
 
@@ -223,7 +224,11 @@ def test_the_commands_that_keep_running_collect_garbage(tmp_path: Path, monkeypa
 
     monkeypatch.setattr(StoppingServer, "run", fake_serve)
     monkeypatch.setattr(Worker, "run", fake_run)
-    db = f"sqlite:///{tmp_path / 'games.db'}"
+    # No processes for expensive work: the server here never answers a request, and the pool's three fresh
+    # interpreters (left running after the faked server returned) were most of this test's time.
+    monkeypatch.setenv("DIPPOUCH_WORK_PROCESSES", "0")
+    # A copy of the migrated template: what is checked is the collector, not the migrations (tested on their own).
+    db = migrated_sqlite(tmp_path / "games.db")
     import socket
 
     with socket.socket() as probe:
