@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.contract import encode_response, handle_line
 
@@ -239,8 +240,15 @@ ARG = st.sampled_from(
 def test_cli_arguments_end_in_a_message_never_a_traceback(
     tmp_path: Path, command: str, args: list[str], stdin: str
 ) -> None:
-    db = f"sqlite:///{tmp_path / 'g.db'}"  # one database for every example: commands act on what came before
-    runner.invoke(app, ["new", "g", "--db", db, "--now", "2026-01-01T00:00"])
+    # One database for every example: commands act on what came before. Game g is made once, in a copy of the
+    # migrated template: no command fuzzed here deletes a game, so making it again each example was refused
+    # every time after the first ("already exists") and checked nothing.
+    path = tmp_path / "g.db"
+    if not path.exists():
+        db = migrated_sqlite(path)
+        made = runner.invoke(app, ["new", "g", "--db", db, "--now", "2026-01-01T00:00"])
+        assert made.exit_code == 0, made.output
+    db = f"sqlite:///{path}"
     # Standard input is bytes: text that cannot be UTF-8 (a lone surrogate) arrives as the bytes it would be.
     r = runner.invoke(app, [command, *args, "--db", db], input=stdin.encode("utf-8", "surrogatepass"))
     if r.exception is not None and not isinstance(r.exception, SystemExit):
