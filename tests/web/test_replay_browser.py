@@ -24,6 +24,8 @@ ORDERS = {
     "Fall 1901 Movement": {"France": "F mao - spa/sc", "Germany": "A ruh - bel", "Russia": "A gal - vie"},
 }
 FRAMES = 2 * len(ORDERS) + 1
+FRAME_MS = 1200
+"""How long replay.js shows a frame while it plays."""
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +43,15 @@ def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Li
         yield s
 
 
-def _open(site: LiveSite, size: dict[str, int], url: str = "/games/g/replay", **options: Any) -> Any:
+def _open(
+    site: LiveSite, size: dict[str, int], url: str = "/games/g/replay", *, clock: bool = False, **options: Any
+) -> Any:
+    """The replay page, ready; with ``clock``, on a clock of the test's (Playwright's): its timers fire when the
+    test moves the clock on, so a check that nothing plays, or that playing steps, takes no real seconds."""
     page = site.context(size, **options).new_page()
     page.errors = watch_errors(page)
+    if clock:
+        page.clock.install()
     page.goto(site.base + url)
     page.locator("[data-replay][data-ready]").wait_for()
     return page
@@ -74,8 +82,8 @@ def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, i
     """With reduced motion nothing plays by itself; → steps forward, ← back, End and Home go to the ends, and
     everything on the page names the frame shown; space plays (the frame advances by itself) and pauses."""
     frames = site.web.access.phases("g")
-    page = _open(site, size, reduced_motion="reduce")
-    page.wait_for_timeout(1500)
+    page = _open(site, size, reduced_motion="reduce", clock=True)
+    page.clock.run_for(2 * FRAME_MS)
     assert _at(page) == 0, "played by itself although the system asks for reduced motion"
     assert page.locator("[data-play]").is_visible()
     page.keyboard.press("ArrowRight")
@@ -102,11 +110,12 @@ def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, i
     )
     page.keyboard.press(" ")
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "true"
+    page.clock.run_for(FRAME_MS)
     page.wait_for_function("() => document.querySelector('[data-replay]').dataset.at !== '0'", timeout=15_000)
     page.keyboard.press(" ")
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
     paused = _at(page)
-    page.wait_for_timeout(1600)
+    page.clock.run_for(2 * FRAME_MS)
     assert _at(page) == paused, "still playing after space paused it"
     # The buttons step too, and the slider.
     page.locator("[data-step=last]").click()
@@ -122,17 +131,19 @@ def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, i
 
 @pytest.mark.slow
 def test_it_plays_by_itself_and_stops_on_the_last_picture(site: LiveSite) -> None:
-    page = _open(site, WIDE)
+    page = _open(site, WIDE, clock=True)
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "true"
-    page.wait_for_function(
-        f"() => document.querySelector('[data-replay]').dataset.at === '{FRAMES - 1}'", timeout=3000 * FRAMES
-    )
-    page.wait_for_timeout(1500)
+    for step in range(1, FRAMES):
+        # A frame's time passes (the page's clock runs on by itself too: a frame may pass unbidden); the next
+        # is shown once its picture has arrived, a real load, waited for.
+        page.clock.run_for(FRAME_MS)
+        page.wait_for_function(f"() => Number(document.querySelector('[data-replay]').dataset.at) >= {step}")
+    page.clock.run_for(2 * FRAME_MS)
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
     assert _at(page) == FRAMES - 1
     # A frame asked for in the address is where it opens, and it does not start playing over it.
-    asked = _open(site, WIDE, "/games/g/replay?at=3")
-    asked.wait_for_timeout(1500)
+    asked = _open(site, WIDE, "/games/g/replay?at=3", clock=True)
+    asked.clock.run_for(2 * FRAME_MS)
     assert _at(asked) == 3 and asked.locator("[data-play]").get_attribute("aria-pressed") == "false"
     assert page.errors == [] and asked.errors == []
 
