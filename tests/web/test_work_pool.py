@@ -289,16 +289,21 @@ class Served:
             self.proc.wait(timeout=30)
 
 
-@pytest.fixture
-def both(tmp_path: Path) -> Iterator[tuple[Site, Served, str]]:
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, Served, str]]:
     """The tests' site (jobs inline) with a standard game processed four times and France's key, and a
-    `dippouch serve` (with its pool) on a copy of that database, made when both had the same data."""
+    `dippouch serve` (with its pool) on a copy of that database, made when both had the same data; a second
+    game, ``k``, is the kill test's. Made once for the file: the comparison changes nothing the other test reads
+    (its sandbox is a new one on either side), and the kill test comes last and stops the server itself."""
+    tmp_path = tmp_path_factory.mktemp("both")
     site = Site(f"sqlite:///{tmp_path / 'inline.db'}")
     site.app.state.budget = WorkBudget(math.inf)  # as the served one's, its rate limits off
     site.new_game("g")
     key = site.seat("g", "France", "Bruno")
+    site.new_game("k")  # the kill test's, whose replay no test has drawn (a drawing is kept once made)
     for _ in range(4):
-        site.post_form(site.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
+        for game in ("g", "k"):
+            site.post_form(site.coordinator, f"/games/{game}/coordinate/process", {"confirm": "yes"})
     # The backup API, not a file copy: in WAL mode the last commits may still be in the log beside the file.
     with (
         closing(sqlite3.connect(tmp_path / "inline.db")) as source,
@@ -431,7 +436,7 @@ def test_a_served_drawing_whose_worker_is_killed_is_a_503_then_drawn_again(both:
     _, served, _ = both
     answers: list[httpx.Response] = []
     asking = threading.Thread(
-        target=lambda: answers.append(served.client.get("/games/g/replay.gif", headers={"Accept-Language": "de"}))
+        target=lambda: answers.append(served.client.get("/games/k/replay.gif", headers={"Accept-Language": "de"}))
     )
     workers = _workers(served.proc.pid)
     asking.start()
@@ -444,7 +449,7 @@ def test_a_served_drawing_whose_worker_is_killed_is_a_503_then_drawn_again(both:
     assert r.status_code == 503, (r.status_code, r.text[:300])
     assert int(r.headers["Retry-After"]) > 0
     assert "wurde beendet, bevor er diese Anfrage erledigt hatte" in r.text
-    again = served.client.get("/games/g/replay.gif")
+    again = served.client.get("/games/k/replay.gif")
     assert again.status_code == 200 and again.content.startswith(b"GIF8")
     now = _workers(served.proc.pid)
     assert now and not set(now) & set(workers)
