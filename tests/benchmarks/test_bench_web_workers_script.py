@@ -35,7 +35,9 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
         pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
     args = ["--postgres", admin, "--games", "12", "--keyed", "2", "--phase-seconds", "3", "--seconds", "5"]
     args += ["--warmup", "1", "--clients", "6", "--page-rate", "20", "--submit-rate", "4", "--check-pages", "5"]
-    args += ["--play-rate", "1"]
+    # One second of pages alone, not the default ten: the round's figures are not this test's, that it is
+    # measured and counted is.
+    args += ["--play-rate", "1", "--pages-alone", "1"]
     code = _bench().main(args)
     out = capsys.readouterr().out
     assert code == 0, out
@@ -57,6 +59,8 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     )
     assert done and int(done.group(1)) + int(done.group(2)) >= 12, out
     assert "pages afterwards: 5 of 5 show the phase the database has open" in out
+    alone = re.search(r"^game pages alone \(workers running\): .* \((\d+) requests, (\d+) errors\)", out, re.M)
+    assert alone and int(alone.group(1)) > 0 and int(alone.group(2)) == 0, out
 
 
 def test_an_error_answer_is_counted_as_an_error() -> None:
