@@ -573,6 +573,13 @@ class Settings:
         return self._seconds("DIPPOUCH_WORK_JOB_SECONDS", 120.0, 1.0, 3600.0, "120")
 
     @cached_property
+    def notify_scan_seconds(self) -> float:
+        """``DIPPOUCH_NOTIFY_SCAN_SECONDS``: seconds between the notifier's scans for what the event log does not
+        record (a game's end, press received, a seat offered; 60 by default): each reads every seated person's
+        choices, so a large site scans seldom, and a small one may tell these within seconds."""
+        return self._seconds("DIPPOUCH_NOTIFY_SCAN_SECONDS", 60.0, 0.5, 3600.0, "60")
+
+    @cached_property
     def work_processes(self) -> int:
         """``DIPPOUCH_WORK_PROCESSES``: worker processes each lane of expensive work may run at once beside the
         server (dippouch.web.pool; never more than the lane runs at once); by default the machine's cores but one,

@@ -218,6 +218,10 @@ def test_values_are_read_as_before() -> None:
         {"DIPPOUCH_WORK_SECONDS": " 2.5 ", "DIPPOUCH_WORK_SITE_SECONDS": "90", "DIPPOUCH_WORK_JOB_SECONDS": "60"}
     )
     assert (work.work_seconds, work.work_site_seconds, work.work_job_seconds) == (2.5, 90.0, 60.0)
+    assert (Settings({}).notify_scan_seconds, Settings({"DIPPOUCH_NOTIFY_SCAN_SECONDS": "2"}).notify_scan_seconds) == (
+        60.0,
+        2.0,
+    )
 
 
 def test_the_passwords_are_not_in_what_the_settings_print() -> None:
@@ -249,6 +253,7 @@ def test_the_passwords_are_not_in_what_the_settings_print() -> None:
         ("DIPPOUCH_WORK_SECONDS", "0", "work_seconds"),
         ("DIPPOUCH_WORK_SITE_SECONDS", "nan", "work_site_seconds"),
         ("DIPPOUCH_WORK_JOB_SECONDS", "inf", "work_job_seconds"),
+        ("DIPPOUCH_NOTIFY_SCAN_SECONDS", "0", "notify_scan_seconds"),
     ],
 )
 def test_a_wrong_value_names_the_variable_the_value_and_a_good_one(name: str, value: str, attribute: str) -> None:

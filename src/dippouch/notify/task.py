@@ -47,11 +47,14 @@ def notify_task(store: GameStore, now: datetime) -> None:
 
 class NotifyTask:
     """The worker's task: the event log, the deadline reminders and the queue every look (a few seconds); games
-    starting, press and seats offered at most every ``every`` seconds, since they read every seated person's
-    choices and such news a minute late is still news."""
+    starting and ending, press and seats offered at most every ``every`` seconds (by default the installation's
+    ``DIPPOUCH_NOTIFY_SCAN_SECONDS``, a minute), since they read every seated person's choices and such news a
+    minute late is still news."""
 
-    def __init__(self, every: float = 60.0, sender: MailSender = no_mail_sender) -> None:
-        self.every = every
+    def __init__(self, every: float | None = None, sender: MailSender = no_mail_sender) -> None:
+        from dippouch.settings import current
+
+        self.every = current().notify_scan_seconds if every is None else every
         self.sender = sender
         self.last: float | None = None
         self.__name__ = "notify_task"
