@@ -20,9 +20,10 @@ How a write is told from a read, from the store's own code (no list kept by hand
 
 The doors are ``web/``, ``cli/``, ``mail/`` and ``interop/``. The store objects' writes (2) are at 0 (21 at the
 issue's filing: the coordinator's clock, seats, games, keys and held mail, now use cases in ``play/``) and stay
-there: :data:`CEILING`. The module functions' (3) are mostly what a person does to their own account, press,
-roster and what the mail channel records; they may not rise above :data:`MODULE_CEILING`, today's count, whose
-goal is 0 as well.
+there: :data:`CEILING`. The module functions' (3) are at 0 in the web (what a person does to their account,
+press, roster, openings and sandbox are use cases in ``play/``) and stay there; the rest are what the mail channel
+records of its own letters (fetched, claimed, sent) and may not rise above :data:`MODULE_CEILING`, today's count,
+whose goal is 0 as well.
 """
 
 from __future__ import annotations
@@ -37,12 +38,12 @@ DOORS = ("web", "cli", "mail", "interop")
 CEILING = 0
 """Store writes left in the doors. Lower it as calls move into use cases; never raise it."""
 
-MODULE_CEILING = 33
+MODULE_CEILING = 20
 """Door calls of the store modules' writing functions left (rule 3). Lower it as they move into use cases."""
 
-DOORS_OWN = frozenset({"start_session", "end_session", "find_key", "add_to_session", "marker"})
+DOORS_OWN = frozenset({"start_session", "end_session", "find_key", "add_to_session", "marker", "keep_page"})
 """Writes that are the web door's own plumbing, not something done to a game: a sign-in's session started and
-ended, a key's last use noted as it is looked up, the pages' cache marker. No other door has them to share."""
+ended, a key's last use noted as it is looked up, the pages' cache (its marker, and a page kept once made). No other door has them to share."""
 
 
 def _store_modules() -> Iterator[Path]:
@@ -227,6 +228,8 @@ def test_the_doors_write_no_more_through_the_stores_modules() -> None:
     assert {("dippouch.store.inbox", "dismiss_held"), ("dippouch.store.openings", "open_game")} <= writers
     assert ("dippouch.store.openings", "opening") not in writers
     found = door_module_writes()
+    web = [w for w in found if w.startswith("web/")]
+    assert not web, "the web door writes through the store's modules, not a use case in play/:\n" + "\n".join(web)
     assert len(found) <= MODULE_CEILING, (
         f"{len(found)} calls of the store modules' writing functions from doors (at most {MODULE_CEILING}): move "
         "the new one into a use case in play/\n" + "\n".join(found)

@@ -1,5 +1,6 @@
-"""A person's way in: a sign-in link mailed and used, passkeys added, used and removed, the calendar feed's
-secret address made or revoked.
+"""A person's way in and own settings: a sign-in link mailed, used or (while the site sends no mail) unsealed by
+the coordinator, passkeys added, used and removed, the calendar feed's secret address made or revoked, the
+person's language and time zone.
 
 The passkey ceremonies (WebAuthn, checked by py_webauthn) are decided here, not in the page that runs them: the
 challenge is the installation's and used once, the answer is checked against the site's own name and origin
@@ -33,6 +34,9 @@ __all__ = [
     "remove_passkey",
     "renew_calendar",
     "revoke_calendar",
+    "set_language",
+    "set_time_zone",
+    "show_signin_mail",
     "sign_in_by_link",
     "sign_in_with_passkey",
 ]
@@ -74,6 +78,22 @@ def renew_calendar(db: Database, person_id: int, *, now: datetime) -> str:
 def revoke_calendar(db: Database, person_id: int, *, now: datetime) -> None:
     """The person's calendar feed address stops working."""
     store_accounts.revoke_calendar(db, person_id, now=now)
+
+
+def set_language(db: Database, person_id: int, language: str | None) -> None:
+    """The person's language, for every browser of theirs and their mail (``None``: each browser's own)."""
+    people.set_language(db, person_id, language)
+
+
+def set_time_zone(db: Database, person_id: int, zone: str | None) -> None:
+    """The zone the person's dates and times are shown in (``None``: the game's, else UTC)."""
+    people.set_time_zone(db, person_id, zone)
+
+
+def show_signin_mail(db: Database, mail_id: int, *, now: datetime) -> str | None:
+    """A sign-in link's mail unsealed by the installation's coordinator (while the site sends no mail, the way a
+    link reaches its owner), the reading recorded where the owner sees it; None if there is no such mail."""
+    return store_accounts.show_signin_mail(db, mail_id, now=now)
 
 
 def remove_passkey(db: Database, person_id: int, passkey_id: int) -> None:

@@ -32,6 +32,8 @@ __all__ = [
     "Signal",
     "act_on_report",
     "ban",
+    "ban_from",
+    "lift_ban",
     "merge",
     "record_sign_in",
     "report_game",
@@ -81,6 +83,16 @@ def ban(store_: GameStore, person_id: int, reason: str, *, now: datetime, by: st
             log.info("ban of person %s: %s: %s", person_id, game, e)
             kept.append(game)
     return Banned(left, kept)
+
+
+def ban_from(db: Database, person_id: int, kind: str, reason: str, *, now: datetime, by: str) -> None:
+    """A ban of another kind than signing in (press): the person stays in their games; logged, with who."""
+    store.ban(db, person_id, kind, reason, now=now, by=by)
+
+
+def lift_ban(db: Database, person_id: int, kind: str, *, now: datetime, by: str) -> bool:
+    """The person's ban of ``kind`` lifted, logged; whether there was one."""
+    return store.unban(db, person_id, kind, now=now, by=by)
 
 
 def merge(store_: GameStore, from_id: int, into_id: int, *, now: datetime, by: str) -> list[str]:

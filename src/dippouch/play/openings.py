@@ -47,16 +47,20 @@ __all__ = [
     "TemplateChoices",
     "claim",
     "create_from_template",
+    "draw_powers",
     "find_games",
+    "new_invitation",
     "open_to_players",
     "quick_play",
     "resign",
     "resign_message",
     "resign_text",
+    "seat_signup",
     "sign_up",
     "start_when_full",
     "template",
     "templates",
+    "withdraw",
 ]
 
 STARTS_SOON = 2
@@ -304,6 +308,27 @@ def open_to_players(
     if rules is not None:
         set_press_rules(store, game, rules, now=now)
     return opening
+
+
+def withdraw(store: GameStore, game: str, person_id: int, *, now: datetime) -> None:
+    """The person takes back their sign-up to ``game`` before they are seated."""
+    store_openings.withdraw(store, game, person_id, now=now)
+
+
+def new_invitation(store: GameStore, game: str) -> str:
+    """A new invitation link's secret for the game's opening, shown once (the one before stops working)."""
+    return store_openings.new_invitation(store, game)
+
+
+def seat_signup(store: GameStore, game: str, person_id: int, power: str, *, now: datetime) -> str:
+    """The coordinator gives an empty ``power`` to a person who signed up; the power given."""
+    return store_openings.assign_signup(store, game, person_id, power, now=now)
+
+
+def draw_powers(store: GameStore, game: str, *, now: datetime) -> dict[int, str]:
+    """The coordinator draws the empty powers for the people waiting now from their wishes (the rest stay open
+    for sign-up): person -> power seated, recorded with the opening's seed."""
+    return store_openings.fill_from_preferences(store, game, now=now)
 
 
 def find_games(store: GameStore, filters: Filters = Filters()) -> list[Found]:

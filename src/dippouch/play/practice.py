@@ -26,6 +26,7 @@ from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings
+from dippouch.store import bots as store_bots
 from dippouch.store.access import AccessStore
 from dippouch.store.bots import open_practice_games, practice_slot
 from dippouch.store.installation import installation_secret
@@ -45,6 +46,8 @@ __all__ = [
     "PracticeStarted",
     "client_tag",
     "default_level",
+    "note_visited",
+    "note_watched",
     "start_practice",
 ]
 
@@ -60,6 +63,16 @@ PACES: dict[str, tuple[str, str]] = {
 DEFAULT_PACE = "ready"
 AFFORDABLE_LEVELS = ("search", "heuristic")
 """The levels a practice game is offered by default, strongest first (:func:`default_level`)."""
+
+
+def note_visited(store: GameStore, game: str, *, now: datetime) -> None:
+    """The person playing the practice game ``game`` came to it now: it is not left, so not stopped."""
+    store_bots.note_practice_visit(store, game, now=now)
+
+
+def note_watched(store: GameStore, game: str, *, now: datetime) -> None:
+    """A signed-in person looked at ``game`` now: a game bots alone play that is watched is not paused."""
+    store_bots.note_watched(store, game, now=now)
 
 
 def default_level(variant: str = "standard") -> str:

@@ -61,6 +61,7 @@ __all__ = [
     "check_lines",
     "checked",
     "keep",
+    "keep_late_check",
     "orders_checked",
     "orders_set",
     "phase_set",
@@ -247,6 +248,12 @@ def checked(sandbox: Sandbox) -> list[Line] | None:
     if sandbox.checked is None:
         return None if sandbox.orders.strip() else []
     return [Line.of(c) for c in sandbox.checked]
+
+
+def keep_late_check(db: Database, sandbox: Sandbox, checked: list[dict[str, Any]]) -> Sandbox:
+    """The check of a sandbox's orders made on a first look (a sandbox kept before checks were stored), kept
+    with them; its state and when it last changed stay as they are."""
+    return keep_check(db, sandbox.id, checked)
 
 
 def check_kept(db: Database, variant: Variant, sandbox: Sandbox) -> Sandbox:

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
+from dippouch.play import accounts as account_cases
 from dippouch.store import people
 from dippouch.web.deps import (
     LANGUAGE_COOKIE,
@@ -71,7 +72,7 @@ def choose_language(request: Request, form: FormDep, web: WebDep, viewer: Viewer
         )
     if viewer.person_id is not None:
         try:
-            people.set_language(web.store, viewer.person_id, lang)
+            account_cases.set_language(web.store, viewer.person_id, lang)
         except DippouchError:
             pass  # a person deleted meanwhile: the browser's choice still holds
         else:
@@ -89,7 +90,7 @@ def choose_time_zone(request: Request, form: FormDep, web: WebDep, viewer: Viewe
     zone = form.get("zone", "").strip()
     w = words(request)
     try:
-        people.set_time_zone(web.store, viewer.person_id, zone or None)
+        account_cases.set_time_zone(web.store, viewer.person_id, zone or None)
     except DippouchError:
         raise BadInput(
             msg(

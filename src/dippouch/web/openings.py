@@ -377,7 +377,7 @@ def quick_play(web: Web, me: int, filters: play_openings.Filters) -> dict[str, A
 def withdraw(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     _visible(web, name, viewer, None)
     with web.writes:
-        store_openings.withdraw(web.store, name, me, now=web.now())
+        play_openings.withdraw(web.store, name, me, now=web.now())
     return {"game": name, "signed_up": False, "seated_as": None}
 
 
@@ -412,14 +412,14 @@ def invite(web: Web, name: str, viewer: Viewer) -> str:
     """A new invitation link for the game's opening (its coordinator); the one before stops working."""
     web.require_coordinator(name, viewer)
     with web.writes:
-        secret = store_openings.new_invitation(web.store, name)
+        secret = play_openings.new_invitation(web.store, name)
     return f"{_url(name)}?invite={secret}"
 
 
 def assign(web: Web, name: str, viewer: Viewer, person: int, power: str) -> dict[str, Any]:
     web.require_coordinator(name, viewer)
     with web.writes:
-        power = store_openings.assign_signup(web.store, name, person, power, now=web.now())
+        power = play_openings.seat_signup(web.store, name, person, power, now=web.now())
     web.touched(name)
     return {"game": name, "power": power}
 
@@ -429,7 +429,7 @@ def draw(web: Web, name: str, viewer: Viewer, *, say: Callable[[str], str] = str
     the empty powers stay open for sign-up)."""
     web.require_coordinator(name, viewer)
     with web.writes:
-        got = store_openings.fill_from_preferences(web.store, name, now=web.now())
+        got = play_openings.draw_powers(web.store, name, now=web.now())
     web.touched(name)
     if not got:
         raise BadInput(msg("nobody is waiting for a power in %(game)s", game=name))

@@ -12,7 +12,7 @@ docs/security.md promises):
   otherwise hidden, and the page says why; while no mail can be sent, the coordinator may still read a
   returning person's sign-in link (it is then the only way in for one without a passkey), one link at a time
   and recorded on the link: the person sees on their account page when it was read, as players see an
-  unsealing (:func:`dippouch.store.accounts.show_signin_mail`);
+  unsealing (:func:`dippouch.play.accounts.show_signin_mail`);
 - everything else (receipts and replies with a player's orders or token, press copies, notifications with a
   message's words): hidden; its addressee reads it.
 """
@@ -28,7 +28,7 @@ from starlette.requests import Request
 from dippouch.core.messages import msg
 from dippouch.mail.notices import mail_unavailable
 from dippouch.numbers import number_or_none
-from dippouch.store.accounts import show_signin_mail
+from dippouch.play import accounts as account_cases
 from dippouch.store.db import Database
 from dippouch.store.people import person_by_email
 from dippouch.store.queues import QueuedMail, recent_mail
@@ -98,7 +98,7 @@ def outbox_show(request: Request, mail_id: str, form: FormDep, web: WebDep, view
     number = number_or_none(mail_id)
     if mail_unavailable() is None:
         raise BadInput(t.gettext("This site sends mail now: the link goes to its owner alone and is not shown here."))
-    body = None if number is None else show_signin_mail(web.store, number, now=web.now())
+    body = None if number is None else account_cases.show_signin_mail(web.store, number, now=web.now())
     if number is None or body is None:
         raise BadInput(msg("There is no sign-in link's mail %(id)s in the outbox.", id=repr(mail_id[:40])))
     return _page(request, web, {number: body})

@@ -18,7 +18,7 @@ from dippouch.catalog import variants_usable
 from dippouch.core.messages import msg
 from dippouch.play import practice as play_practice
 from dippouch.play.practice import DEFAULT_LEVEL, DEFAULT_PACE, PACES, PER_CLIENT, TOTAL, PracticeStarted
-from dippouch.store.bots import note_practice_visit, note_watched, open_practice_games
+from dippouch.store.bots import open_practice_games
 from dippouch.web.security import BadInput, TooMany, Viewer
 from dippouch.web.service import Web
 
@@ -40,10 +40,10 @@ def note_visit(web: Web, game: str, viewer: Viewer | None = None) -> None:
     now = web.now()
     if practice_visit_due(web.read, game, now=now):
         with web.writes:
-            note_practice_visit(web.store, game, now=now)
+            play_practice.note_visited(web.store, game, now=now)
     elif viewer is not None and viewer.signed_in and watch_due(web.read, game, now=now):
         with web.writes:
-            note_watched(web.store, game, now=now)
+            play_practice.note_watched(web.store, game, now=now)
 
 
 def practice_games(web: Web) -> set[str]:

@@ -218,10 +218,10 @@ def review_accounts_action(request: Request, action: str, form: FormDep, web: We
         kind = form.get("kind", "signin")
         with web.writes:
             if action == "unban":
-                store_moderation.unban(web.store, who, kind, now=web.now(), by=by)
+                use.lift_ban(web.store, who, kind, now=web.now(), by=by)
                 return redirect(back, t.gettext("Ban lifted."))
             if kind != "signin":
-                store_moderation.ban(web.store, who, kind, form.get("reason", ""), now=web.now(), by=by)
+                use.ban_from(web.store, who, kind, form.get("reason", ""), now=web.now(), by=by)
                 return redirect(back, t.gettext("Banned; logged."))
             got = use.ban(web.store, who, form.get("reason", ""), now=web.now(), by=by)
         for game in got.left:

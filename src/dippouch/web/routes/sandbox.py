@@ -32,7 +32,7 @@ from dippouch.game import position_to_data
 from dippouch.play import coach as coaching
 from dippouch.play import sandbox as use
 from dippouch.saying import say
-from dippouch.store.sandboxes import Sandbox, keep_check, sandbox_by_token, sandboxes_of
+from dippouch.store.sandboxes import Sandbox, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.coach import HintView
 from dippouch.web.answers.sandbox import (
@@ -117,7 +117,7 @@ def _looked(request: Request, web: Web, o: Opened) -> Opened:
     def check() -> Sandbox:
         lines = pool_of(request).call("check", use.orders_checked, o.variant, o.sandbox.position, o.sandbox.orders)
         with web.writes:
-            return keep_check(web.store, o.sandbox.id, lines)
+            return use.keep_late_check(web.store, o.sandbox, lines)
 
     return Opened(charged(request, check, estimate=_estimate(o.sandbox.orders)), o.variant, o.editable, o.by_secret)
 
