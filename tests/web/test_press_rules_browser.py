@@ -37,7 +37,9 @@ class Player:
 
     def __init__(self, site: LiveSite, game: str, power: str, size: dict[str, int] = DESKTOP) -> None:
         self.site, self.game, self.power = site, game, power
-        self.page = site.player(game, power, size)
+        # Signed in by the power's link only: every use of the page opens the power's page itself (open()), so
+        # a load of it here would be thrown away.
+        self.page = site.key_page(site.player_key(game, power), size)
         self.errors = watch_errors(self.page)
         self.page.on("dialog", lambda d: self.errors.append(f"dialog: {d.message}"))
 
