@@ -20,7 +20,7 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, shoot, watch_errors
 from mailservers import SmtpServer
-from servesupport import Served, serving
+from servesupport import Served, looks_after, serving
 
 pytestmark = pytest.mark.slow
 
@@ -73,7 +73,7 @@ def _mail(smtp: SmtpServer, to: str, subject: str, after: int = 0) -> EmailMessa
             if subject.lower() in str(m["Subject"]).lower():
                 return m
         assert time.monotonic() < until, f"no mail to {to} saying {subject!r}: {[m['Subject'] for m in smtp.to(to)]}"
-        time.sleep(0.2)
+        time.sleep(0.1)
 
 
 def _text(m: EmailMessage) -> str:
@@ -243,7 +243,7 @@ def test_a_first_hour_on_the_embedded_default(served: Served, smtp: SmtpServer, 
 
     # Every link in every mail the server sent opens in its reader's browser. A sign-in link works once (the
     # walk opened each while fresh, above) and asking again spends the older ones: opened again, it says so.
-    time.sleep(2)  # the scheduler's last look sends what the claim told
+    looks_after(served)  # what the claim told is sent by the scheduler's next whole looks
     readers = {**people, "di@example.org": di, "coord@example.org": coord}
     opened: list[tuple[str, str, int]] = []
     spent: list[str] = []
