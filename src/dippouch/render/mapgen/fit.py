@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from itertools import count
 
 import shapely
 from shapely.errors import GEOSException
@@ -144,32 +143,11 @@ def _without_strips(b: MapFrame, shapes: Shapes) -> Shapes | None:
     declared = b.graph.land | b.graph.connectors
     land_kinds = ("land", "coast")
 
-    # Each piece's trial measures the same pairs before and after, and the next piece's mostly the same
-    # again: a shape's outline, its buffer and each pair's shared length are kept per version of the shapes
-    # (a shape gets a new version when it changes, its old one back when the change is undone). Measured
-    # anew each time, these were four fifths of building a 120-province board without a picture.
-    version = dict.fromkeys(geo, 0)
-    stamp = count(1)
-    widened: dict[tuple[str, int], BaseGeometry] = {}
-    outline: dict[tuple[str, int], BaseGeometry] = {}
-    memo: dict[tuple[str, int, str, int], float] = {}
-
     def shared(x: str, y: str) -> float:
-        key = (x, version[x], y, version[y])
-        if key in memo:
-            return memo[key]
         gx, gy = geo[x], geo[y]
         if gx.is_empty or gy.is_empty or not gx.envelope.intersects(gy.envelope):
-            s = 0.0
-        else:
-            vx, vy = key[:2], key[2:]
-            if vx not in outline:
-                outline[vx] = gx.boundary
-            if vy not in widened:
-                widened[vy] = gy.buffer(eps, quad_segs=1)
-            s = float(outline[vx].intersection(widened[vy]).length)
-        memo[key] = s
-        return s
+            return 0.0
+        return float(gx.boundary.intersection(gy.buffer(eps, quad_segs=1)).length)
 
     def badness(names: set[str]) -> tuple[int, float]:
         """(failing pairs, km by which they fail) among the borders of ``names``."""
@@ -222,19 +200,16 @@ def _without_strips(b: MapFrame, shapes: Shapes) -> Shapes | None:
                 continue
             _, o = max(room)
             before = (geo[k], geo[o])
-            versions = (version[k], version[o])
             touched = {k, o} | {t[1] for t in near}
             was = badness(touched)
             try:
                 geo[o] = polygonal(geo[o].union(piece))
                 geo[k] = polygonal(geo[k].difference(piece))
-                version[k], version[o] = next(stamp), next(stamp)
                 worse = badness(touched) > was
             except GEOSException:
                 worse = True  # an overlay GEOS cannot node: keep the shapes as they were
             if worse:
                 geo[k], geo[o] = before
-                version[k], version[o] = versions
                 continue
             changed = True
     if not changed:
