@@ -40,12 +40,9 @@ def _status(port: int, path: str = "/healthz") -> int | None:
         return None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the attacks of this file (a server's start is seconds of a loaded machine's CPU): each
-    attack ends by checking that the server still answers, and those that read the log read everything logged
-    since it started, the earlier attacks' lines with their own."""
-    yield from _served(tmp_path_factory.mktemp("serve"), {})
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    yield from _served(tmp_path, {})
 
 
 @pytest.fixture
