@@ -322,6 +322,15 @@ class Fuzz:
         self.crawled = 0
         """Requests the crawl made (the rest are the fuzz's)."""
         self._routed: dict[tuple[str, str], APIRoute | None] = {}
+        wild = [r for r in self.routes if "{" in _head(r.path_format)]
+        self._by_head = {
+            h: [r for r in self.routes if _head(r.path_format) == h or r in wild]
+            for h in {_head(r.path_format) for r in self.routes} - {_head(r.path_format) for r in wild}
+        }
+        """An address's first segment -> the routes that can match it, in the app's order (a route whose first
+        segment has a parameter in every list): each hostile address is new, and trying every route on each was
+        much of the fuzz's own time. An address whose first segment no route names can match only those."""
+        self._wild = wild
         self.openapi = self.site.app.openapi()
         self.found = Found()
         self.values: dict[str, set[str]] = {}
@@ -369,7 +378,7 @@ class Fuzz:
             return self._routed[method, path]
         self._routed[method, path] = None
         scope = {"type": "http", "method": method, "path": path, "root_path": "", "query_string": b"", "headers": []}
-        for route in self.routes:
+        for route in self._by_head.get(_head(path), self._wild):
             match, _ = route.matches(scope)
             if match == Match.FULL:
                 self._routed[method, path] = route
@@ -638,6 +647,11 @@ def _fill(route: APIRoute, values: dict[str, str], raw: dict[str, str] | None = 
         value = (raw or {}).get(name)
         path = path.replace("{" + name + "}", value if value is not None else quote(values.get(name, "1"), safe=""))
     return path
+
+
+def _head(path: str) -> str:
+    """An address's first segment (``games`` of ``/games/g/play``; a route's may hold a parameter)."""
+    return path.split("/", 2)[1] if path.startswith("/") else path
 
 
 def _query_params(route: APIRoute) -> list[Any]:
