@@ -171,8 +171,14 @@ class LiveSite:
         return page
 
     def player(self, game: str, power: str, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
-        """A page signed in by a new key for ``power`` of ``game``, left on the power's play page."""
-        page = self.key_page(self.player_key(game, power), size, **options)
+        """A page on the power's play page, its context holding a new key for ``power`` of ``game`` in its
+        session: what opening the key's link leaves (tests of the link itself use :meth:`key_page`), with one
+        page load where following the link and coming back to the play page took two."""
+        key_id, _ = self.web.access.create_key("player", game=game, power=power, now=self.now())
+        ctx = self.context(size, **options)
+        token = self.web.access.start_session([key_id], now=self.now())
+        ctx.add_cookies([{"name": "dp_session", "value": token, "url": self.base}])
+        page = ctx.new_page()
         page.goto(f"{self.base}/games/{game}/play/{power}")
         return page
 
