@@ -225,6 +225,12 @@ def test_an_edited_line_is_judged_and_shown_before_it_is_confirmed(site: Site) -
     assert _france_text(site) == ""
     assert "judged as they are now" in r.text and "Picardy" in r.text
     assert "Left without an order" in r.text and "Marseilles" in r.text, "the line taken out leaves its unit"
+    # The verdicts are message values said in the page's language (they were English on a German page).
+    de = site.post_form(
+        site.coordinator, f"/games/g/review/{aid}", {**form, "do": "confirm"}, headers={"Accept-Language": "de"}
+    )
+    assert "no order, it holds" in r.text
+    assert de.status_code == 200 and "no order, it holds" not in de.text and "kein Befehl, sie hält" in de.text
     again = _form_of(r.text, aid)
     assert again["line:0"] == "A par - pic" and "take:1" not in again
     r = site.post_form(site.coordinator, f"/games/g/review/{aid}", {**again, "do": "confirm"})

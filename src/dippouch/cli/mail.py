@@ -12,8 +12,10 @@ from typing import Any
 import typer
 
 from dippouch.cli import app, command_group
+from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
 from dippouch.core.messages import choices, msg
+from dippouch.saying import say
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
@@ -465,7 +467,7 @@ def ocr(game: str, db: str | None = DbOption, now: str | None = NowOption) -> No
             markup=False,
         )
         if p.problem:
-            out.print(f"  could not be read: {p.problem}", markup=False)
+            out.print(f"  could not be read: {say(p.problem, cli_language())}", markup=False)
         for ln in p.lines:
             verdict = f"ok        {ln.order}" if ln.accepted else f"REJECTED  {ln.text.strip()}: {ln.error}"
             out.print(f"  line {ln.line:>2}  {verdict}", markup=False)
@@ -603,7 +605,7 @@ def review(
             target.write_bytes(_attachment_bytes(store, p.attachment_id))
             out.print(f"  saved as {target}", markup=False)
         if p.problem:
-            out.print(f"  could not be read: {p.problem}", markup=False)
+            out.print(f"  could not be read: {say(p.problem, cli_language())}", markup=False)
         elif p.text is not None and not p.confirmed_as and not p.set_aside:
             out.print("  proposed transcription:", markup=False)
             for line in _verdicts(v, kind, p.lines):

@@ -157,7 +157,8 @@ class SheetProposal:
     """The verdict on every line: proposed orders as the line check echoes them, flagged lines refused
     with the reason and the nearest legal order."""
     confirmed_as: int | None
-    problem: str | None = None
+    problem: Msg | None = None
+    """Why the photograph could not be read (a message value, said in the reader's language)."""
     set_aside: str | None = None
     """Why the coordinator set it aside (``mail set-aside``), if they did."""
     content_type: str = ""
@@ -193,7 +194,7 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
             try:
                 text = read_image(photo_bytes(store, it.attachment))
             except GameError as e:
-                problem = str(e)
+                problem = e.msg
             if text is not None:
                 record_reading(store, it.attachment, text, now=now)
         common = (it.attachment, it.message, it.power, it.filename, it.received)

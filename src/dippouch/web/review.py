@@ -26,7 +26,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.core.messages import PhaseName, msg
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
 from dippouch.web.deps import ViewerDep, WebDep, game_url, layer_words, render, words
@@ -52,8 +52,8 @@ class ReviewLine:
     taken: bool
     verdict: str
     """``ok``, ``rejected``, ``instruction`` (a version line) or ``left out`` (not taken)."""
-    shown: str
-    """The order as it will be carried out (full names), or why it is refused."""
+    shown: str | Msg
+    """The order as it will be carried out (full names), or why it is refused: said in the page's language."""
     reading: str = ""
     """How the line was read from the photograph: what the engine saw and how sure the match is."""
 
@@ -68,9 +68,9 @@ class PhotoReview:
     state: str
     """In English (``waits for you``, ``confirmed as version 2``, ``set aside (why)``); the page says it from
     ``confirmed_as`` and ``set_aside`` in its own words."""
-    problem: str | None
+    problem: Msg | None
     lines: list[ReviewLine] = field(default_factory=list)
-    unordered: list[str] = field(default_factory=list)
+    unordered: list[Msg] = field(default_factory=list)
     digest: str = ""
     changed: bool = False
     confirmed_as: int | None = None
@@ -88,7 +88,7 @@ def _digest(attachment_id: int, rows: list[tuple[str, bool]]) -> str:
 
 def _judge(
     web: Any, game: str, attachment_id: int, power: str, rows: list[tuple[str, bool]]
-) -> tuple[list[ReviewLine], list[str]]:
+) -> tuple[list[ReviewLine], list[Msg]]:
     """Each line's verdict, judged on exactly the lines taken (what a confirmation would record), by the
     one check every submission gets; and what those lines leave without an order."""
     from dippouch.store.review import review_state
@@ -105,19 +105,20 @@ def _judge(
     for i, (text, taken) in enumerate(rows, start=1):
         c = checks.get(i)
         if not taken:
-            lines.append(ReviewLine(i, text, False, "left out", "not in the confirmation"))
+            lines.append(ReviewLine(i, text, False, "left out", msg("not in the confirmation")))
         elif c is None:
-            lines.append(ReviewLine(i, text, True, "instruction", "a version line (an instruction, not an order)"))
+            lines.append(ReviewLine(i, text, True, "instruction", msg("a version line (an instruction, not an order)")))
         elif c.accepted:
-            shown = order_text(v, c.order, kind) if c.order else "no orders"
-            lines.append(ReviewLine(i, text, True, "ok", shown + (f" ({c.note})" if c.note else "")))
+            order: str | Msg = order_text(v, c.order, kind) if c.order else msg("no orders")
+            if c.note:
+                order = msg("%(order)s (%(note)s)", order=order, note=c.note)
+            lines.append(ReviewLine(i, text, True, "ok", order))
         else:
-            lines.append(ReviewLine(i, text, True, "rejected", str(c.error)))
-    left: list[str] = []
+            lines.append(ReviewLine(i, text, True, "rejected", c.error or ""))
+    left: list[Msg] = []
     for units, what in unordered(v, pos, power, [c for c in checks.values() if isinstance(c, LineCheck)]):
         names = [unit_text(v, u) for u in units]
-        said = str(what)
-        left.append(f"{', '.join(names)}: {said}" if names else said[0].upper() + said[1:])
+        left.append(msg("%(units)s: %(what)s", units=", ".join(names), what=what) if names else what)
     return lines, left
 
 
