@@ -90,15 +90,7 @@ def send_press(
     sent = store_press.send(db, game, power, named, text, now=now, via=via, in_channel=channel, then=then)
     if via != BOT_VIA:
         _bots_answer(db, game, power, text, sent.channel_id, now)
-    return MessageSent(
-        game=game,
-        power=power,
-        id=sent.id,
-        channel=sent.channel_id,
-        kind=sent.kind,
-        held=sent.held,
-        mailed=sent.mailed,
-    )
+    return _told(game, power, sent)
 
 
 def mark_read(db: Database, game: str, power: str, channel: int, up_to: int | None = None) -> int:
@@ -126,10 +118,14 @@ def set_press_rules(db: Database, game: str, rules: Mapping[str, Any], *, now: d
 
 def announce(db: Database, game: str, text: str, *, now: datetime, via: str = "web") -> MessageSent:
     """The coordinator's announcement to every power, shown whatever the press rules."""
-    sent = store_press.announce(db, game, text, now=now, via=via)
+    return _told(game, COORDINATOR, store_press.announce(db, game, text, now=now, via=via))
+
+
+def _told(game: str, power: str, sent: store_press.Sent) -> MessageSent:
+    """What became of a stored message, as every door is told it (a power's or the coordinator's)."""
     return MessageSent(
         game=game,
-        power=COORDINATOR,
+        power=power,
         id=sent.id,
         channel=sent.channel_id,
         kind=sent.kind,
