@@ -111,14 +111,12 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: Live
     cdp.send(
         "ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registrations[-1], "data": got.text}
     )
-    page.wait_for_function(
-        "navigator.serviceWorker.getRegistration('/').then(r => r.getNotifications()).then(n => n.length > 0)",
-        timeout=30_000,
-    )
-    shown = page.evaluate(
+    # Read in the same poll that finds it: headless Chromium may drop a shown notification soon after.
+    shown = page.wait_for_function(
         "navigator.serviceWorker.getRegistration('/').then(r => r.getNotifications())"
-        ".then(ns => ns.map(n => [n.title, n.body, n.data.url]))"
-    )
+        ".then(ns => ns.length ? ns.map(n => [n.title, n.body, n.data.url]) : null)",
+        timeout=30_000,
+    ).json_value()
     assert shown == [
         [
             "demo: a seat is offered to you",

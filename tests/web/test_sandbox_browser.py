@@ -54,6 +54,8 @@ def test_orders_and_places_clicked_on_the_board_on_a_phone(live_site: LiveSite) 
     page.goto(f"{base}/sandbox")
     page.click("#sandbox-start button")
     expect(page.locator("h1")).to_contain_text("Sandbox: Spring 1901 Movement")
+    # sandbox.js shows the click choice once it listens to the board (deferred: the heading comes first).
+    expect(page.locator("#sandbox-clicks")).to_be_visible()
     board = page.locator("[data-map] svg")
     board.locator("#unit-lon").first.dispatch_event("click")
     board.locator("#r-nth").first.dispatch_event("click")
