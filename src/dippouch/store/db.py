@@ -207,6 +207,10 @@ def _warn_if_readable(path: Path) -> None:
         print(msg, file=sys.stderr)
 
 
+_BUSY_SECONDS = 30
+"""How long a writer waits for the write lock before the database is called busy."""
+
+
 def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine:
     """An engine for ``url``. On SQLite every transaction takes the write lock at its start (see below)
     unless ``write_lock`` is false: an engine for reads only, whose transactions see a consistent
@@ -221,7 +225,7 @@ def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine
             dbapi_conn.isolation_level = None
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={_BUSY_SECONDS * 1000}")
             # Write-ahead logging: readers never wait for a writer (nor a writer for readers), and a commit is
             # one fsync of the log instead of the journal's several (3 ms against 14 ms measured here): in the
             # rollback journal's mode a busy scheduler's commits held every page's read up. The mode is kept in
@@ -231,11 +235,49 @@ def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine
             cur.execute("PRAGMA synchronous=FULL")
             cur.close()
 
+        # The threads of one process wait for the write lock here, woken the moment it is free: SQLite's own
+        # busy handler sleeps in growing steps (up to 100 ms a try), which made a player's submission wait
+        # hundreds of milliseconds behind another thread's short write. Other processes still meet SQLite's
+        # handler; a thread that cannot have this lock in the busy timeout goes on to SQLite's as before.
+        writing = threading.Lock()
+
         @sa.event.listens_for(engine, "begin")
         def _begin(conn):  # type: ignore[no-untyped-def]
             # IMMEDIATE takes the write lock up front: two processes processing the same phase queue up
             # instead of both reading "open" and one failing with "database is locked" at commit.
-            conn.exec_driver_sql("BEGIN IMMEDIATE" if write_lock else "BEGIN")
+            if not write_lock:
+                conn.exec_driver_sql("BEGIN")
+                return
+            held = writing.acquire(timeout=_BUSY_SECONDS)
+            try:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            except BaseException:
+                if held:
+                    writing.release()
+                raise
+            if held:
+                conn.info["dippouch_writing"] = True
+
+        def _ended(conn):  # type: ignore[no-untyped-def]
+            # An invalidated connection has no record to read (asking reconnects); its pool event gave it back.
+            if not conn.invalidated and conn.info.pop("dippouch_writing", False):
+                writing.release()
+
+        def _dropped(record: Any) -> None:
+            # A connection reset or thrown away by the pool without a commit or rollback event.
+            if record is not None and record.info.pop("dippouch_writing", False):
+                writing.release()
+
+        def _reset(dbapi_connection, connection_record, reset_state):  # type: ignore[no-untyped-def]
+            _dropped(connection_record)
+
+        def _invalidated(dbapi_connection, connection_record, exception):  # type: ignore[no-untyped-def]
+            _dropped(connection_record)
+
+        sa.event.listen(engine, "commit", _ended)
+        sa.event.listen(engine, "rollback", _ended)
+        sa.event.listen(engine, "reset", _reset)
+        sa.event.listen(engine, "invalidate", _invalidated)
 
     return engine
 

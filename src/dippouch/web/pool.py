@@ -167,6 +167,9 @@ def _started(parent: int) -> None:
     """A worker's start: below the server's priority; Ctrl-C is the server's to handle (it closes the pool); and
     gone when the server is (killed outright, it cannot close the pool: its workers would be left running)."""
     os.nice(NICE)
+    if hasattr(os, "SCHED_IDLE"):
+        # Linux: run only when no normal process wants the CPU, so a page never waits behind a drawing.
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def orphaned() -> None:

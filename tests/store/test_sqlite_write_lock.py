@@ -1,0 +1,112 @@
+"""The threads of one process queue for SQLite's write lock on a lock of the process (woken when it is free, not
+by SQLite's busy handler sleeping in steps of up to 100 ms), and every way a write transaction ends gives that
+lock back: a commit, a rollback, a statement that failed, a connection thrown away."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.store import db
+
+
+@pytest.fixture
+def engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[sa.Engine]:
+    # A short wait, so that a lock never given back shows as a writer going on without it.
+    monkeypatch.setattr(db, "_BUSY_SECONDS", 2)
+    e = db.make_engine(f"sqlite:///{tmp_path / 'lock.db'}")
+    with e.begin() as c:
+        c.exec_driver_sql("CREATE TABLE t (n INTEGER)")
+    yield e
+    e.dispose()
+
+
+def _writes_holding_the_lock(engine: sa.Engine) -> bool:
+    """Whether a write transaction begun in another thread had the process's lock (not merely SQLite's)."""
+    got: list[bool] = []
+
+    def write() -> None:
+        with engine.begin() as c:
+            got.append(bool(c.info.get("dippouch_writing")))
+            c.exec_driver_sql("INSERT INTO t VALUES (1)")
+
+    t = threading.Thread(target=write)
+    t.start()
+    t.join()
+    return got == [True]
+
+
+def test_a_second_writer_waits_for_the_first_commit_and_then_writes(engine: sa.Engine) -> None:
+    order: list[str] = []
+    first_in = threading.Event()
+    let_go = threading.Event()
+
+    def first() -> None:
+        with engine.begin() as c:
+            c.exec_driver_sql("INSERT INTO t VALUES (1)")
+            first_in.set()
+            let_go.wait(10)
+            order.append("first commits")
+
+    def second() -> None:
+        first_in.wait(10)
+        with engine.begin() as c:
+            order.append("second writes")
+            c.exec_driver_sql("INSERT INTO t VALUES (2)")
+
+    a, b = threading.Thread(target=first), threading.Thread(target=second)
+    a.start()
+    b.start()
+    first_in.wait(10)
+    b.join(0.3)
+    assert b.is_alive(), "the second writer did not wait for the first"
+    let_go.set()
+    a.join()
+    b.join()
+    assert order == ["first commits", "second writes"]
+    with engine.connect() as c:
+        assert c.exec_driver_sql("SELECT count(*) FROM t").scalar() == 2
+
+
+def test_a_rollback_gives_the_lock_back(engine: sa.Engine) -> None:
+    with pytest.raises(RuntimeError), engine.begin() as c:
+        c.exec_driver_sql("INSERT INTO t VALUES (1)")
+        raise RuntimeError("the use case refused")
+    assert _writes_holding_the_lock(engine)
+
+
+def test_a_failed_statement_gives_the_lock_back(engine: sa.Engine) -> None:
+    with pytest.raises(sa.exc.OperationalError), engine.begin() as c:
+        c.exec_driver_sql("INSERT INTO nowhere VALUES (1)")
+    assert _writes_holding_the_lock(engine)
+
+
+def test_a_connection_thrown_away_in_its_transaction_gives_the_lock_back(engine: sa.Engine) -> None:
+    c = engine.connect()
+    tx = c.begin()
+    c.exec_driver_sql("INSERT INTO t VALUES (1)")
+    c.invalidate()
+    assert tx.is_active
+    c.close()
+    assert _writes_holding_the_lock(engine)
+
+
+def test_a_session_closed_without_commit_gives_the_lock_back(engine: sa.Engine) -> None:
+    from sqlalchemy.orm import Session
+
+    s = Session(engine)
+    s.execute(sa.text("INSERT INTO t VALUES (1)"))
+    s.close()  # rolled back by the pool's reset
+    assert _writes_holding_the_lock(engine)
+
+
+def test_a_reader_engine_takes_no_lock(tmp_path: Path) -> None:
+    e = db.make_engine(f"sqlite:///{tmp_path / 'r.db'}", write_lock=False)
+    with e.connect() as c:
+        c.exec_driver_sql("SELECT 1")
+        assert "dippouch_writing" not in c.info
+    e.dispose()
