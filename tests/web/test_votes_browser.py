@@ -76,6 +76,12 @@ def _vote(page: Any, proposal: int, yes: bool) -> None:
     page.wait_for_load_state()
 
 
+def _draw(page: Any) -> None:
+    page.reload()
+    page.locator("#draw").get_by_role("button", name="Vote for a draw").click()
+    page.wait_for_load_state()
+
+
 @pytest.mark.slow
 def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majority(live_site: LiveSite) -> None:
     from playwright.sync_api import expect
@@ -118,10 +124,17 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     after = live_site.store.status("walk", now=live_site.now()).deadline
     assert before is not None and after is not None and (after - before).total_seconds() == 24 * 3600
 
-    # A draw of every survivor under the majority rule: four yes end the game.
-    _propose(pages["Germany"], "draw")
+    # A draw of every survivor under the majority rule, by the page's one draw control (its button proposes it,
+    # the next ones are ballots on it, not listed again among the proposals): four yes end the game.
+    _draw(pages["Germany"])
+    italy.reload()
+    expect(italy.locator("#draw")).to_contain_text("3 more yes votes needed")
+    expect(italy.locator("#proposal-3")).to_have_count(0)
+    expect(italy.locator("#draw button")).to_have_count(2)  # for, and against
+    shoot(italy, "votes", "draw-open-phone")
+    italy.locator("#draw").screenshot(path=str(ARTIFACTS / "votes" / "draw-open-phone-box.png"))
     for power in ("Russia", "Turkey", "Austria"):
-        _vote(pages[power], 3, True)
+        _draw(pages[power])
     st = live_site.store.status("walk", now=live_site.now())
     assert st.state == "finished" and st.ending is not None and st.ending.kind == "draw"
     france.reload()

@@ -307,7 +307,7 @@ def test_a_secret_ballot_shows_a_vote_to_its_voter_only_until_the_phase_is_proce
     assert r.status_code == 303
     # The voter sees their vote.
     mine = france.get("/games/s/play/France").text
-    assert "You vote for a draw (only you see this" in mine and "Withdraw my vote" in mine
+    assert "You vote for a draw (only you see this" in mine and "Vote against the draw" in mine
     assert france.get("/api/games/s/powers/France").json()["me"]["draw_vote"] is True
     # Nobody else does: not the public page or API, not another power, not the coordinator, not the export.
     for who in (site.browser(), germany, site.coordinator):

@@ -50,6 +50,7 @@ __all__ = [
     "KINDS",
     "KIND_WORDS",
     "Proposal",
+    "adopt_old_votes",
     "cast",
     "creator_seated",
     "current_votes",
@@ -89,6 +90,10 @@ def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> E
                 ProposalRow.game_id == g.id, ProposalRow.status == "open", ProposalRow.kind == "draw"
             )
         )
+        if r is None and (adopted := _adopt_old_votes(s, g, ph, now)) is not None:
+            if adopted.status == "passed":  # the old votes alone met the rule (a majority): the game is over
+                return _ending_now(g)
+            r = adopted if adopted.status == "open" else None
         if r is not None and r.values.get("powers"):
             raise GameError(
                 msg(
@@ -134,6 +139,88 @@ def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> E
         s.flush()
         log_event(s, g, now, "vote", power=power, draw=draw)
         return _decide(s, g, ph, r, now)
+
+
+def _old_votes(s: Session, g: GameRow) -> dict[str, bool]:
+    """The draw votes a game kept before a draw was a proposal (each power's latest, which stood until the
+    power changed it, from one phase to the next): power -> yes or no. Only in a game where no draw was ever
+    proposed; once one is, the votes are its ballots and these rows are the log alone."""
+    ever = sa.select(ProposalRow.id).where(ProposalRow.game_id == g.id, ProposalRow.kind == "draw")
+    if s.scalar(ever.limit(1)) is not None:
+        return {}
+    out: dict[str, bool] = {}
+    for power, yes in s.execute(
+        sa.select(VoteRow.power, VoteRow.draw).where(VoteRow.game_id == g.id).order_by(VoteRow.id)
+    ):
+        out[str(power)] = bool(yes)
+    return out
+
+
+def _adopt_old_votes(s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> ProposalRow | None:
+    """The old draw votes (:func:`_old_votes`) read as what they meant: a draw of every survivor proposed in the
+    open phase, with the ballots of the powers that vote now, decided by the game's rule like any proposal.
+    Nothing is made when no voting power's old vote is a yes (a no alone proposes nothing) or no draw is
+    possible now (the votes stay, and are read again when one is). The caller holds the game's lock."""
+    old = _old_votes(s, g)
+    if not any(old.values()):
+        return None
+    settings = game_settings(g)
+    v = game_variant(g)
+    if not (settings.draws and v.victory.get("draws", True)):
+        return None
+    voters = _voters(s, g, settings.vote_rule, "draw", {}, ph)
+    ballots = {p: yes for p, yes in old.items() if p in voters}
+    yes_first = [p for p in old if old[p] and p in voters]
+    if not yes_first:
+        return None
+    try:
+        _checked(s, g, ph, "draw", {}, None)
+    except GameError:
+        return None
+    r = ProposalRow(
+        game_id=g.id,
+        phase_id=ph.id,
+        kind="draw",
+        values={},
+        proposer=yes_first[0],
+        ballots=ballots,
+        rule=settings.vote_rule,
+        status="open",
+        created_at=now,
+        expires_at=ph.deadline,
+    )
+    s.add(r)
+    s.flush()
+    log_event(s, g, now, "proposal", proposal=r.id, proposal_kind="draw", values={}, from_old_votes=True)
+    _decide(s, g, ph, r, now)
+    return r
+
+
+def _ending_now(g: GameRow) -> Ending | None:
+    return Ending.from_data(g.ending) if g.status == "finished" and g.ending else None
+
+
+def adopt_old_votes(db: Database, *, now: datetime) -> list[str]:
+    """The deadline workers' scan (beside :func:`lapse_stale`): in every running game whose draw votes were kept
+    before a draw was a proposal, those votes made the open draw proposal (:func:`_adopt_old_votes`), so the
+    pages and the notices read one tally. Returns the games where a proposal was made."""
+    now = as_utc(now)
+    drawn = sa.select(ProposalRow.game_id).where(ProposalRow.kind == "draw")
+    with db.session() as s:
+        q = sa.select(GameRow.name).where(
+            GameRow.status != "finished",
+            GameRow.id.in_(sa.select(VoteRow.game_id).where(VoteRow.draw.is_(True))),
+            GameRow.id.not_in(drawn),
+        )
+        names = [str(n) for n in s.scalars(q)]
+    made = []
+    for name in names:
+        with db.session() as s, s.begin():
+            g = game_row(s, name, lock=True)
+            ph = current_phase(s, g)
+            if ph is not None and ph.status == "open" and _adopt_old_votes(s, g, ph, now) is not None:
+                made.append(name)
+    return made
 
 
 def vote_history(db: Database, name: str) -> list[tuple[str, bool, datetime]]:
@@ -375,8 +462,10 @@ def proposals(db: Database, name: str, *, now: datetime, decided: int = 10) -> l
 def lapse_stale(db: Database, *, now: datetime) -> list[str]:
     """Mark expired every open proposal whose time is over, in every game (the deadline workers' scan, beside
     the due processing): the record and the event log say so, and no page view has to. Returns the games
-    where one lapsed; a game with none is only read."""
+    where one lapsed; a game with none is only read. The old draw votes are read as proposals first
+    (:func:`adopt_old_votes`)."""
     now = as_utc(now)
+    adopt_old_votes(db, now=now)
     with db.session() as s:
         games = s.scalars(
             sa.select(GameRow).where(GameRow.id.in_(sa.select(ProposalRow.game_id).where(ProposalRow.status == "open")))
@@ -440,6 +529,15 @@ def propose(
                     game=repr(g.name),
                 )
             )
+        adopted = _adopt_old_votes(s, g, ph, now) if kind == "draw" else None
+        if adopted is not None and adopted.status == "open" and not values.get("powers"):
+            # The old votes proposed this draw already: the proposer's yes is a ballot on it.
+            adopted.ballots = {**adopted.ballots, power: True}
+            log_event(s, g, now, "ballot", proposal=adopted.id)
+            ending = _decide(s, g, ph, adopted, now)
+            return _read(s, g, adopted, current_phase(s, g) or ph, now), ending
+        if adopted is not None and adopted.status == "passed":
+            return _read(s, g, adopted, current_phase(s, g) or ph, now), _ending_now(g)
         same = s.scalar(
             sa.select(ProposalRow.id).where(
                 ProposalRow.game_id == g.id, ProposalRow.status == "open", ProposalRow.kind == kind
