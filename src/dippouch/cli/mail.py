@@ -192,8 +192,8 @@ def setup(
 def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Each player's token (their proof that mail is theirs), to hand to them yourself, e.g. by post.
     Receipts teach it too. A token belongs to the registered address: a new address gets a new one."""
+    from dippouch.play import mail_intake
     from dippouch.store.mail_games import game_id as find_game
-    from dippouch.store.mail_tokens import player_token
 
     store = _store(db)
     game_id = find_game(store, game)
@@ -201,7 +201,7 @@ def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         if not addr:
             out.print(f"  {power}: no address (`dippouch players email {game} {power} ADDRESS`)", markup=False)
             continue
-        out.print(f"  {power} <{addr}>: {player_token(store, game_id, power, addr, now=_now(now))}", markup=False)
+        out.print(f"  {power} <{addr}>: {mail_intake.token(store, game_id, power, addr, now=_now(now))}", markup=False)
 
 
 @mail_app.command("fetch")
@@ -439,9 +439,9 @@ def outbox(
 @friendly
 def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Queue a message the server refused (or one waiting for its next try) to go at the next `mail send`."""
-    from dippouch.store.outbox import retry_outbox
+    from dippouch.play import mail_out
 
-    retry_outbox(_store(db), outbox_id, _now(now))
+    mail_out.retry(_store(db), outbox_id, _now(now))
     out.print(f"Message #{outbox_id} goes at the next `dippouch mail send`.", markup=False)
 
 

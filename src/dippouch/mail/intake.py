@@ -29,7 +29,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -52,7 +52,7 @@ from dippouch.mail.proof import Proof, confirmation_code, find_confirmation, pro
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.names import phase_words
-from dippouch.play import held_mail
+from dippouch.play import held_mail, mail_intake
 from dippouch.play.orders import Submitted, send_orders
 from dippouch.play.votes import mail_votes
 from dippouch.saying import say
@@ -63,14 +63,10 @@ from dippouch.store.inbox import (
     held_by_confirmation,
     message_record,
     next_version,
-    record_message,
-    record_messages,
-    store_message,
     unfinished,
 )
 from dippouch.store.mail_games import MailGame, MailPhase, games_for_mail, mail_config
 from dippouch.store.mail_games import game_id as find_game
-from dippouch.store.mail_tokens import player_token
 from dippouch.store.review import next_version_past_photos, processed_phase, review_state
 from dippouch.store.submissions import SubmitResult
 
@@ -244,8 +240,7 @@ def take_in(
     when, how = received_time(msg, received, now)
     mine = _content(msg)
     # Claim the message first: the same message fetched twice, or by two processes, is taken once.
-    claimed = store_message(
-        store,
+    arrival = mail_intake.Arrival(
         raw=raw,
         message_id=msg.message_id,
         sender=msg.sender,
@@ -255,8 +250,8 @@ def take_in(
         fetched_at=now,
         reading={"received_from": how},
         attachments=msg.attachments,
-        is_copy=lambda stored: _content(parse_message(stored)) == mine,
     )
+    claimed = mail_intake.claim(store, arrival, is_copy=lambda stored: _content(parse_message(stored)) == mine)
     if isinstance(claimed, str):
         return IntakeOutcome("duplicate", claimed, sender=msg.sender, received=when)
     mail_id, when = claimed.id, as_utc(claimed.received_at)  # a resumed claim keeps the time first recorded
@@ -264,7 +259,12 @@ def take_in(
     scope = _smtp_from.set(None)
     try:
         _smtp_sender()  # read now, not inside the transaction that records the message
-        out = _decide(store, msg, mail_id, when, now)
+        decided = _decide(store, msg, mail_id, when, now)
+        out = decided.outcome
+        if decided.record is not None:  # else the use case it called (orders, press, held mail) wrote it
+            queued = mail_intake.finish(store, decided.record)
+            if decided.record.replies:
+                out.replies = queued
     except MessageTaken as e:
         out = IntakeOutcome("duplicate", f"taken in by another process meanwhile ({e.status})")
     finally:
@@ -308,17 +308,30 @@ def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) 
     ]
 
 
-def _record(
-    store: GameStore,
+@dataclass(frozen=True)
+class _Decided:
+    """What the intake decided of a message: its outcome, and the record to write of it with its replies
+    (``None``: the use case the decision called, orders, press or held mail, wrote it in its own transaction).
+    :func:`take_in` writes it, once."""
+
+    outcome: IntakeOutcome
+    record: Finish | None = None
+
+    def about(self, **facts: Any) -> _Decided:
+        """The same decision, its outcome naming the game, power and phase it was for."""
+        return _Decided(replace(self.outcome, **facts), self.record)
+
+
+def _finish(
     mail_id: int,
     *,
     replies: Sequence[dict[str, Any]] = (),
     was: str | None = "received",
     **values: Any,
-) -> int:
-    """What became of the message, with its replies queued in the same transaction (the number queued); only
-    from ``was`` (a message taken in is finished from ``received``, once: :class:`MessageTaken` otherwise)."""
-    return record_message(store, mail_id, replies=replies, was=was, **values)
+) -> Finish:
+    """What became of the message, with its replies, to be queued in the same transaction; only from ``was``
+    (a message taken in is finished from ``received``, once: :class:`MessageTaken` otherwise)."""
+    return Finish(mail_id, values, replies, was)
 
 
 def _reply(
@@ -334,7 +347,7 @@ def _reply(
     phase_id: int | None = None,
     key: str | None = None,
 ) -> dict[str, Any]:
-    """A reply to ``msg``, as the outbox queues it with the record of the message (:func:`_record`)."""
+    """A reply to ``msg``, as the outbox queues it with the record of the message (:func:`_finish`)."""
     return {
         "key": key or f"{kind}:{mail_id}:{to}",
         "to": to,
@@ -350,7 +363,6 @@ def _reply(
 
 
 def _refuse(
-    store: GameStore,
     msg: Inbound,
     mail_id: int,
     now: datetime,
@@ -363,7 +375,7 @@ def _refuse(
     registered: bool = False,
     lang: str = "en",
     shown: str | None = None,
-) -> IntakeOutcome:
+) -> _Decided:
     """Refuse the message: ``why`` is recorded as it is (the coordinator's tools read it), ``shown`` is how
     the reply says it in ``lang`` (by default ``why`` itself)."""
     _ = translations(lang).gettext
@@ -386,8 +398,7 @@ def _refuse(
         if msg.sender and "@" in msg.sender
         else []
     )
-    n = _record(
-        store,
+    record = _finish(
         mail_id,
         replies=replies,
         status=status,
@@ -395,19 +406,19 @@ def _refuse(
         game_id=game_id,
         reading={"subject": reading.to_data() if reading else None, "suggestion": suggestion},
     )
-    return IntakeOutcome(status, why, replies=n)
+    return _Decided(IntakeOutcome(status, why), record)
 
 
-def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: datetime) -> IntakeOutcome:
+def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: datetime) -> _Decided:
     if msg.automatic:
-        _record(store, mail_id, status="ignored", reason=f"not answered: {msg.automatic}")
-        return IntakeOutcome("ignored", f"not answered: {msg.automatic}")
+        why = f"not answered: {msg.automatic}"
+        return _Decided(IntakeOutcome("ignored", why), _finish(mail_id, status="ignored", reason=why))
     if "@" not in msg.sender:
-        _record(store, mail_id, status="ignored", reason="no sender address to answer")
-        return IntakeOutcome("ignored", "no sender address to answer")
+        why = "no sender address to answer"
+        return _Decided(IntakeOutcome("ignored", why), _finish(mail_id, status="ignored", reason=why))
     if press_token(msg) is not None:  # a reply to a press message (mail/press.py), not orders
         got = take_reply(store, msg, mail_id, now)
-        return IntakeOutcome(got.status, got.reason, game=got.game, power=got.power, replies=got.replies)
+        return _Decided(IntakeOutcome(got.status, got.reason, game=got.game, power=got.power, replies=got.replies))
     code = find_confirmation(msg.subject, msg.body)
     if code is not None:
         held_id = held_by_confirmation(store, msg.sender, code)
@@ -432,7 +443,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         if not mine and reading.game is None:
             # Game names are not told to strangers.
             why = "the subject names no game this address takes orders for"
-        return _refuse(store, msg, mail_id, now, why, suggestion, reading=reading)
+        return _refuse(msg, mail_id, now, why, suggestion, reading=reading)
 
     names, g, ph, _cfg = next(t for t in games if t[0].name == reading.game)
     v = names.variant
@@ -506,7 +517,6 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if ph is None or names.phase is None:
         why = f"{names.title} is over"
         return _refuse(
-            store,
             msg,
             mail_id,
             now,
@@ -567,7 +577,6 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 % phases
             )
         out = _refuse(
-            store,
             msg,
             mail_id,
             now,
@@ -580,7 +589,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=shown,
         )
-        return IntakeOutcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+        return out.about(game=names.title, power=power, phase=phase_name)
     if reading.phase > names.phase:
         why, shown = _both(
             "%(phase)s is not open yet; the game is in %(current)s",
@@ -589,7 +598,6 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             {"phase": phase_words(phase_name, lang), "current": phase_words(current_name, lang)},
         )
         out = _refuse(
-            store,
             msg,
             mail_id,
             now,
@@ -601,7 +609,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=shown,
         )
-        return IntakeOutcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+        return out.about(game=names.title, power=power, phase=phase_name)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
     found = _orders_in(msg, names, g, ph, power, reading, proof)
@@ -618,7 +626,6 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             {},
         )
         return _refuse(
-            store,
             msg,
             mail_id,
             now,
@@ -732,7 +739,6 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         # The votes acted before (a last yes may have ended the game the orders were for): the reply says both.
         shown = "\n".join([say(e.msg, lang, "mail"), *(say(m, lang, "mail") for m in voted)])
         out = _refuse(
-            store,
             msg,
             mail_id,
             now,
@@ -744,13 +750,14 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=shown,
         )
-        return IntakeOutcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
+        return out.about(game=names.title, power=power, phase=current_name)
     status, why, told = made[-1]
+    after = None
     if sent.processed:
         # Told after the fact: the phases went on in their own transactions, once the orders were recorded.
         why += f"; every power was ready: {', '.join(sent.processed)} processed"
-        _record(store, mail_id, was=status, reason=why)
-    return IntakeOutcome(
+        after = _finish(mail_id, was=status, reason=why)
+    outcome = IntakeOutcome(
         status,
         why,
         game=names.title,
@@ -760,6 +767,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         replies=1,
         notes=told,
     )
+    return _Decided(outcome, after)
 
 
 @dataclass(frozen=True)
@@ -849,10 +857,10 @@ def _photo_receipt(
     late: bool,
     token_note: str,
     next_subject: Callable[..., str],
-) -> IntakeOutcome:
+) -> _Decided:
     """A message whose orders are photographs only: recorded (kept sealed for the coordinator's review, or late
     and not used) and a receipt queued that lists what was kept and the subject for the next version."""
-    store, msg, mail_id, names, g, power = at.store, at.msg, at.mail_id, at.names, at.g, at.power
+    msg, mail_id, names, g, power = at.msg, at.mail_id, at.names, at.g, at.power
     ph = at.ph
     assert ph is not None and names.phase is not None, "a photograph's receipt is for the open phase"
     settings = Settings.from_data(g.settings)
@@ -904,8 +912,7 @@ def _photo_receipt(
         game_id=g.id,
         phase_id=ph.id,
     )
-    n = _record(
-        store,
+    record = _finish(
         mail_id,
         replies=[receipt],
         status=status,
@@ -915,7 +922,8 @@ def _photo_receipt(
         power=power,
         reading=base,
     )
-    return IntakeOutcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=found.notes)
+    outcome = IntakeOutcome(status, why, game=names.title, power=power, phase=current_name, notes=found.notes)
+    return _Decided(outcome, record)
 
 
 def proof_mode(cfg: dict[str, Any]) -> str:
@@ -946,7 +954,7 @@ def _taught_token(g: MailGame, power: str, address: str) -> str | None:
 def _token_note(store: GameStore, g: MailGame, power: str, address: str, now: datetime) -> str:
     """What a receipt teaches the player: their token, and their own orders address where there is one."""
     # Made (a write) only the first time: the settings read with the game already hold a token taught before.
-    token = _taught_token(g, power, address) or player_token(store, g.id, power, address, now=now)
+    token = _taught_token(g, power, address) or mail_intake.token(store, g.id, power, address, now=now)
     own = _orders_address(token)
     _ = translations(_lang(g)).gettext
     if own:
@@ -980,7 +988,7 @@ class _ForPower:
     reading: Reading
 
 
-def _hold_unproven(held: _ForPower, registered: str) -> IntakeOutcome:
+def _hold_unproven(held: _ForPower, registered: str) -> _Decided:
     """From the registered address but without proof (no token, no passing DKIM/SPF from a trusted server):
     held, nothing applied. Only the registered address is told, with a code whose reply confirms it, so a
     forger learns nothing and gets nothing applied."""
@@ -1024,15 +1032,14 @@ class _Notice(NamedTuple):
     body: str
 
 
-def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> IntakeOutcome:
+def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> _Decided:
     """Hold a message for ``power`` with nothing applied, and send ``notices``.
 
     A message held for the open phase holds that phase for the coordinator's review (store/review.py);
     one for another phase is kept for the record only."""
-    store, mail_id, names, g, ph, reading = held.store, held.mail_id, held.names, held.g, held.ph, held.reading
+    mail_id, names, g, ph, reading = held.mail_id, held.names, held.g, held.ph, held.reading
     held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
-    n = _record(
-        store,
+    record = _finish(
         mail_id,
         replies=[
             _reply(held.msg, mail_id, to=x.to, kind=x.kind, subject=x.subject, body=x.body, now=held.now, game_id=g.id)
@@ -1046,10 +1053,10 @@ def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list
         reading=reading_data,
     )
     phase = names.variant.calendar.name(reading.phase) if reading.phase is not None else None
-    return IntakeOutcome("held", why, game=names.title, power=held.power, phase=phase, replies=n)
+    return _Decided(IntakeOutcome("held", why, game=names.title, power=held.power, phase=phase), record)
 
 
-def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> IntakeOutcome:
+def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> _Decided:
     """The player's reply with a held message's code (sent only to the registered address): the held
     message is applied as if proven, received when it arrived. The held message's orders, its record and this
     reply's record with its receipt are one transaction: a fetch killed before it commits leaves both messages
@@ -1095,10 +1102,10 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
             body=compose.refusal_text(subject=msg.subject, why=shown, suggestion=None, registered=True, lang=lang),
             now=now,
         )
-        n = _record(store, mail_id, replies=[refusal], status="refused", reason=why)
-        return IntakeOutcome("refused", why, replies=n)
+        record = _finish(mail_id, replies=[refusal], status="refused", reason=why)
+        return _Decided(IntakeOutcome("refused", why), record)
     why = f"confirms held message #{held_id}: {applied.reason}"
-    return IntakeOutcome("confirmation", why, power=applied.power, version=applied.version, replies=1)
+    return _Decided(IntakeOutcome("confirmation", why, power=applied.power, version=applied.version, replies=1))
 
 
 def _held_language(store: GameStore, held_id: int, now: datetime) -> str:
@@ -1202,7 +1209,7 @@ def _apply_held_photo(
         "phase_id": st.phase_id,
         "power": power,
     }
-    record_messages(store, [Finish(mail_id, values, was="held"), *(also(out) if also is not None else ())])
+    mail_intake.finish_all(store, [Finish(mail_id, values, was="held"), *(also(out) if also is not None else ())])
     return out
 
 

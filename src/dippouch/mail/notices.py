@@ -41,6 +41,7 @@ from dippouch.names import joined, phase_words, unit_text
 from dippouch.notify.dispatch import Event, Look, dispatch, register
 from dippouch.notify.reminders import DEFAULT_REMINDERS, left
 from dippouch.notify.texts import why
+from dippouch.play import mail_out
 from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.saying import say
 from dippouch.settings import site
@@ -50,10 +51,9 @@ from dippouch.store.mail_games import (
     civil_disorder,
     mail_games,
     open_phase,
-    update_mail_config,
 )
 from dippouch.store.mail_games import game_id as find_game
-from dippouch.store.outbox import Notice, notice_claimed, queue_mail, queue_notices_once
+from dippouch.store.outbox import Notice, notice_claimed
 from dippouch.store.review import left_unreviewed
 
 __all__ = [
@@ -231,7 +231,7 @@ class GameMail:
     def _queue(self, look: Look, notices: list[Notice]) -> int:
         if not notices:
             return 0
-        keys, n = queue_notices_once(look.store, notices, look.now)
+        keys, n = mail_out.queue_once(look.store, notices, look.now)
         self.keys += keys
         self.messages += n
         return n
@@ -464,7 +464,7 @@ class GameEndMail:
         return self._queue(look, [Notice(key, event.game_id, messages)])
 
     def _queue(self, look: Look, notices: list[Notice]) -> int:
-        _keys, n = queue_notices_once(look.store, notices, look.now)
+        _keys, n = mail_out.queue_once(look.store, notices, look.now)
         return n
 
 
@@ -565,7 +565,7 @@ def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]
         if cfg.get("maps", "winter") not in ("winter", "every", "none"):
             raise GameError(msg("maps %(maps)s: choose winter, every or none", maps=repr(cfg["maps"])))
 
-    return update_mail_config(store, game, now, changes, check)
+    return mail_out.set_up_game(store, game, now=now, changes=changes, check=check)
 
 
 def _game_language(store: GameStore, game: str, now: datetime) -> str:
@@ -614,7 +614,7 @@ def queue_player_link(
         + compose.sign(lang)
         + "\n"
     )
-    return queue_mail(
+    return mail_out.queue(
         store,
         key=f"link:{key_id}",
         to=address,

@@ -23,9 +23,10 @@ from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_f
 from dippouch.mail.ocr_engines import available_engines, read_lines, unavailable
 from dippouch.mail.ocr_match import LineReading, match_lines
 from dippouch.mail.subject import GameNames, power_names
+from dippouch.play import held_mail
 from dippouch.play.photos import confirm_photo
 from dippouch.store import GameStore
-from dippouch.store.photos import confirm_target, open_phase_photos, photo_bytes, record_reading
+from dippouch.store.photos import confirm_target, open_phase_photos, photo_bytes
 
 I18N_DOMAIN = "rules"
 """The catalogue of the photographs' reading refusals, said in the reader's language where they are shown
@@ -196,7 +197,7 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
             except GameError as e:
                 problem = e.msg
             if text is not None:
-                record_reading(store, it.attachment, text, now=now)
+                held_mail.keep_reading(store, it.attachment, text, now=now)
         common = (it.attachment, it.message, it.power, it.filename, it.received)
         if text is None:
             out.append(SheetProposal(*common, None, [], it.submission, problem, it.set_aside, it.content_type))

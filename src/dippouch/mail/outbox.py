@@ -41,11 +41,11 @@ from dippouch import settings as installation
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.numbers import number_or_none
+from dippouch.play import mail_out
 from dippouch.store import GameStore
 from dippouch.store.db import Database
 from dippouch.store.faults import crash_point
-from dippouch.store.installation import installation_secret
-from dippouch.store.outbox import OutboxEntry, OutFile, claim_outbox, finish_outbox, outbox_entry
+from dippouch.store.outbox import OutboxEntry, OutFile, outbox_entry
 from dippouch.store.outbox import queue_in as queue
 
 __all__ = [
@@ -93,7 +93,7 @@ def _what(kind: str) -> str | None:
 
 
 def _signature(db: Database, person_id: int, what: str) -> str:
-    key = installation_secret(db, _UNSUBSCRIBE_KEY)
+    key = mail_out.secret(db, _UNSUBSCRIBE_KEY)
     digest = hmac.new(key, f"unsubscribe:{person_id}:{what}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
 
@@ -194,7 +194,7 @@ def send_due(
     conn: SmtpConnection | None = None
     try:
         for _ in range(limit):
-            row_id = claim_outbox(store, now, worker, lease)
+            row_id = mail_out.claim_next(store, now, worker, lease)
             if row_id is None:
                 break
             crash_point("mail:after-claim")
@@ -207,10 +207,10 @@ def send_due(
                 conn.send(msg, to)
             except SendFailure as e:
                 if e.permanent and not e.server_down:
-                    finish_outbox(store, row_id, worker, status="failed", last_error=str(e))
+                    mail_out.sent(store, row_id, worker, status="failed", last_error=str(e))
                     report.failed.append((row_id, str(e)))
                 else:
-                    finish_outbox(store, row_id, worker, next_attempt_at=now + backoff(attempts), last_error=str(e))
+                    mail_out.sent(store, row_id, worker, next_attempt_at=now + backoff(attempts), last_error=str(e))
                     report.retry.append((row_id, str(e)))
                 if e.server_down:
                     report.server_down = str(e)
@@ -220,7 +220,7 @@ def send_due(
                     break  # the server is not there: leave the rest for the next run
                 continue
             crash_point("mail:after-smtp")
-            finish_outbox(store, row_id, worker, status="sent", sent_at=now, last_error=None)
+            mail_out.sent(store, row_id, worker, status="sent", sent_at=now, last_error=None)
             report.sent.append(row_id)
             crash_point(f"mail:after-sent:{len(report.sent)}")
     finally:

@@ -24,10 +24,11 @@ import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
 from dippouch.i18n import DEFAULT, translations
 from dippouch.mail.message import Inbound
+from dippouch.play import mail_intake
 from dippouch.play.press import send_press
 from dippouch.press.mailtext import find_token, reply_text
 from dippouch.store import GameStore
-from dippouch.store.inbox import Finish, record_message
+from dippouch.store.inbox import Finish
 
 __all__ = ["I18N_DOMAIN", "PressReply", "press_token", "take_reply"]
 
@@ -54,7 +55,7 @@ def press_token(msg: Inbound) -> str | None:
 
 
 def _answer(msg: Inbound, mail_id: int, now: datetime, subject: str, body: str) -> dict[str, Any]:
-    """The answer to a reply, queued with the reply's record (:func:`dippouch.store.inbox.record_message`)."""
+    """The answer to a reply, queued with the reply's record (:func:`dippouch.play.mail_intake.finish`)."""
     return {
         "key": f"press-reply:{mail_id}:{msg.sender.lower()}",
         "to": msg.sender,
@@ -87,9 +88,8 @@ def _refuse(
         _("Not sent: %(subject)s") % {"subject": msg.subject},
         _("Your message was not passed on: %(why)s.\n\nNothing was sent to the other powers.") % {"why": why},
     )
-    n = record_message(
-        store, mail_id, replies=[answer], was="received", status="refused", reason=why, reading={"press": True}
-    )
+    values = {"status": "refused", "reason": why, "reading": {"press": True}}
+    n = mail_intake.finish(store, Finish(mail_id, values, [answer], was="received"))
     return PressReply("refused", why, game=game, replies=n)
 
 

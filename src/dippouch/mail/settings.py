@@ -445,9 +445,9 @@ def _domain(host: str) -> str:
 
 def save_smtp(store: Database, s: ServerSettings) -> None:
     """Keep ``s`` (from :func:`smtp_from_form`) as the installation's SMTP server, every field at once."""
-    from dippouch.store.installation import save_installation_values
+    from dippouch.play import mail_out
 
-    save_installation_values(
+    mail_out.save_server(
         store,
         "smtp",
         {

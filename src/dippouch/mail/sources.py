@@ -22,8 +22,9 @@ from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
+from dippouch.play import mail_intake
 from dippouch.store import GameStore
-from dippouch.store.inbox import fetched_up_to, record_fetched
+from dippouch.store.inbox import fetched_up_to
 
 __all__ = ["file_messages", "imap_messages"]
 
@@ -125,9 +126,9 @@ def imap_messages(store: GameStore, s: ServerSettings) -> Iterator[tuple[bytes, 
             if raw is None:
                 continue
             yield raw, when, f"{origin};uid={uid}"
-            record_fetched(store, origin, validity, uid)
+            mail_intake.fetched(store, origin, validity, uid)
         if not uids:
-            record_fetched(store, origin, validity, 0)
+            mail_intake.fetched(store, origin, validity, 0)
     finally:
         with contextlib.suppress(OSError, imaplib.IMAP4.error):
             conn.logout()

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the mail tables: mapped only where mail is taken in or revi
     from dippouch.store.inbox import Finish
     from dippouch.store.review import ReviewState
 
-__all__ = ["apply_orders", "dismiss", "release", "set_aside"]
+__all__ = ["apply_orders", "dismiss", "keep_reading", "release", "set_aside"]
 
 
 def apply_orders(
@@ -60,3 +60,11 @@ def set_aside(store: GameStore, attachment_id: int, *, now: datetime, why: str =
     from dippouch.store.review import set_aside as set_photo_aside
 
     return set_photo_aside(store, attachment_id, now=now, why=why)
+
+
+def keep_reading(store: GameStore, attachment: int, text: str, *, now: datetime) -> None:
+    """What the OCR engine read of a photograph waiting for review, kept so that it is read once however often
+    the review shows it."""
+    from dippouch.store.photos import record_reading
+
+    record_reading(store, attachment, text, now=now)
