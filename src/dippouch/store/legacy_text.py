@@ -29,7 +29,19 @@ import sqlalchemy as sa
 
 from dippouch.core.messages import N_, Arg, Choices, Msg
 
-__all__ = ["BATCH", "I18N_DOMAIN", "TEMPLATES", "Counts", "add_messages", "read_back", "remove_messages"]
+__all__ = [
+    "BATCH",
+    "ENDINGS",
+    "I18N_DOMAIN",
+    "TEMPLATES",
+    "Counts",
+    "add_ending_messages",
+    "add_messages",
+    "ending_read_back",
+    "read_back",
+    "remove_ending_messages",
+    "remove_messages",
+]
 
 I18N_DOMAIN = "rules"
 """The catalogue the frozen templates are translated in (the core's)."""
@@ -476,5 +488,124 @@ def _walk(
                     changed = True
             if changed:
                 conn.execute(table.update().where(ident == row_id).values({column.name: items}))
+                written += 1
+        last = rows[-1][0]
+
+
+# --------------------------------------------------------------------------------------------------
+# A game's ending ("text" beside "why" in games.ending), as migration 0031 found it: until endings became
+# message values :mod:`dippouch.game` wrote these five sentences, by the ending's kind (frozen here, as the
+# templates above are; each read into the message that says the same English).
+
+ENDINGS: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]]] = {
+    "victory": (
+        re.compile(r"(?P<power>.+) wins with (?P<num>\d+) supply centres?\."),
+        lambda m: Msg(
+            N_("%(power)s wins with %(num)d supply centre."),
+            {"num": int(m["num"]), "power": m["power"]},
+            plural="%(power)s wins with %(num)d supply centres.",
+        ),
+    ),
+    "ranked": (
+        re.compile(r"Only (?P<count>\d+) powers remain; they rank by size: (?P<listing>.+)\."),
+        lambda m: Msg(
+            N_("Only %(count)s powers remain; they rank by size: %(listing)s."),
+            {"count": int(m["count"]), "listing": m["listing"]},
+        ),
+    ),
+    "no_powers": (
+        re.compile(re.escape(N_("No power has a unit or a supply centre left: the game ends with no winner."))),
+        lambda m: Msg(m[0]),
+    ),
+    "last_year": (
+        re.compile(r"The game ends after (?P<year>\d+), its last year; surviving: (?P<powers>.*)\."),
+        lambda m: Msg(
+            N_("The game ends after %(year)s, its last year; surviving: %(powers)s."),
+            {"year": int(m["year"]), "powers": m["powers"]},
+        ),
+    ),
+    "draw": (
+        re.compile(r"Draw agreed by (?P<voters>.+); shared by (?P<powers>.+)\."),
+        lambda m: Msg(
+            N_("Draw agreed by %(voters)s; shared by %(powers)s."), {"voters": m["voters"], "powers": m["powers"]}
+        ),
+    ),
+}
+"""Per kind of ending, the sentence it was written as and the message that says it."""
+
+
+def ending_read_back(kind: str, text: str) -> Msg | None:
+    """The message of an ending of ``kind`` stored as the English ``text`` alone, or ``None`` when the sentence
+    of its kind does not read it whole (an ending imported from another program's file)."""
+    found = ENDINGS.get(kind)
+    if found is None:
+        return None
+    pattern, made = found
+    m = pattern.fullmatch(text)
+    if m is None:
+        return None
+    said = made(m)
+    # What it says must be the text itself: a reading that would change a single character is no reading.
+    return said if str(said) == text else None
+
+
+_GAMES = sa.table("games", sa.column("id", sa.Integer()), sa.column("ending", sa.JSON()))
+
+
+def add_ending_messages(conn: sa.Connection, batch: int = BATCH) -> Counts:
+    """Give every game's ending stored as text alone its message (``why``), beside the text; an ending no
+    sentence of its kind reads is left as it is and counted."""
+    counts = Counts()
+
+    def add(ending: dict[str, Any]) -> bool:
+        text = ending.get("text")
+        if "why" in ending or not isinstance(text, str) or not text:
+            return False
+        m = ending_read_back(str(ending.get("kind", "")), text)
+        if m is None:
+            counts.unreadable += 1
+            return False
+        ending["why"] = m.to_data()
+        counts.converted += 1
+        return True
+
+    counts.rows = _walk_endings(conn, add, batch)
+    return counts
+
+
+def remove_ending_messages(conn: sa.Connection, batch: int = BATCH) -> Counts:
+    """Take back what :func:`add_ending_messages` added (an ending whose message its text reads back to)."""
+    counts = Counts()
+
+    def remove(ending: dict[str, Any]) -> bool:
+        text, data = ending.get("text"), ending.get("why")
+        if not isinstance(text, str) or data is None:
+            return False
+        m = ending_read_back(str(ending.get("kind", "")), text)
+        if m is None or m.to_data() != data:
+            return False
+        del ending["why"]
+        counts.converted += 1
+        return True
+
+    counts.rows = _walk_endings(conn, remove, batch)
+    return counts
+
+
+def _walk_endings(conn: sa.Connection, change: Callable[[dict[str, Any]], bool], batch: int) -> int:
+    """Apply ``change`` to every finished game's ending, ``batch`` games at a time by id; write back those it
+    changed. The number of games written."""
+    ident, column = _GAMES.c.id, _GAMES.c.ending
+    written = 0
+    last = 0
+    while True:
+        rows = conn.execute(
+            sa.select(ident, column).where(ident > last, column.is_not(None)).order_by(ident).limit(batch)
+        ).all()
+        if not rows:
+            return written
+        for row_id, ending in rows:
+            if isinstance(ending, dict) and change(ending):
+                conn.execute(_GAMES.update().where(ident == row_id).values(ending=ending))
                 written += 1
         last = rows[-1][0]
