@@ -1,8 +1,8 @@
 """The lower layers' messages in the reader's language (issue 41): the order reader's refusals (an unknown
 province with the closest ones), the order checks' (an illegal move), the store's (a submission for a phase
 already processed), the adjudicator's reasons and "no order" lines, said in German and French by
-:func:`dippouch.said.said` from the English the layers write and store; and the results report, mailed and on
-the pages, shows them so. English stays the text it always was, and the core imports no language machinery."""
+:func:`dippouch.saying.say` from the message values the layers raise and store; and the results report, mailed
+and on the pages, shows them so. English stays the text it always was, and the core imports no language machinery."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.game import GameError, Settings, check_orders
 from dippouch.report import phase_report
-from dippouch.said import said
+from dippouch.saying import say
 from dippouch.store import GameStore
 
 STD = load_variant("standard")
@@ -25,31 +26,32 @@ T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 SRC = Path(__file__).resolve().parents[1] / "src" / "dippouch"
 
 
-def _refusal(text: str, power: str = "France") -> str:
+def _refusal(text: str, power: str = "France") -> Msg:
     (line,) = check_orders(STD, STD.start, power, text)
     assert line.error is not None
-    return str(line.error)
+    return line.error
 
 
 def test_an_unknown_province_with_the_closest_ones() -> None:
     with pytest.raises(OrderParseError) as e:
         parse_order(STD, "A par - pruss")
-    english = str(e.value)
-    assert english == "no province 'pruss'; did you mean Prussia (pru) or Paris (par)?"
-    assert said(english, "de") == "keine Provinz 'pruss'; meinten Sie Prussia (pru) oder Paris (par)?"
-    assert said(english, "fr") == "pas de province 'pruss' ; vouliez-vous dire Prussia (pru) ou Paris (par) ?"
-    assert said(english, "en") == english
+    refused = e.value.msg
+    assert str(e.value) == "no province 'pruss'; did you mean Prussia (pru) or Paris (par)?"
+    assert say(refused, "de") == "keine Provinz 'pruss'; meinten Sie Prussia (pru) oder Paris (par)?"
+    assert say(refused, "fr") == "pas de province 'pruss' ; vouliez-vous dire Prussia (pru) ou Paris (par) ?"
+    assert say(refused, "en") == str(e.value)
 
 
 def test_an_illegal_move_with_the_closest_legal_orders() -> None:
-    english = _refusal("A par - mar")
+    refused = _refusal("A par - mar")
+    english = str(refused)
     assert english.startswith("Marseilles is not next to Paris and no fleets could convoy there; closest legal: ")
     legal = english.partition("closest legal: ")[2]
-    assert said(english, "de") == (
+    assert say(refused, "de") == (
         "Marseilles grenzt nicht an Paris, und keine Flotten könnten dorthin konvoieren; nächste gültige Befehle: "
         + legal
     )
-    assert said(english, "fr") == (
+    assert say(refused, "fr") == (
         "Marseilles n’est pas voisin de Paris et aucune flotte ne pourrait y convoyer ; "
         "ordres légaux les plus proches : " + legal
     )
@@ -77,16 +79,17 @@ def test_an_illegal_move_with_the_closest_legal_orders() -> None:
     ],
 )
 def test_order_refusals(text: str, de: str, fr: str) -> None:
-    english = _refusal(text)
-    got_de, got_fr = said(english, "de"), said(english, "fr")
+    refused = _refusal(text)
+    english = str(refused)
+    got_de, got_fr = say(refused, "de"), say(refused, "fr")
     # A refusal may go on with the closest legal orders: the sentence itself is the one wanted.
     assert got_de.split("; nächste")[0] == de, english
     assert got_fr.split(" ; ordres légaux")[0] == fr, english
 
 
-def test_a_text_no_template_reads_is_shown_as_it_is() -> None:
-    assert said("the moon is made of cheese", "de") == "the moon is made of cheese"
-    assert said("", "fr") == ""
+def test_a_text_no_catalogue_has_is_shown_as_it_is() -> None:
+    assert say("the moon is made of cheese", "de") == "the moon is made of cheese"
+    assert say("", "fr") == ""
 
 
 @pytest.fixture
@@ -104,9 +107,8 @@ def game(tmp_path: Path) -> Iterator[GameStore]:
 def test_the_store_refuses_in_english_and_the_door_says_it_in_the_readers_language(game: GameStore) -> None:
     with pytest.raises(GameError) as e:
         game.submit("demo", "France", "A par H", now=T0 + timedelta(hours=2), phase="Spring 1901 Movement")
-    english = str(e.value)
-    assert english.startswith("Spring 1901 Movement was processed at ")
-    de, fr = said(english, "de"), said(english, "fr")
+    assert str(e.value).startswith("Spring 1901 Movement was processed at ")
+    de, fr = say(e.value.msg, "de"), say(e.value.msg, "fr")
     assert de.startswith("Frühjahr 1901 Bewegung wurde am ") and "Die offene Phase ist Herbst 1901 Bewegung" in de
     assert fr.startswith("Printemps 1901 Mouvements a été résolue le ") and "La phase ouverte est Automne 1901" in fr
 
@@ -139,7 +141,7 @@ def test_the_core_imports_no_language_machinery() -> None:
                 else []
             )
             for name in names:
-                assert not name.startswith(("babel", "dippouch.i18n", "dippouch.said", "gettext")), (path, name)
+                assert not name.startswith(("babel", "dippouch.i18n", "dippouch.saying", "gettext")), (path, name)
 
 
 def test_w3k_conversions_in_the_reports_language(tmp_path: Path) -> None:
@@ -164,5 +166,7 @@ def test_w3k_conversions_in_the_reports_language(tmp_path: Path) -> None:
     de = " ".join(phase_report(w3k, rec, lang="de").split())
     assert "Umwandlung begonnen: die Flotte (Crown) in Bristol wird zur Armee;" in de
     assert "conversion begun" not in de and "Conversion begun" not in fr
-    refused = said("only Crown, its owner, can hand over the unit in Bristol", "de")
+    refused = say(
+        msg("only %(owner)s, its owner, can hand over the unit in %(place)s", owner="Crown", place="Bristol"), "de"
+    )
     assert refused == "nur Crown, ihr Besitzer, kann die Einheit in Bristol übergeben"

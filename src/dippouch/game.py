@@ -385,7 +385,7 @@ def position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
     if not isinstance(data, Mapping):
         raise GameError(msg("a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'"))
     if data.get("phase") is None:
-        raise GameError("position: bad or missing phase (no 'phase')")
+        raise GameError(msg("position: bad or missing phase (no 'phase')"))
     try:
         return position_from_json(variant, {**_STORED_DEFAULTS, **data})
     except JsonInputError as e:

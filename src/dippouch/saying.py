@@ -22,6 +22,8 @@ def say(message: Msg | str, lang: str, door: str | None = None) -> str:
     they are). A text not made a message yet is said as itself, or as its translation where the catalogue has
     it whole."""
     m = as_msg(message)
+    if not m.id:
+        return ""  # gettext("") is a catalogue's header, not a message
     hints = DOOR_HINTS.get(door or "", {})
     if lang not in LANGUAGES or lang == DEFAULT:
         return render(m, ENGLISH, None, hints)

@@ -2,12 +2,12 @@
 
 A coordinator who imports a game file on a German or French page read its refusals in English: each check of
 :mod:`dippouch.store.gamefile` and :mod:`dippouch.store.mail_record` names the place in the file (a JSON path,
-``phases[3].submissions[0].version``) and what is wrong there. :data:`dippouch.said.LAYER_MESSAGES` now has a
-template for each, the path kept as it is and the refused value shown as the file has it.
+``phases[3].submissions[0].version``) and what is wrong there. Each refusal is a message value, the path kept as
+it is and the refused value shown as the file has it.
 
-Each test below makes the text from the code (a file wrong in one place) and reads it back in both languages, so
-a text changed without its template fails here, not silently on a page. The values are cut, not the sentence
-(``gamefile.shown``): a long refused value still leaves a sentence a template reads.
+Each test below makes the refusal from the code (a file wrong in one place) and says it in both languages, so a
+message without its translation fails here, not silently on a page. The values are cut, not the sentence
+(``gamefile.shown``): a long refused value still leaves the whole sentence.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.game import GameError
-from dippouch.said import said
+from dippouch.saying import say
 from dippouch.store import gamefile, mail_record
 
 V = load_variant("standard")
@@ -136,12 +136,12 @@ CASES: list[tuple[str, Callable[[], object], str, str]] = [
 
 
 @pytest.mark.parametrize(("what", "refused", "de", "fr"), CASES, ids=[c[0] for c in CASES])
-def test_a_game_file_s_refusal_is_read_back_in_german_and_french(
+def test_a_game_file_s_refusal_is_said_in_german_and_french(
     what: str, refused: Callable[[], object], de: str, fr: str
 ) -> None:
     with pytest.raises(GameError) as e:
         refused()
     text = str(e.value)
-    assert said(text, "de") == de, text
-    assert said(text, "fr") == fr, text
-    assert said(text, "en") == text
+    assert say(e.value.msg, "de") == de, text
+    assert say(e.value.msg, "fr") == fr, text
+    assert say(e.value.msg, "en") == text

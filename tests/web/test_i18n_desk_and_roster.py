@@ -4,9 +4,8 @@ pages, in the page's language (issue 41, point 4).
 Seen on German pages on 2026-11-25: the new game page listed "Standard, 1 day, full press", adding an address
 said "Address added." and an empty one was refused with "address: write the address, one line per line of the
 envelope"; a press setting refused ("unknown press kind 'loud'; did you mean 'load'?") was English too. The
-titles are read by dippouch.said's templates (``{{ t.title|said }}``), the confirmations marked in
-dippouch.web.roster, and the refusals have templates (tests/project/test_layer_refusals_said.py lists those
-still without one)."""
+titles are message ids said through the catalogue (``{{ t.title|said }}``), the confirmations marked in
+dippouch.web.roster, and the refusals are message values said in the reader's language."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ import pytest
 
 from dippouch.core.errors import DippouchError
 from dippouch.press.rules import PressRules
-from dippouch.said import said
+from dippouch.saying import say
 from dippouch.store.people import create_person
 from dippouch.web.security import SESSION_COOKIE
 from websupport import ACCEPT, Site
@@ -78,10 +77,10 @@ def test_an_address_added_or_refused_is_said_in_the_page_s_language(site: Site, 
         ("fr", "type de presse inconnu 'loud' ; choisissez parmi : none, white"),
     ],
 )
-def test_a_press_setting_refused_is_read_back(lang: str, said_here: str) -> None:
+def test_a_press_setting_refused_is_said_in_the_readers_language(lang: str, said_here: str) -> None:
     with pytest.raises(DippouchError) as refused:
         PressRules.from_data({"kind": "loud"})
-    assert said(str(refused.value), lang).startswith(said_here)
+    assert say(refused.value.msg, lang).startswith(said_here)
 
 
 @pytest.mark.parametrize(

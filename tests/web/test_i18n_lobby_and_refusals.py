@@ -8,12 +8,11 @@ store reached every page but the player's in English: a sign-up refused on the o
 wishes twice; rank each power once"), a message refused on a channel's page ("not sent (empty): the message is
 empty: write something to send"), a filter refused on the list ("no press kind 'loud'; ..."), and what joining a
 game tells the person ("You signed up to ..."). They are now described through the reader's catalogue
-(:func:`dippouch.press.rules.describe`) and read back by :func:`dippouch.said.said`; the JSON API and what is
-stored keep the English. A finished game's open press page shows the rules that opened it, in its language.
+(:func:`dippouch.press.rules.describe`) and said from their message values by :func:`dippouch.saying.say`; the
+JSON API's ``error`` is English unless a language is asked for. A finished game's open press page shows the rules that opened it, in its language.
 
-The last tests make each English text :data:`dippouch.said.LAYER_MESSAGES` lists for the press rules and the lobby,
-from the code that writes it, and read it back in German and French: a text changed without its template fails
-there, not silently on a page."""
+The last tests make each message of the press rules and the lobby from the code that writes it and say it in
+German and French: a message whose translation is missing fails there, not silently on a page."""
 
 from __future__ import annotations
 
@@ -23,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from dippouch.play.openings import Joined, resign_text
+from dippouch.play.openings import Joined, resign_message
 from dippouch.press.rules import Attempt, PressRules, refusal
-from dippouch.said import said
+from dippouch.saying import say
 from dippouch.store import press as store_press
 from dippouch.store.openings import Opening, Resigned
 from dippouch.store.people import create_person
@@ -207,11 +206,14 @@ REFUSED = [
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
 @pytest.mark.parametrize(("rules", "attempt"), REFUSED)
-def test_every_press_refusal_listed_is_read_back(rules: PressRules, attempt: Attempt, lang: str) -> None:
+def test_every_press_refusal_listed_is_said_in_the_readers_language(
+    rules: PressRules, attempt: Attempt, lang: str
+) -> None:
     why = refusal(rules, attempt)
     assert why is not None
-    text = str(PressRefused(why))
-    got = said(text, lang)
+    refused = PressRefused(why)
+    text = str(refused)
+    got = say(refused.msg, lang)
     assert got != text and "not sent" not in got and str(why.message) not in got, (text, got)
 
 
@@ -233,15 +235,15 @@ def _opening(needed: int) -> Opening:
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
-def test_what_joining_and_leaving_tell_the_person_is_read_back(lang: str) -> None:
-    texts = [
-        Joined("lobby", "England", _opening(0)).text,
-        Joined("lobby", None, _opening(0), waiting_list=True).text,
-        Joined("lobby", None, _opening(3)).text,
-        resign_text(Resigned("lobby", None, "withdrawn")),
-        resign_text(Resigned("lobby", "England", "freed")),
-        resign_text(Resigned("lobby", "England", "pool")),
+def test_what_joining_and_leaving_tell_the_person_is_said_in_the_readers_language(lang: str) -> None:
+    messages = [
+        Joined("lobby", "England", _opening(0)).message,
+        Joined("lobby", None, _opening(0), waiting_list=True).message,
+        Joined("lobby", None, _opening(3)).message,
+        resign_message(Resigned("lobby", None, "withdrawn")),
+        resign_message(Resigned("lobby", "England", "freed")),
+        resign_message(Resigned("lobby", "England", "pool")),
     ]
-    for text in texts:
-        got = said(text, lang)
+    for m in messages:
+        text, got = str(m), say(m, lang)
         assert got != text and "lobby" in got, (text, got)

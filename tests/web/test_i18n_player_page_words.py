@@ -5,7 +5,7 @@ Ajustements", "in dieser Phase (Winter)"), but much of what a player reads while
 check's verdicts ("no province 'pruss'; did you mean ..."), what the orders leave out ("Army Paris: no order, it
 holds"), the board in words ("Fleet Brest, Army Paris"), the last turn's results ("fails — bounced with A
 Marseilles (1 vs 1)", on the phase page too) and the game's press rules ("White press: every message names its
-sender."). They are now said in the page's language (the rules' messages by :func:`dippouch.said.said`, the
+sender."). They are now said in the page's language (the rules' messages by :func:`dippouch.saying.say`, the
 rest through the catalogues); the JSON API keeps its English unless the page asks for its own
 (``/check?lang=de``)."""
 

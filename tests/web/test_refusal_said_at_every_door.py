@@ -3,8 +3,9 @@ message value (``a game named %(game)s already exists; ...``), and the web page,
 line each say it from that value in their reader's language: for a German reader the same German sentence at
 every door, and the JSON API's answer carries the message's code and values besides.
 
-The name holds "; ", which the English read back by regular expressions (dippouch.said) split in two and left
-in English: a door that says the refusal by reading its English fails here, one that says its value does not.
+The name holds "; ", which the English read back by regular expressions (the deleted dippouch.said) split in two
+and left in English: a door that says the refusal by reading its English fails here, one that says its value
+does not.
 """
 
 from __future__ import annotations

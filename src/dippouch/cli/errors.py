@@ -33,13 +33,6 @@ def user_problem(e: BaseException) -> str | None:
     problem = user_problem_msg(e)
     if problem is None:
         return None
-    from dippouch.core.errors import DippouchError
-
-    if isinstance(e, DippouchError):
-        from dippouch.said import told
-
-        # A layer's text not made a message value yet is read back (said.told) while dippouch.said stays.
-        return told(problem, cli_language())
     from dippouch.saying import say
 
     return say(problem, cli_language())

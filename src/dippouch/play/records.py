@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, msg
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.core.position import Position
 from dippouch.core.results import OrderResult, Outcome
@@ -52,7 +52,7 @@ DEFAULT_SYSTEM = "dss"
 """The system a game's scores are shown under when it chose none: draw-size scoring, the result as the
 variant's rule decided it and nothing more."""
 
-NOT_FINISHED = "the game is not finished: it is scored once it ends"
+NOT_FINISHED = N_("the game is not finished: it is scored once it ends")
 """What every door says of an unfinished game's scores."""
 
 

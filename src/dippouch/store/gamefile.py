@@ -47,7 +47,7 @@ a photograph, the web app."""
 _SLASHES = re.compile(r"[/\\]+")
 _SHOWN = 80
 """Characters of a refused value shown in a refusal: the value is cut, never the sentence around it (a page
-reads the sentence back in its language, dippouch.said, only when it is whole)."""
+shows the whole sentence in its language, whatever the value's length)."""
 _VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)*$")
 
 
@@ -84,41 +84,47 @@ def clean_address(text: str | None) -> str:
     return f"{local}@{domain}"
 
 
-def _plain(text: str, where: str, limit: int) -> str:
+def _plain(text: str, where: str | None, limit: int) -> str:
     """A one-line name: 1 to ``limit`` characters, no line breaks, and each character shown as itself (no
-    zero-width or bidirectional character: :func:`dippouch.characters.hidden_character`)."""
+    zero-width or bidirectional character: :func:`dippouch.characters.hidden_character`). ``where`` is its
+    place in the file (a JSON path, kept as written), or None for the game's own name, which the refusals name
+    in words (a sentence of their own each, for the reader's language)."""
     if not text or len(text) > limit:
         cut = f"{text[:40]!r}..." if len(text) > 40 else repr(text)
+        values: dict[str, Arg] = {"most": limit, "length": f"{len(text):,}", "name": cut}
         raise GameError(
-            msg(
-                "%(where)s must be 1 to %(most)s characters (it is %(length)s: %(name)s)",
-                where=where,
-                most=limit,
-                length=f"{len(text):,}",
-                name=cut,
-            )
+            msg("a game's name must be 1 to %(most)s characters (it is %(length)s: %(name)s)", **values)
+            if where is None
+            else msg("%(where)s must be 1 to %(most)s characters (it is %(length)s: %(name)s)", where=where, **values)
         )
     bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
+        values = {"name": repr(text[:60]), "char": repr(bad)}
         raise GameError(
-            msg(
+            msg("a game's name %(name)s contains a control character (%(char)s); write it on one line", **values)
+            if where is None
+            else msg(
                 "%(where)s %(name)s contains a control character (%(char)s); write it on one line",
                 where=where,
-                name=repr(text[:60]),
-                char=repr(bad),
+                **values,
             )
         )
     hidden = hidden_character(text)
     if hidden is not None:
         position, character = hidden
+        values = {"name": repr(text[:60]), "character": character, "position": position}
         raise GameError(
             msg(
+                "a game's name %(name)s contains %(character)s at position %(position)s: invisible and control "
+                "characters are not allowed (they make one name look like another)",
+                **values,
+            )
+            if where is None
+            else msg(
                 "%(where)s %(name)s contains %(character)s at position %(position)s: invisible and control characters "
                 "are not allowed (they make one name look like another)",
                 where=where,
-                name=repr(text[:60]),
-                character=character,
-                position=position,
+                **values,
             )
         )
     return text
@@ -128,7 +134,7 @@ def check_game_name(name: Any) -> str:
     """A game's name as stored: it is part of every address of the game (``/games/NAME``) and of commands."""
     if not isinstance(name, str):
         raise GameError(msg("a game's name is text, not %(type)s", type=type(name).__name__))
-    text = _plain(name.strip(), "a game's name", NAME_LIMIT)
+    text = _plain(name.strip(), None, NAME_LIMIT)
     if "/" in text or "\\" in text:
         other = _SLASHES.sub("-", text)
         raise GameError(

@@ -251,13 +251,20 @@ def remove_game(db: Database, name: str, game: str) -> Tournament:
         row = _row(s, name, lock=True)
         have = Tournament.of(row)
         if not have.has(game):
-            listed = ", ".join(g.game for g in have.games) or "none yet"
+            if not have.games:
+                raise GameError(
+                    msg(
+                        "game %(game)s is not in tournament %(tournament)s (its games: none yet)",
+                        game=repr(game),
+                        tournament=repr(have.name),
+                    )
+                )
             raise GameError(
                 msg(
                     "game %(game)s is not in tournament %(tournament)s (its games: %(games)s)",
                     game=repr(game),
                     tournament=repr(have.name),
-                    games=listed,
+                    games=", ".join(g.game for g in have.games),
                 )
             )
         row.games = [g for g in row.games or [] if not (isinstance(g, dict) and g.get("game") == game)]

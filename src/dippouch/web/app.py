@@ -36,7 +36,7 @@ from dippouch.i18n import DEFAULT, LANGUAGES, format_date, format_datetime, lang
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.numbers import number_or_none
-from dippouch.said import told
+from dippouch.saying import say
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
@@ -248,9 +248,10 @@ def _templates(lang: str) -> Jinja2Templates:
 
     env.filters["date"] = _date
     env.filters["datetime"] = _datetime
-    # A message of the layers under the pages (an adjudicator's reason) in the page's language: a message value
-    # by its id, a text stored before messages were values read back (said.told): {{ r.reason|said }}.
-    env.filters["said"] = lambda text: told(_stored(text), lang, "web") if text else text
+    # A message of the layers under the pages (an adjudicator's reason) in the page's language, by its id and
+    # values; a text stored before messages were values that no migration could read is shown as it is (or as
+    # the catalogue translates it whole): {{ r.reason|said }}.
+    env.filters["said"] = lambda text: say(_stored(text), lang, "web") if text else text
     # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
     # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
     env.filters["for_people"] = for_people

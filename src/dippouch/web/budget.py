@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.store.db import DatabaseError
 from dippouch.store.work_spent import StoreLedger
 from dippouch.web.security import BadInput, Busy, TooMany
@@ -118,11 +118,11 @@ class Lane:
 LANES: Mapping[str, Lane] = {
     # Line checks, sandbox checks and adjudications, the adjudication contract, move searches: each answers in
     # milliseconds to a few seconds, while a player types. Two at once, so a long one never holds the other.
-    "check": Lane(runs=2, queue=8, patience=20.0, counted="line checks and adjudications"),
+    "check": Lane(runs=2, queue=8, patience=20.0, counted=N_("line checks and adjudications")),
     # Replays as GIF or WebP, game books, PDF maps, previews: seconds to minutes each, made once and kept.
-    "draw": Lane(runs=1, queue=4, patience=30.0, counted="drawings"),
+    "draw": Lane(runs=1, queue=4, patience=30.0, counted=N_("drawings")),
     # A coordinator's "process now" (with its bots' moves): seconds each.
-    "process": Lane(runs=1, queue=2, patience=30.0, counted="processing games"),
+    "process": Lane(runs=1, queue=2, patience=30.0, counted=N_("processing games")),
 }
 """The lanes, by the name a caller gives :meth:`WorkBudget.run`."""
 

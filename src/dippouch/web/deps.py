@@ -30,7 +30,7 @@ from starlette.requests import Request
 
 from dippouch.bots.memory import Memory
 from dippouch.bots.seats import Think, memory_data, think_from_data
-from dippouch.core.messages import Msg, as_msg, msg
+from dippouch.core.messages import N_, Msg, as_msg, msg
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
@@ -126,7 +126,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 """Every refusal a JSON call may answer, each with the one error shape (:class:`ErrorAnswer`)."""
 
-NEEDS_KEY = (
+NEEDS_KEY = N_(
     "this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...' "
     "(or sign in with its link, and send the page's token in X-CSRF-Token)"
 )
@@ -191,7 +191,7 @@ def writer(request: Request, need: str = NEEDS_KEY) -> Viewer:
     return viewer
 
 
-NEED_PERSON = (
+NEED_PERSON = N_(
     "sign in as a person first: ask for a link by e-mail on the sign-in page (/signin); a player's or "
     "coordinator's key alone has no person behind it"
 )

@@ -87,7 +87,7 @@ MAX_FIELDS = 40
 """Fields a roster form may post."""
 MAX_FORM = 20_000
 """Bytes one of its fields may hold (an address is at most 2,000 characters: the store says so in words)."""
-NEED_SIGN_IN = "this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key"
+NEED_SIGN_IN = N_("this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key")
 """What a state-changing call here tells a caller with no credentials: addresses and absences are a person's."""
 
 RosterForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_FORM))]
@@ -548,7 +548,7 @@ def _change(
     """A form on the signed-in person's own page (addresses, absences): ``change`` alters their record and
     says what it did, shown on ``url``'s page after a redirect (so a reload does not send the form again). A
     refusal (bad input, another person's record) shows the same page again (``page``) with why, in the page's
-    language (the layer's English read by :func:`dippouch.said.said`), wrapped by ``where`` in the record it
+    language (the layer's message value, :func:`dippouch.saying.say`), wrapped by ``where`` in the record it
     concerns ("address #3: ...", a game's name before a proxy ally refused: the request's own words around the
     said reason), and the form as they typed it, status 400: nothing is stored, and nothing they typed is lost."""
     try:

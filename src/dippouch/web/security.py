@@ -284,7 +284,7 @@ def check_csrf(request: Request, sent: str | None) -> None:
     expected = _expected_csrf(request)
     if not expected or not sent or not hmac.compare_digest(expected.encode(), _unmask(str(sent)).encode()):
         raise Forbidden(
-            "the form's security token is missing or out of date (CSRF check); reload the page and send it again"
+            msg("the form's security token is missing or out of date (CSRF check); reload the page and send it again")
         )
 
 

@@ -352,7 +352,7 @@ def phase_preview(
         svg, charged_job(request, preview_of, svg, lane="draw", estimate=PREVIEW)
     )
     if png is None:
-        raise WebNotFound("previews need the map renderer, which is not installed")
+        raise WebNotFound(N_("previews need the map renderer, which is not installed"))
     return Response(png, media_type="image/png", headers=headers)
 
 
@@ -366,7 +366,7 @@ def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: 
         svg, charged_job(request, pdf_of, svg, variant, lane="draw", estimate=PDF_MAP)
     )
     if pdf is None:
-        raise WebNotFound("PDF maps need the map renderer, which is not installed")
+        raise WebNotFound(N_("PDF maps need the map renderer, which is not installed"))
     return game_file(pdf, "application/pdf", name, ".pdf")
 
 

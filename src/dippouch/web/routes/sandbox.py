@@ -25,7 +25,7 @@ from starlette.requests import Request
 
 from dippouch.catalog import variant_names
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, msg
 from dippouch.core.notation import format_unit
 from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
@@ -69,8 +69,8 @@ I18N_DOMAIN = "games"
 
 router = APIRouter(tags=["api"])
 
-NO_SANDBOX = "no sandbox at this address: check the link (a sandbox is reached only by the link it was given)"
-READ_ONLY = (
+NO_SANDBOX = N_("no sandbox at this address: check the link (a sandbox is reached only by the link it was given)")
+READ_ONLY = N_(
     "this is a sandbox's share link: it shows the board to anyone who holds it, but only its maker changes it; "
     "start a sandbox of your own from it to try your own moves"
 )

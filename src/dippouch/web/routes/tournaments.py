@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.catalog import variant_names
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, msg
 from dippouch.play import tournaments as use
 from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.store.tournaments import Tournament, tournament
@@ -44,11 +44,11 @@ I18N_DOMAIN = "tournaments"
 
 router = APIRouter(tags=["api"])
 
-NEED_SIGN_IN = (
+NEED_SIGN_IN = N_(
     "sign in first: a tournament is created by the installation's coordinator or by a person signed in "
     "(ask for a link by e-mail on the sign-in page, /signin)"
 )
-NEED_CREATOR = (
+NEED_CREATOR = N_(
     "a tournament is created by the installation's coordinator or by a person signed in; a key of one game "
     "is not enough: sign in as a person (/signin)"
 )

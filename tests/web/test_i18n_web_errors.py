@@ -1,41 +1,50 @@
 """The web's own refusals of every class (Forbidden, NeedsKey, NotFound, TooMany, Busy, BadInput) in German and
-French (issue 41, point 4), read back from the code.
+French (issue 41, point 4), made by the code that raises them.
 
-``tests/project/test_layer_refusals_said.py`` found 51 of them in bare English on 2026-11-25 (``WEB_NOT_YET``):
-the ones made where no request's words are at hand have templates in :data:`dippouch.said.LAYER_MESSAGES`, which
-the application's handler reads for a page and for the JSON API asked with ``?lang=``; the review's and the
-desk's are marked for the request's catalogue. These make the texts from the code and read them back, so a text
-changed without its template fails here.
+51 of them were bare English on 2026-11-25: the ones made where no request's words are at hand are message
+values (or texts marked for the catalogue, said whole), which the application's handler says for a page and for
+the JSON API asked with ``?lang=``; the review's and the desk's are marked for the request's catalogue. These
+make the refusals from the code and say them, so a message without its translation fails here.
 """
 
 from __future__ import annotations
 
 import html
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from dippouch.said import said
+from dippouch.core.messages import Msg, msg
+from dippouch.game import GameError
+from dippouch.saying import say
 from dippouch.web import deps, roster
 from dippouch.web.budget import WorkBudget
 from dippouch.web.routes import replay, sandbox, tournaments
 from dippouch.web.security import BadInput, RateLimiter, TooMany
 from websupport import Site
 
+NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 
-def _too_many(make: object) -> str:
+
+def _too_many(make: object) -> Msg:
     try:
         make()  # type: ignore[operator]
     except (TooMany, BadInput) as e:
-        return e.message
+        return e.msg
     raise AssertionError("expected a refusal")
+
+
+def said(m: Msg | str, lang: str) -> str:
+    """``m`` as a page in ``lang`` says it (a hint as the web words it)."""
+    return say(m, lang, "web")
 
 
 def test_a_rate_limit_says_what_it_counts_in_the_reader_s_language() -> None:
     limiter = RateLimiter({"signin": (1, 60.0)}, clock=lambda: 100.0)
     limiter.hit("signin", "1.2.3.4", "failed sign-ins")
     text = _too_many(lambda: limiter.hit("signin", "1.2.3.4", "failed sign-ins"))
-    assert text == "too many failed sign-ins from you: at most 1 in 60 seconds; try again in 61 s"
+    assert str(text) == "too many failed sign-ins from you: at most 1 in 60 seconds; try again in 61 s"
     assert said(text, "de") == (
         "zu viele fehlgeschlagene Anmeldungen von Ihnen: höchstens 1 in 60 Sekunden; versuchen Sie es in 61 s erneut"
     )
@@ -46,7 +55,7 @@ def test_a_rate_limit_says_what_it_counts_in_the_reader_s_language() -> None:
 
 def test_a_spent_work_budget_is_said_in_german_and_french() -> None:
     text = _too_many(lambda: WorkBudget(0.0, 60.0).check("1.2.3.4"))
-    assert text.startswith("you have used your share of the server's work"), text
+    assert str(text).startswith("you have used your share of the server's work"), text
     assert said(text, "de").startswith("Sie haben Ihren Anteil an der Arbeit des Servers verbraucht (0.0 s")
     assert said(text, "fr").startswith("vous avez utilisé votre part du travail du serveur (0.0 s")
 
@@ -71,7 +80,7 @@ def test_the_json_api_s_days_keep_their_field_names_in_german() -> None:
         replay.NO_MAP,
     ],
 )
-def test_the_web_s_sign_in_and_address_texts_are_read_back(text: str) -> None:
+def test_the_web_s_sign_in_and_address_texts_are_translated(text: str) -> None:
     for lang in ("de", "fr"):
         assert said(text, lang) != text, (lang, text)
 
@@ -101,23 +110,20 @@ def test_forbidden_and_not_found_on_pages_and_to_the_api_asked_for_a_language(si
     assert r.json()["error"] == "game 'g' has no phase with id 999"  # the JSON API: English unless asked
 
 
-def test_a_game_s_refusal_is_read_by_its_own_template_never_by_a_general_one() -> None:
-    """Checked on 2026-11-25: a general "game %(game)s: %(reason)s" read any "<word> <word>: <text>", so a game
-    book's refusal was said as "Spiel books need the map renderer: ..." (game='books ...'), and a tournament's
-    games' list as a reason. Each has a whole template now, and a text none reads stays as it is."""
-    from dippouch.play.records import NOT_FINISHED
+def test_a_tournament_with_no_games_says_so_in_the_readers_words(tmp_path: Path) -> None:
+    """Its games' list was English ("none yet") inside a German sentence unless the whole text was read back:
+    a tournament with no games says so in a message of its own."""
+    from dippouch.store.repository import GameStore
+    from dippouch.store.tournaments import create_tournament, remove_game
 
-    assert said(f"game 'running': {NOT_FINISHED}", "de") == (
-        "Spiel 'running': das Spiel ist nicht beendet: es wird gewertet, sobald es endet"
-    )
-    assert said("game books need the map renderer: no Cairo", "fr") == (
-        "les livres de partie demandent le moteur de rendu des cartes : no Cairo"
-    )
-    assert said("game 'g' is not in tournament 't' (its games: none yet)", "de") == (
-        "das Spiel 'g' ist nicht im Turnier 't' (seine Spiele: noch keine)"
-    )
-    assert said('game file: no "game" object (name, variant, settings, status)', "de").startswith("Spieldatei: ")
-    assert said("game file: something no template knows", "de") == "game file: something no template knows"
+    store = GameStore(f"sqlite:///{tmp_path / 't.db'}")
+    try:
+        create_tournament(store, "t", system="sos", variant=None, creator_id=None, now=NOW)
+        with pytest.raises(GameError) as e:
+            remove_game(store, "t", "g")
+    finally:
+        store.close()
+    assert say(e.value.msg, "de") == "das Spiel 'g' ist nicht im Turnier 't' (seine Spiele: noch keine)"
 
 
 def test_the_application_s_own_answers_are_in_the_page_s_language(site: Site) -> None:
@@ -131,7 +137,8 @@ def test_the_application_s_own_answers_are_in_the_page_s_language(site: Site) ->
     assert "cette adresse n'accepte pas cette méthode" in html.unescape(r.text), r.text[-1200:]
     assert c.get("/api/no-such-thing").json()["error"] == "no such page"
     assert c.get("/api/no-such-thing?lang=fr").json()["error"] == "cette page n'existe pas"
-    assert said("internal error 0a1b2c: this is a bug in dippouch; it has been logged under that id", "de") == (
+    bug = msg("internal error %(id)s: this is a bug in dippouch; it has been logged under that id", id="0a1b2c")
+    assert said(bug, "de") == (
         "interner Fehler 0a1b2c: das ist ein Fehler in dippouch; er wurde unter dieser Kennung protokolliert"
     )
 
@@ -140,8 +147,10 @@ def test_a_seat_not_signed_in_to_points_to_the_seat_s_own_link() -> None:
     """A practice game has no coordinator: the refusal names the link its player kept, as the mailed one."""
     from dippouch.web.service import Web
 
-    text = Web._not_signed_in("practice-1a2b3c", "Germany").message
+    refused = Web._not_signed_in("practice-1a2b3c", "Germany")
+    text = refused.message
     assert text.startswith("you are not signed in as Germany in practice-1a2b3c: open the link to your seat")
     assert "coordinator" not in text
+    text = refused.msg  # type: ignore[assignment]
     assert said(text, "de").startswith("Sie sind nicht als Germany in practice-1a2b3c angemeldet: öffnen Sie")
     assert said(text, "fr").startswith("vous n'êtes pas connecté comme Germany dans practice-1a2b3c : ouvrez")

@@ -1,12 +1,11 @@
-"""The last of the lower layers' refusals in German and French (issue 41, point 4), read back from the code.
+"""The lower layers' refusals in German and French (issue 41, point 4), made by the code that raises them.
 
-``tests/project/test_layer_refusals_said.py`` listed 96 refusals no template read on 2026-11-25; the checks of
-an imported game file have their tests in ``tests/store/test_game_file_said.py``. These make the others from the
-code that writes them (a time zone misspelt, a day typed wrong, an unknown tournament,
-a sealed phase opened without a reason, orders for a phase that is not open, the engine's words a layer passes
-on) and read them back as a page shows them (:func:`dippouch.web.deps.layer_words`: the web's words for a
-command-line hint, then :func:`dippouch.said.said`), so a text changed without its template fails here. A
-sandbox's refused line is a message value, said whole (tests/play/test_sandbox.py, tests/web/test_sandbox_web.py).
+96 refusals stayed English on German pages on 2026-11-25; the checks of an imported game file have their tests
+in ``tests/store/test_game_file_said.py``. These make the others from the code that raises them (a time zone
+misspelt, a day typed wrong, an unknown tournament, a sealed phase opened without a reason, the engine's words a
+layer passes on) and say their message values as a page does (:func:`dippouch.saying.say` with the web's
+wording of a command-line hint), so a message without its translation fails here. A sandbox's refused line is a
+message value too (tests/play/test_sandbox.py, tests/web/test_sandbox_web.py).
 """
 
 from __future__ import annotations
@@ -20,14 +19,16 @@ from typing import Any
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.core.messages import Msg
 from dippouch.game import GameError, Settings
 from dippouch.people.dates import DateError, day_range, parse_day
-from dippouch.said import said
+from dippouch.saying import say
 from dippouch.store.people import create_person
 from dippouch.store.repository import GameStore
 from dippouch.store.rows import power_name
 from dippouch.store.sealing import check_reason
 from dippouch.store.tournaments import tournament
+from dippouch.web.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web)
 from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
 
@@ -35,16 +36,16 @@ V = load_variant("standard")
 T0 = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 
 
-def _text(make: Callable[[], object]) -> str:
+def _refused(make: Callable[[], object]) -> Msg:
     try:
         make()
     except (GameError, DateError) as e:
-        return str(e)
+        return e.msg
     raise AssertionError("expected a refusal")
 
 
-def _page(text: str, lang: str) -> str:
-    return said(text, lang)
+def _page(refused: Msg, lang: str) -> str:
+    return say(refused, lang, "web")
 
 
 def _zone(name: str) -> Callable[[], object]:
@@ -105,12 +106,12 @@ CASES: list[tuple[str, Callable[[], object], str, str]] = [
 
 
 @pytest.mark.parametrize(("what", "refused", "de", "fr"), CASES, ids=[c[0] for c in CASES])
-def test_a_layer_s_refusal_is_read_back_in_german_and_french(
+def test_a_layer_s_refusal_is_said_in_german_and_french(
     what: str, refused: Callable[[], object], de: str, fr: str
 ) -> None:
-    text = _text(refused)
-    assert _page(text, "de") == de, text
-    assert _page(text, "fr") == fr, text
+    m = _refused(refused)
+    assert _page(m, "de") == de, str(m)
+    assert _page(m, "fr") == fr, str(m)
 
 
 @pytest.fixture
@@ -118,11 +119,11 @@ def store(tmp_path: Path) -> GameStore:
     return GameStore(f"sqlite:///{tmp_path / 'g.db'}")
 
 
-def test_an_unknown_tournament_is_read_back(store: GameStore) -> None:
-    text = _text(lambda: tournament(store, "Nope"))
-    assert text == "no tournament 'Nope'. There are no tournaments yet."
-    assert _page(text, "de") == "kein Turnier 'Nope'. Es gibt noch keine Turniere."
-    assert _page(text, "fr") == "aucun tournoi 'Nope'. Il n'y a pas encore de tournoi."
+def test_an_unknown_tournament_is_said_in_german_and_french(store: GameStore) -> None:
+    m = _refused(lambda: tournament(store, "Nope"))
+    assert str(m) == "no tournament 'Nope'. There are no tournaments yet."
+    assert _page(m, "de") == "kein Turnier 'Nope'. Es gibt noch keine Turniere."
+    assert _page(m, "fr") == "aucun tournoi 'Nope'. Il n'y a pas encore de tournoi."
 
 
 # --------------------------------------------------------------------------------------------------
