@@ -154,3 +154,32 @@ def test_a_seat_not_signed_in_to_points_to_the_seat_s_own_link() -> None:
     text = refused.msg  # type: ignore[assignment]
     assert said(text, "de").startswith("Sie sind nicht als Germany in practice-1a2b3c angemeldet: öffnen Sie")
     assert said(text, "fr").startswith("vous n'êtes pas connecté comme Germany dans practice-1a2b3c : ouvrez")
+
+
+def test_every_count_a_limit_names_is_one_list_and_translated() -> None:
+    """What a rate limit counts is said inside its refusal by its id (``too many %(counted)s ...``): each text
+    a caller of the limiter names (``limiter.hit(bucket, client, "failed sign-ins")``, and accounts' own
+    ``_limit``) must be in :data:`dippouch.web.security.COUNTED`, the one list the catalogue takes them from, or
+    a German page says it in English."""
+    import ast
+
+    from dippouch.web.security import COUNTED
+
+    web = Path(__file__).resolve().parents[2] / "src" / "dippouch" / "web"
+    named: set[str] = set()
+    for path in web.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute | ast.Name)
+                and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
+                in ("hit", "failed", "_limit")
+                and node.args
+                and isinstance(last := node.args[-1], ast.Constant)
+                and isinstance(last.value, str)
+            ):
+                named.add(last.value)
+    assert {"failed sign-ins", "submissions", "sign-in attempts"} <= named
+    assert named <= set(COUNTED), sorted(named - set(COUNTED))
+    for lang in ("de", "fr"):
+        assert all(say(what, lang) != what for what in COUNTED), lang
