@@ -101,6 +101,15 @@ def test_a_game_no_system_can_share_out_still_shows_its_records(tmp_path: Path) 
     # Centre count scores it (every power 0).
     data = s.browser().get("/api/games/e/records?system=centres").json()
     assert data["scores"] and {r["score"] for r in data["scores"]} == {0.0}
+    # A German page says why it is not scored, and how the game ended, in German (both were the layers' English
+    # text); the JSON API keeps its English.
+    de = {"Accept-Language": "de"}
+    page = s.browser().get("/games/e/records", headers=de)
+    assert "niemand hat überlebt, um das Spiel zu teilen" in page.text and "nobody survived" not in page.text
+    page = s.browser().get("/games/e/records?system=centres", headers=de)
+    assert "Keine Macht hat noch eine Einheit oder ein Versorgungszentrum" in page.text, page.text[-2000:]
+    assert "No power has a unit" not in page.text
+    assert data["ending"] == "No power has a unit or a supply centre left: the game ends with no winner."
 
 
 def test_the_records_are_kept_until_the_game_changes(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,6 +31,7 @@ from dippouch.play.records import (
 )
 from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.ranking.stats import EventKind, GameEvent
+from dippouch.saying import say as say_message
 from dippouch.store.finished import game_record
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
@@ -188,7 +189,7 @@ def records_view(
     hit = kept.get(key)
     if state is not None and hit is not None and hit[0] == state[1]:
         return hit[1]
-    view = _build_view(web, name, chosen, seen, page=page, say=translations(lang).gettext)
+    view = _build_view(web, name, chosen, seen, page=page, lang=lang)
     if state is not None:
         with web.lock:
             if len(kept) >= KEPT_VIEWS:
@@ -198,8 +199,11 @@ def records_view(
 
 
 def _build_view(
-    web: Web, name: str, chosen: ScoringSystem | None, seen: frozenset[str] | None, *, page: bool, say: Say
+    web: Web, name: str, chosen: ScoringSystem | None, seen: frozenset[str] | None, *, page: bool, lang: str
 ) -> RecordsView:
+    """The records in ``lang``: the key events, the chart, the ending and why a finished game is not scored
+    (the JSON API's, in English)."""
+    say = translations(lang).gettext
     record = game_record(web.read, name)
     stats = statistics_of(record)
     v = record.variant
@@ -214,7 +218,7 @@ def _build_view(
             scores, note = _scores(score_record(record, use, stats.history), seen), None
         except GameError as e:
             # A game that ended with nobody left to share it (say): the rest of its records still show.
-            note = str(e)
+            note = say_message(e.msg, lang)
     # Up to the most centres any power held, with room above it (never past the board's centres).
     board = len([pr for pr in v.map.provinces if pr.supply_centre])
     most = min(board, max((n for line in lines for n in line.counts), default=0) + 2)
@@ -223,7 +227,7 @@ def _build_view(
         variant=v.name,
         variant_title=v.title,
         finished=record.finished,
-        ending=record.ending.text if record.ending is not None else None,
+        ending=say_message(record.ending.message, lang) if record.ending is not None else None,
         phases=list(stats.phases),
         centres=lines,
         events=_events(stats, say),
