@@ -9,11 +9,13 @@ whoever runs it.
 from __future__ import annotations
 
 import html
+import json
 import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from dippouch.game import Settings
 from dippouch.play.tournaments import Key, rank_players
@@ -230,3 +232,29 @@ def test_the_ranking_breaks_ties_by_the_best_game_then_shares_the_rank() -> None
     # Zed's best game (20) beats Al's and the former player's (19.33); those two share the rank, the one
     # without a name listed first.
     assert got == [(1, "Zed", 1), (2, None, 3), (2, "Al", 3), (4, "Cy", 2), (5, "Bea", 2)]
+
+
+def test_why_a_game_is_not_counted_is_said_in_the_page_s_language(tmp_path: Path) -> None:
+    """A finished game no system can score (1897 with nobody left) is listed unscored with why, and a game that
+    no longer exists says so: in German on a German page (both were English), in English to the JSON API."""
+    from dippouch.store.tournaments import add_game, create_tournament
+
+    site = Site(f"sqlite:///{tmp_path / 't.db'}", limits={})
+    store, now = site.web.store, site.clock()
+    store.create_game("empty", "1897", now=now)
+    store.process("empty", now=now, force=True)
+    create_tournament(store, "Cup", system="dss", variant=None, creator_id=None, now=now)
+    add_game(store, "Cup", "empty", round_number=None, now=now)
+    games = sa.table("tournaments", sa.column("name", sa.String()), sa.column("games", sa.JSON()))
+    with store.engine.begin() as conn:
+        listed = conn.execute(sa.select(games.c.games).where(games.c.name == "Cup")).scalar_one()
+        rows = json.loads(listed) if isinstance(listed, str) else listed
+        conn.execute(games.update().where(games.c.name == "Cup").values(games=[*rows, {"game": "gone"}]))
+    notes = {g["game"]: g["note"] for g in site.browser().get("/api/tournaments/Cup").json()["games"]}
+    assert notes == {
+        "empty": "game 'empty' cannot be scored under dss: nobody survived to share the game",
+        "gone": "the game no longer exists",
+    }
+    page = html.unescape(site.browser().get("/tournaments/Cup", headers={"Accept-Language": "de"}).text)
+    assert "niemand hat überlebt, um das Spiel zu teilen" in page and "das Spiel gibt es nicht mehr" in page, page
+    assert "nobody survived" not in page and "no longer exists" not in page

@@ -119,7 +119,9 @@ def standings(name: str, db: str | None = DbOption) -> None:
         for column in ("Round", "Game", "Status", "Note"):
             table.add_column(column)
         for g in s.games:
-            table.add_row(str(g.round) if g.round is not None else "-", escape(g.game), g.status, escape(g.note or ""))
+            table.add_row(
+                str(g.round) if g.round is not None else "-", escape(g.game), g.status, escape(str(g.note or ""))
+            )
         out.print(table)
     if s.hidden:
         out.print(f"{s.hidden} private game(s) left out.")

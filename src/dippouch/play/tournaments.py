@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, RecordNotFound
 from dippouch.play.records import find_system, score_record
 from dippouch.ranking.scoring import ScoringSystem, systems
@@ -225,8 +225,8 @@ class GameLine:
     """None for a game that no longer exists."""
     status: str
     """``counted``, ``in progress``, ``unscored`` (finished but could not be scored), ``practice`` or ``missing``."""
-    note: str | None
-    """Why a finished game was not counted; its ending for a counted one."""
+    note: Msg | None
+    """Why a finished game was not counted; its ending for a counted one (said where it is shown)."""
 
 
 @dataclass(frozen=True)
@@ -263,14 +263,14 @@ class ScoresCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._kept: dict[tuple[str, str, datetime | None], tuple[str | None, str | None, dict[Key, float]]] = {}
+        self._kept: dict[tuple[str, str, datetime | None], tuple[str | None, Msg | None, dict[Key, float]]] = {}
 
-    def get(self, key: tuple[str, str, datetime | None]) -> tuple[str | None, str | None, dict[Key, float]] | None:
+    def get(self, key: tuple[str, str, datetime | None]) -> tuple[str | None, Msg | None, dict[Key, float]] | None:
         with self._lock:
             return self._kept.get(key)
 
     def put(
-        self, key: tuple[str, str, datetime | None], value: tuple[str | None, str | None, dict[Key, float]]
+        self, key: tuple[str, str, datetime | None], value: tuple[str | None, Msg | None, dict[Key, float]]
     ) -> None:
         with self._lock:
             if len(self._kept) >= self.MAX:
@@ -304,9 +304,9 @@ def _game(
 ) -> tuple[GameLine, dict[Key, float]]:
     """One game's line and, when it counts, each player's score in it."""
     if f is None:
-        return GameLine(g.game, g.round, None, "missing", "the game no longer exists"), {}
+        return GameLine(g.game, g.round, None, "missing", msg("the game no longer exists")), {}
     if f.practice:
-        return GameLine(g.game, g.round, f.variant, "practice", "practice games never count"), {}
+        return GameLine(g.game, g.round, f.variant, "practice", msg("practice games never count")), {}
     if f.status != "finished":
         return GameLine(g.game, g.round, f.variant, "in progress", None), {}
     key = (g.game, system.name, f.ended_at)
@@ -319,13 +319,13 @@ def _game(
     return GameLine(g.game, g.round, f.variant, status or "counted", note), dict(got)
 
 
-def _scored(db: Database, game: str, system: ScoringSystem) -> tuple[str | None, str | None, dict[Key, float]]:
+def _scored(db: Database, game: str, system: ScoringSystem) -> tuple[str | None, Msg | None, dict[Key, float]]:
     """A finished game scored under ``system``: (``unscored`` or None, the note, each player's score)."""
     record = game_record(db, game)
     try:
         scored = score_record(record, system)
     except GameError as e:
-        return "unscored", str(e), {}
+        return "unscored", e.msg, {}
     seats = {s.power: s for s in record.seats}
     got: dict[Key, float] = {}
     for row in scored.rows:
@@ -335,7 +335,7 @@ def _scored(db: Database, game: str, system: ScoringSystem) -> tuple[str | None,
         key: Key = ("person", seat.person_id) if seat.person_id is not None else ("name", seat.player)
         # Two seats of one game held by one player at the end: the better counts, once.
         got[key] = max(got.get(key, -math.inf), row.score)
-    return None, scored.ending or None, got
+    return None, record.ending.message if record.ending is not None and record.ending.text else None, got
 
 
 def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[TournamentStanding, ...]:

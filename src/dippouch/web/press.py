@@ -236,7 +236,7 @@ def _channel(web: Web, seat: OrderingSeat, channel_id: int, before: int | None) 
     try:
         page = store_press.channel_page(web.read, seat.game, channel_id, power=seat.power, before=before)
     except store_press.NoChannel as e:
-        raise WebNotFound(str(e)) from None
+        raise WebNotFound(e.msg) from None
     return PressChannelView.model_validate(
         {
             "thread": _thread(page.thread),

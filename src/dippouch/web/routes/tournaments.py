@@ -24,8 +24,10 @@ from starlette.requests import Request
 
 from dippouch.catalog import variant_names
 from dippouch.core.messages import N_, msg
+from dippouch.i18n import DEFAULT
 from dippouch.play import tournaments as use
 from dippouch.ranking.scoring import ScoringSystem, systems
+from dippouch.saying import say
 from dippouch.store.tournaments import Tournament, tournament
 from dippouch.web.answers.records import ScoringSystemInfo
 from dippouch.web.answers.tournaments import (
@@ -35,7 +37,7 @@ from dippouch.web.answers.tournaments import (
     TournamentsView,
     TournamentView,
 )
-from dippouch.web.deps import ViewerDep, WebDep, WriterDep, answers, render, words
+from dippouch.web.deps import ViewerDep, WebDep, WriterDep, answers, language, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.security import Forbidden, NeedsKey, Viewer
 from dippouch.web.service import Web
@@ -125,7 +127,7 @@ def tournaments_view(web: Web, viewer: Viewer, *, page: bool = False) -> Tournam
     )
 
 
-def tournament_view(web: Web, name: str, viewer: Viewer, *, page: bool = False) -> TournamentView:
+def tournament_view(web: Web, name: str, viewer: Viewer, *, page: bool = False, lang: str = DEFAULT) -> TournamentView:
     s = use.standings(web.read, name, web.kept(__name__, use.ScoresCache))
     return TournamentView(
         name=s.tournament.name,
@@ -144,7 +146,13 @@ def tournament_view(web: Web, name: str, viewer: Viewer, *, page: bool = False) 
             for line in s.lines
         ],
         games=[
-            TournamentGameLine(game=g.game, round=g.round, variant=g.variant, status=g.status, note=g.note)
+            TournamentGameLine(
+                game=g.game,
+                round=g.round,
+                variant=g.variant,
+                status=g.status,
+                note=say(g.note, lang) if g.note is not None else None,
+            )
             for g in s.games
         ],
         counted=s.counted,
@@ -196,7 +204,7 @@ def tournaments_create(request: Request, web: WebDep, viewer: ViewerDep, form: F
 @router.get("/tournaments/{name}", include_in_schema=False, response_class=HTMLResponse)
 def tournament_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """A tournament's standings and games, as ``GET /api/tournaments/{name}`` answers them."""
-    view = tournament_view(web, name, viewer, page=True)
+    view = tournament_view(web, name, viewer, page=True, lang=language(request))
     return render(request, "tournament.html", {"r": view, "url": tournament_url(view.name)})
 
 
