@@ -242,6 +242,10 @@ class Settings:
     language: str = "en"
     """The language of the game's own mail to everyone (results, reminders, notices): a code of
     :data:`dippouch.i18n.LANGUAGES`. A message to one person is in that person's language when they chose one."""
+    fog: bool = False
+    """Fog of war: each power is shown only what its units and centres see (:mod:`dippouch.core.sight`), on
+    every door, until the game is finished; then the whole game to everyone. Off unless the creator chooses it,
+    for any variant: the adjudication is the same, only what is shown is narrowed."""
     newcomers: bool = True
     """Whether people with fewer seats behind them than :data:`dippouch.people.reliability.PROBATION_SEATS` may
     join (and, on probation, get past a minimum reliability). On unless the creator keeps the game for players
@@ -343,6 +347,7 @@ class Settings:
             **({"language": self.language} if self.language != "en" else {}),
             **({"vote_rule": self.vote_rule} if self.vote_rule != "unanimous" else {}),
             **({"newcomers": False} if not self.newcomers else {}),
+            **({"fog": True} if self.fog else {}),
         }
 
     @classmethod
@@ -364,6 +369,7 @@ class Settings:
             language=str(data.get("language") or "en"),
             vote_rule=str(data.get("vote_rule") or "unanimous"),
             newcomers=bool(data.get("newcomers", True)),
+            fog=bool(data.get("fog", False)),
         )
 
 

@@ -163,6 +163,11 @@ def new(
     vote_rule: str = typer.Option(
         "unanimous", "--vote-rule", help="How the table's proposals pass: unanimous, majority or unconcerned."
     ),
+    fog: bool = typer.Option(
+        False,
+        "--fog",
+        help="Fog of war: each power sees only what its units and centres see until the game ends.",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
@@ -189,6 +194,7 @@ def new(
         secret_ballot=secret_ballot,
         vote_rule=vote_rule,
         newcomers=newcomers,
+        fog=fog,
     )
     start = None
     if position is not None:

@@ -167,6 +167,8 @@ class TemplateChoices:
     private: bool | None = None
     newcomers: bool | None = None
     """Whether newcomers may join (:attr:`Template.newcomers`)."""
+    fog: bool = False
+    """Fog of war (:attr:`dippouch.game.Settings.fog`): no template plays in it unless the creator asks."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,7 @@ def create_from_template(store: GameStore, person_id: int, choices: TemplateChoi
     it. Everything is checked before the game is made; a blank name is made from the variant's."""
     t = _applied(template(choices.template), choices)
     # Bad lengths refused before anything is made.
-    settings = Settings(deadlines=t.deadlines, anonymous=t.anonymous, newcomers=t.newcomers)
+    settings = Settings(deadlines=t.deadlines, anonymous=t.anonymous, newcomers=t.newcomers, fog=choices.fog)
     PressRules.from_data(t.press)
     name = choices.name.strip() or f"{_NAME_SAFE.sub('-', t.variant)}-{secrets.token_hex(3)}"
     # Made, its press rules and visibility set, and opened in one transaction counted against the person's cap.

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from dippouch.core.messages import PhaseName, msg
 from dippouch.core.position import Position
+from dippouch.core.sight import sight_of, veil
 from dippouch.core.variant import Variant
 from dippouch.game import as_utc, draw_needs, position_from_data
 from dippouch.names import board_unit, phase_words
@@ -23,6 +24,7 @@ from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
+from dippouch.web.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.maps import board_file, map_available
@@ -110,6 +112,7 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
     data = _game_view(web, name, viewer)
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)
+    fog_in = data.pop("_fog_in", None)
     ending = data.pop("_ending", None)
     draw_why = data.pop("_draw_why", None)
     if lang is not None and report_in is not None:
@@ -126,6 +129,9 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
             data["ending"] = say(ending, lang)
         if draw_why is not None and data.get("draw"):
             data["draw"] = {**data["draw"], "why_not": say(draw_why, lang)}
+    sight = fog_powers(web, name, viewer)
+    if sight is not None and fog_in is not None:
+        data.update(fog_in(sight, lang, data))
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
@@ -248,6 +254,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "_variant": v,
         "_report_in": report_in,
         "_board_in": partial(_board, v, pos),
+        "_fog_in": partial(_fogged_view, web, name, st, hist, processed[-1] if processed else None, v, pos),
         "absences": game_absences_view(web, name),
         "board": board,
         "draw": draw,
@@ -298,6 +305,35 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     }
 
 
+def _fogged_view(
+    web: Web,
+    name: str,
+    st: Any,
+    hist: list[StoredPhase],
+    last: StoredPhase | None,
+    v: Variant,
+    pos: Position,
+    sight: frozenset[str],
+    lang: str | None,
+    data_urls: Mapping[str, Any],
+) -> dict[str, Any]:
+    """What of the game page a fog-of-war reader with ``sight`` (their powers) sees differently: the board, the
+    last report and the map's address (a picture of their own sight: :func:`phase_map` draws it for them)."""
+    seen = veil(pos, sight_of(v, pos, sight))
+    tag = fog_tag(sight)
+    out: dict[str, Any] = {
+        "board": _board(v, seen, lang),
+        "last_report": _report(web, name, st, hist, last, lang, sight=sight) if last is not None else None,
+        "fog": True,
+    }
+    for key in ("map_url", "preview_url"):
+        # Its own address for each sight: a browser keeps a phase's picture for good, and the whole board is
+        # shown at the plain address once the game ends.
+        if data_urls.get(key):
+            out[key] = f"{data_urls[key]}?sight={tag}"
+    return out
+
+
 def _shown_votes(web: Web, name: str, current: StoredPhase | None) -> dict[str, bool]:
     """Each power's draw vote as others may see it under a secret ballot: as it stood when the open phase
     opened (the votes of a processed phase are revealed; those cast since are the voter's alone)."""
@@ -310,7 +346,16 @@ def _shown_votes(web: Web, name: str, current: StoredPhase | None) -> dict[str, 
     return out
 
 
-def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPhase, lang: str | None = None) -> str:
+def _report(
+    web: Web,
+    name: str,
+    st: Any,
+    hist: list[StoredPhase],
+    ph: StoredPhase,
+    lang: str | None = None,
+    *,
+    sight: frozenset[str] | None = None,
+) -> str:
     """A processed phase's report, made once per language: it reads every version sent in the phase, and the
     game page is rebuilt after every submission. It changes only with what it shows besides the phase itself:
     the next phase and its deadline (extended, paused), the game's ending, its settings (time zone).
@@ -325,6 +370,7 @@ def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPha
         st.ending.text if st.ending is not None else None,
         repr(st.settings.to_data()),
         lang,
+        fog_tag(sight),
     )
     reports = _caches(web).reports
     hit = reports.get(key)
@@ -341,6 +387,7 @@ def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPha
         )
         # The versions sent, read once per phase: the report names the lines that were not accepted.
         rec["submissions"] = web.read.phase_record(name, phase_id=ph.id)["submissions"]
+        rec = fogged_record(web, name, rec, sight)
         hit = phase_report(st.game_variant or web.variant_of(name), rec, lang=lang)
         with web.lock:
             if len(reports) > 2000:
@@ -356,7 +403,7 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, boa
     always answers the same picture once it answers at all, and may be cached for good. With ``board``
     (:func:`board_url`), the board's fixed parts are drawn by reference to its file."""
     h = _pictured(web, name, phase_id, view, viewer)
-    return _phase_map(web, name, h, view, board)
+    return _phase_map(web, name, h, view, board, fog_powers(web, name, viewer))
 
 
 def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> StoredPhase:
@@ -392,13 +439,17 @@ def view_drawn(view: str) -> tuple[bool, bool]:
 def phase_map_record(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> dict[str, Any]:
     """What :func:`phase_map` draws, undrawn: the phase as the renderer reads it, once its picture ``view`` may
     be shown (else 404), for a drawing made elsewhere (the work pool's, :mod:`dippouch.web.jobs`)."""
-    return record(name, _pictured(web, name, phase_id, view, viewer))
+    rec = record(name, _pictured(web, name, phase_id, view, viewer))
+    return fogged_record(web, name, rec, fog_powers(web, name, viewer))
 
 
-def _phase_map(web: Web, name: str, h: StoredPhase, view: str, board: str | None = None) -> str:
+def _phase_map(
+    web: Web, name: str, h: StoredPhase, view: str, board: str | None = None, sight: frozenset[str] | None = None
+) -> str:
     after, orders = view_drawn(view)
+    rec = fogged_record(web, name, record(name, h), sight)
     svg = web.maps.phase_svg(
-        web.variant_of(name), (name, h.id, h.status), record(name, h), after=after, orders=orders, board=board
+        web.variant_of(name), (name, h.id, h.status, fog_tag(sight)), rec, after=after, orders=orders, board=board
     )
     if svg is None:
         raise WebNotFound(

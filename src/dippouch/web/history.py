@@ -20,6 +20,7 @@ from dippouch.store.history import phase_record
 from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
 from dippouch.web.anonymity import seen_powers
+from dippouch.web.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.games import record
 from dippouch.web.security import Forbidden, Viewer, WebNotFound
 from dippouch.web.service import Web
@@ -45,16 +46,21 @@ def phase_view(
     v = web.variant_of(name)
     i = ids.index(phase_id)
     revealed = h.status != "open"
+    sight = fog_powers(web, name, viewer)
     report = None
     if h.processed_at is not None:
-        report = (
-            stored_report(web.read, name, phase_id=phase_id)
-            if lang is None
-            else phase_report(web.variant_of(name), phase_record(web.read, name, phase_id=phase_id), lang=lang)
-        )
-    rec = record(name, h)
-    svg = web.maps.phase_svg(v, (name, h.id, h.status), rec, orders=revealed) if maps else None
-    after = web.maps.phase_svg(v, (name, h.id, h.status), rec, after=True) if maps and h.next_position else None
+        if sight is not None:
+            # The report of what the reader's powers saw, in the game's language for the JSON answer.
+            told = fogged_record(web, name, phase_record(web.read, name, phase_id=phase_id), sight)
+            report = phase_report(v, told, lang=lang)
+        elif lang is None:
+            report = stored_report(web.read, name, phase_id=phase_id)
+        else:
+            report = phase_report(web.variant_of(name), phase_record(web.read, name, phase_id=phase_id), lang=lang)
+    rec = fogged_record(web, name, record(name, h), sight)
+    key = (name, h.id, h.status, fog_tag(sight))
+    svg = web.maps.phase_svg(v, key, rec, orders=revealed) if maps else None
+    after = web.maps.phase_svg(v, key, rec, after=True) if maps and h.next_position else None
     return {
         "game": name,
         "id": h.id,
@@ -64,23 +70,23 @@ def phase_view(
         "kind": h.kind,
         "deadline": h.deadline.isoformat() if h.deadline else None,
         "processed_at": h.processed_at.isoformat() if h.processed_at else None,
-        "orders": h.orders if revealed else None,
-        "results": h.results if revealed else None,
+        "orders": rec["orders"] if revealed else None,
+        "results": rec["results"] if revealed else None,
         "missed": h.missed,
         "report": report,
         "map_svg": svg,
         "after_svg": after,
         "prev": ids[i - 1] if i > 0 else None,
         "next": ids[i + 1] if i + 1 < len(ids) else None,
-        "position": h.position,
-        "next_position": h.next_position,
+        "position": rec["position"],
+        "next_position": rec["next_position"],
     }
 
 
 def phase_submissions(web: Web, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any] | None:
     """Every version each power sent in a phase, for its coordinator (None for anyone else): who, when,
     how (web, mail, post, photo) and, once the deadline has passed, the text with its line verdicts."""
-    if not viewer.coordinates(name):
+    if not viewer.coordinates(name) or fog_powers(web, name, viewer) is not None:
         return None
     rec = web.read.phase_record(name, phase_id=phase_id, sealed_at=web.now(), open_ok=True)
     sealed = bool(rec.get("sealed"))

@@ -83,6 +83,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
         secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
         anonymous=str(form.get("anonymous", "")).lower() in ("1", "true", "on", "yes"),
+        fog=str(form.get("fog", "")).lower() in ("1", "true", "on", "yes"),
         scoring=find_system(str(form["scoring"])).name if form.get("scoring") else None,
         language=str(form.get("language") or "en").strip().lower(),
         vote_rule=str(form.get("vote_rule") or "unanimous"),

@@ -538,6 +538,7 @@ class NewGameIn(Strict):
     newcomers: bool | None = Field(
         None, description="Whether newcomers (fewer than 3 seats played) may join; null: yes, as every template."
     )
+    fog: bool = Field(False, description="Fog of war: each power sees only what its units and centres see.")
 
 
 class AssignIn(Strict):
@@ -755,6 +756,7 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
         min_reliability=_int(reliability, _("the minimum reliability"), 0, 100, _) if reliability else None,
         private=flag("private"),
         newcomers=flag("newcomers"),
+        fog=bool(flag("fog")),
     )
     got = create(web, me, choices, say=_)
     t = words(request)

@@ -27,6 +27,7 @@ from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, format_order, format_place, parse_order, parse_unit
 from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Dislodged, Position
+from dippouch.core.sight import sight_of
 from dippouch.core.variant import Variant
 from dippouch.game import (
     TYPED,
@@ -55,7 +56,8 @@ from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
 from dippouch.web.deps import OrderingSeat
-from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map
+from dippouch.web.fog import fog_powers, fog_tag, fogged_record, sight_key
+from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map, record
 from dippouch.web.maps import draft_svg, map_available
 from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
@@ -114,6 +116,7 @@ def shared_part(web: Web, name: str, viewer: Viewer, lang: str = "en") -> dict[s
     seen = seen_powers(web, name, viewer)
     member = takes_part(viewer, name)
     sight = "all" if seen is None else hashlib.sha256("\n".join(sorted(seen)).encode()).hexdigest()[:16]
+    sight = sight_key(sight, fog_powers(web, name, viewer))
     kind = f"play-{'member' if member else 'reader'}-{sight}"
     now = page_cache.required(web, name, kind, lang)
 
@@ -139,11 +142,12 @@ def _made_shared(web: Web, name: str, viewer: Viewer, lang: str) -> dict[str, An
     game = game_view(web, name, viewer, None if lang == "en" else lang, fresh=True)
     v = web.variant_of(name)
     # The turns as every seat reads them; each seat's own orders are put first when its page is made.
-    last = last_turn(web, name, v, "", game)
+    sight = fog_powers(web, name, viewer)
+    last = last_turn(web, name, v, "", game, sight=sight)
     return {
         "game": game,
         "last_turn": last,
-        "earlier_turns": earlier_turns(web, name, v, "", game, last),
+        "earlier_turns": earlier_turns(web, name, v, "", game, last, sight=sight),
         "proposals": _public_proposals(web, name, game, lang),
         "people": people.seat_people(web.read, name),
         "opening": store_openings.opening(web.read, name, scores=False) is not None,
@@ -236,6 +240,9 @@ def player_view(
         # own legal orders come out of it; the others' orders are not shown.
         sent = _sent_by_others(v, subs, power, kind) if v.rules.get("proxy_orders") else {}
         table = legal_orders_given(v, pos, power, sent)
+        fog = fog_powers(web, name, viewer)
+        if fog is not None:
+            table = _within_sight(v, pos, fog, table)
         example = _example_orders(v, table, kind)
         for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
             label = _unit_label(v, pos, power, loc, kind, lang)
@@ -264,8 +271,11 @@ def player_view(
     # only this page asks for it.
     svg: str | None = None
     if drafts and own is not None:
-        ph_rec = {"game": name, "name": pname, "status": "open", "position": stored_position}
-        key = (name, pid, "draft", power, own["version"])
+        fog = fog_powers(web, name, viewer)
+        ph_rec = fogged_record(
+            web, name, {"game": name, "name": pname, "status": "open", "position": stored_position}, fog
+        )
+        key = (name, pid, "draft", power, own["version"], fog_tag(fog))
         svg = web.maps.phase_svg(v, key, ph_rec, draft={power: drafts}, board=board)
     if svg is None and game["map_url"] is not None:
         svg = phase_map(web, name, game["map_phase"][0], game["map_phase"][1], viewer, board)
@@ -291,6 +301,19 @@ def player_view(
     return out
 
 
+def _within_sight(v: Variant, pos: Position, powers: frozenset[str], table: Mapping[int, Any]) -> dict[int, Any]:
+    """Legal orders without those that name a unit the fog hides (a support or convoy of a unit out of sight
+    would tell the player it is there)."""
+    seen = sight_of(v, pos, powers).provinces
+    m = v.map
+
+    def shown(o: Any) -> bool:
+        target = getattr(o, "target", None)
+        return not isinstance(target, int) or m.province_of(target) in seen
+
+    return {loc: [o for o in orders if shown(o)] for loc, orders in table.items()}
+
+
 @dataclass
 class _Turns:
     """The last turns drawn up so far (per app: :meth:`Web.kept`): the same for every seat of a game, read
@@ -306,6 +329,8 @@ def last_turn(
     power: str,
     game: Mapping[str, Any],
     retreating: Position | None = None,
+    *,
+    sight: frozenset[str] | None = None,
 ) -> dict[str, Any] | None:
     """The game's latest processed phase for ``power``'s page (None before one is): every power's orders with
     their results, the units dislodged, and the map's and the report's addresses. Exactly what the phase's
@@ -318,11 +343,11 @@ def last_turn(
     processed_at = next((h["processed_at"] for h in game.get("history", []) if h["id"] == pid), None)
     # The game's view changes with every phase processed or rolled back: the phase and when it was processed
     # name one turn for good.
-    key = (name, pid, processed_at, v.name)
+    key = (name, pid, processed_at, v.name, fog_tag(sight))
     kept = web.kept(__name__, _Turns).turns
     turn = kept.get(key)
     if turn is None:
-        turn = _turn(web, name, v, pid)
+        turn = _turn(web, name, v, pid, sight)
         if turn is None:
             return None
         with web.lock:
@@ -338,7 +363,14 @@ def last_turn(
 
 
 def earlier_turns(
-    web: Web, name: str, v: Variant, power: str, game: Mapping[str, Any], latest: Mapping[str, Any] | None
+    web: Web,
+    name: str,
+    v: Variant,
+    power: str,
+    game: Mapping[str, Any],
+    latest: Mapping[str, Any] | None,
+    *,
+    sight: frozenset[str] | None = None,
 ) -> list[dict[str, Any]]:
     """The phases of the game's last turn processed before ``latest`` (:func:`last_turn`'s), newest first: back
     to the turn's movement phase, whose orders the player gave (the players' trial: a practice year ended on
@@ -350,10 +382,10 @@ def earlier_turns(
     out: list[dict[str, Any]] = []
     kept = web.kept(__name__, _Turns).turns
     for h in reversed(processed):
-        key = (name, h["id"], h["processed_at"], v.name)
+        key = (name, h["id"], h["processed_at"], v.name, fog_tag(sight))
         turn = kept.get(key)
         if turn is None:
-            turn = _turn(web, name, v, h["id"])
+            turn = _turn(web, name, v, h["id"], sight)
             if turn is None:
                 break
             with web.lock:
@@ -366,13 +398,16 @@ def earlier_turns(
     return out
 
 
-def _turn(web: Web, name: str, v: Variant, pid: int) -> dict[str, Any] | None:
+def _turn(web: Web, name: str, v: Variant, pid: int, sight: frozenset[str] | None = None) -> dict[str, Any] | None:
+    """A processed phase's orders and results as a seat's page shows them; under fog of war (``sight``: the
+    reader's powers) only what they saw of it (:mod:`dippouch.render.fog`)."""
     h = game_phase(web.read, name, pid)
     if h is None or h.next_position is None:  # rolled back since the game's view was read
         return None
     kind = h.kind
+    seen = fogged_record(web, name, record(name, h), sight)
     results = []
-    for r in sorted(h.results or [], key=lambda r: str(r.get("power", ""))):
+    for r in sorted(seen["results"] or [], key=lambda r: str(r.get("power", ""))):
         text = r.get("order")
         results.append(
             {
@@ -386,7 +421,7 @@ def _turn(web: Web, name: str, v: Variant, pid: int) -> dict[str, Any] | None:
                 **_reason_said(stored_msg(r.get("why"), r.get("reason")), "en"),
             }
         )
-    after = position_from_data(v, h.next_position)
+    after = position_from_data(v, seen["next_position"])
     base = f"/games/{quote(name, safe='')}/phases/{h.id}"
     return {
         "phase_id": h.id,
@@ -394,7 +429,9 @@ def _turn(web: Web, name: str, v: Variant, pid: int) -> dict[str, Any] | None:
         "kind": kind,
         "processed_at": h.processed_at.isoformat() if h.processed_at else None,
         "report_url": base,
-        "map_url": f"{base}/map-orders.svg" if map_available(v) else None,
+        "map_url": (f"{base}/map-orders.svg" + (f"?sight={fog_tag(sight)}" if sight is not None else ""))
+        if map_available(v)
+        else None,
         "results": results,
         # Units dislodged by a movement phase wait in the next position with where they may go.
         "dislodged": _dislodged(v, after.dislodged.values()) if kind == PhaseKind.MOVEMENT.value else [],

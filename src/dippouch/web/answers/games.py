@@ -164,6 +164,11 @@ class GameView(Answer):
     names_hidden: bool | None = Field(
         None, description="An anonymous game before its end: players' names are left out (but the reader's own)."
     )
+    fog: bool | None = Field(
+        None,
+        description="A fog-of-war game before its end, as this reader sees it: the board, the report and the map "
+        "show only what the reader's powers see (nothing to a reader without a seat).",
+    )
     overdue: str | None = Field(
         None,
         description="The deadline has passed and the phase is not processed yet: 'review' while it waits for the "

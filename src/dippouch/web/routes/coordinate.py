@@ -262,7 +262,7 @@ def api_coordinator(name: str, web: WebDep, viewer: ViewerDep) -> CoordinatorVie
 @router.post("/api/games", **answers(CreatedAnswer))
 def api_create(viewer: WriterDep, web: WebDep, body: dict[str, Any] = Body(...)) -> CreatedAnswer:  # noqa: B008
     """Create a game: {"name", "variant", "movement", "retreats", "adjustments", "timezone", "time_of_day",
-    "missed", "draws", "secret_ballot", "anonymous", "newcomers", "visibility", "option_KEY": value}."""
+    "missed", "draws", "secret_ballot", "anonymous", "newcomers", "fog", "visibility", "option_KEY": value}."""
     form = {
         k: (v if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in body.items()
     }

@@ -16,7 +16,6 @@ from dippouch.web import games
 from dippouch.web.budget import BOOK_PAGE
 from dippouch.web.deps import (
     ViewerDep,
-    VisibleGame,
     WebDep,
     budget_of,
     game_file,
@@ -24,6 +23,7 @@ from dippouch.web.deps import (
     made_once,
     pool_of,
 )
+from dippouch.web.fog import ClearGame
 from dippouch.web.jobs import book_pdf
 from dippouch.web.maps import map_available
 from dippouch.web.security import BadInput, Viewer
@@ -36,7 +36,7 @@ router = APIRouter(tags=["api"])
 
 
 @router.get("/games/{name}/book.pdf", include_in_schema=False)
-def game_book(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> Response:
+def game_book(request: Request, name: ClearGame, web: WebDep, viewer: ViewerDep) -> Response:
     """The game book: a title page with the contents, each processed phase's map (a big board as its atlas)
     and its results with the press written in it, the board as it stands. A first book takes seconds to
     minutes (every phase's map drawn): it runs in the budget's drawing lane, its estimate (by the maps) charged

@@ -37,6 +37,7 @@ from dippouch.web.deps import (
     speaks,
     words,
 )
+from dippouch.web.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
 from dippouch.web.forms import PageForm
 from dippouch.web.maps import pdf_of, preview_of
 from dippouch.web.security import (
@@ -207,6 +208,7 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
     seen = seen_powers(web, name, viewer)
     member = takes_part(viewer, name)
     sight = "all" if seen is None else hashlib.sha256("\n".join(sorted(seen)).encode()).hexdigest()[:16]
+    sight = sight_key(sight, fog_powers(web, name, viewer))
     kind = f"main-{'member' if member else 'reader'}-{sight}"
     now = page_cache.visible(web, name, viewer, kind, lang)
     practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
@@ -263,6 +265,7 @@ def export(request: Request, name: str, web: WebDep, viewer: ViewerDep, unsealed
     if unsealed:
         # A GET must change nothing: a link (on another site, too) must not open the seal.
         raise BadInput(words(request).gettext(UNSEALED_BY_POST))
+    refuse_in_fog(web, name, viewer)
     return _game_file(name, history.export(web, name, viewer))
 
 
@@ -310,7 +313,7 @@ def phase_map(
     private (not in shared caches): a game can be made private later."""
     from dippouch import __version__
 
-    etag = f'"{phase_id}-{view}-{__version__}"'
+    etag = f'"{phase_id}-{view}-{__version__}{fog_tag(fog_powers(web, name, viewer))}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
@@ -341,7 +344,7 @@ def phase_preview(
     organise (Discord, Slack, a mail program) shows. The same for as long as the phase exists, like the SVG."""
     from dippouch import __version__
 
-    etag = f'"preview-{phase_id}-{view}-{__version__}"'
+    etag = f'"preview-{phase_id}-{view}-{__version__}{fog_tag(fog_powers(web, name, viewer))}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
@@ -400,6 +403,7 @@ def api_export(name: str, web: WebDep, viewer: ViewerDep, unsealed: bool = False
             "an unsealed export opens the seal, which the players are shown: POST to this address with "
             '{"reason": "..."}; a GET changes nothing'
         )
+    refuse_in_fog(web, name, viewer)
     return GameFile.model_validate(history.export(web, name, viewer))
 
 

@@ -35,7 +35,8 @@ from dippouch.saying import say as say_message
 from dippouch.store.finished import game_record
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_url, language, layer_words, render
+from dippouch.web.deps import ViewerDep, WebDep, answers, game_url, language, layer_words, render
+from dippouch.web.fog import ClearGame
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
 
@@ -242,7 +243,7 @@ def _build_view(
 
 @router.get("/games/{name}/records", include_in_schema=False, response_class=HTMLResponse)
 def records_page(
-    request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep, system: str | None = None
+    request: Request, name: ClearGame, web: WebDep, viewer: ViewerDep, system: str | None = None
 ) -> Response:
     """The records page reads what ``GET /api/games/{name}/records`` answers, with the chart drawn beside.
     A system it does not know is refused on the page itself, beside the form, naming the closest."""
@@ -256,7 +257,7 @@ def records_page(
 
 
 @router.get("/api/games/{name}/records", **answers(RecordsView))
-def api_records(name: VisibleGame, web: WebDep, viewer: ViewerDep, system: str | None = None) -> RecordsView:
+def api_records(name: ClearGame, web: WebDep, viewer: ViewerDep, system: str | None = None) -> RecordsView:
     """A game's centre counts by power at every phase, its key events (first centre taken, eliminations,
     stabs) and, once it is finished, its scores under its own scoring system or under ``system``."""
     return records_view(web, name, viewer, system)

@@ -22,7 +22,6 @@ from dippouch.web.budget import FRAME
 from dippouch.web.deps import (
     SeatDep,
     ViewerDep,
-    VisibleGame,
     WebDep,
     answers,
     budget_of,
@@ -35,6 +34,7 @@ from dippouch.web.deps import (
     render,
     words,
 )
+from dippouch.web.fog import ClearGame, fogged
 from dippouch.web.jobs import animated_replay
 from dippouch.web.maps import map_available
 from dippouch.web.security import BadInput, Forbidden, Viewer, WebNotFound
@@ -96,7 +96,7 @@ def _replay(web: Web, name: str, at: int | None = None, say: Callable[[str], str
 
 
 @router.get("/games/{name}/replay", include_in_schema=False, response_class=HTMLResponse)
-def replay_page(request: Request, name: VisibleGame, web: WebDep, at: int | None = None) -> Response:
+def replay_page(request: Request, name: ClearGame, web: WebDep, at: int | None = None) -> Response:
     """The replay page: one frame at a time, ``?at=N`` (from 0; the first by default), with links to every
     other, so it works without JavaScript; replay.js plays it in place."""
     r = _replay(web, name, at, words(request).gettext)
@@ -105,7 +105,7 @@ def replay_page(request: Request, name: VisibleGame, web: WebDep, at: int | None
 
 
 @router.get("/api/games/{name}/replay", **answers(ReplayView))
-def api_replay(name: VisibleGame, web: WebDep) -> ReplayView:
+def api_replay(name: ClearGame, web: WebDep) -> ReplayView:
     """A game's replay, frame by frame: each processed phase's orders and results, then the board they led to;
     last, the board as it stands (the open phase's, or once the game is over the final board again). So
     2 x processed phases + 1 frames; each names its phase, its phase page and its picture (an SVG map)."""
@@ -113,7 +113,7 @@ def api_replay(name: VisibleGame, web: WebDep) -> ReplayView:
 
 
 @router.get("/games/{name}/replay.{fmt}", include_in_schema=False)
-def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep, viewer: ViewerDep) -> Response:
+def replay_animation(request: Request, name: ClearGame, fmt: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The replay as one animated picture (``gif`` or ``webp``): each frame about 1.2 s, the last longer. A
     first drawing takes seconds to minutes (every phase's map rasterised): it runs in the budget's drawing lane,
     its estimate (by the frames) charged to the asker before it starts; it is then kept, so the next request
@@ -219,7 +219,7 @@ LANG = Query("en", max_length=8, description="The language of the words (en, de,
 
 
 @router.get("/api/games/{name}/coach", **answers(CoachView))
-def api_coach(name: VisibleGame, web: WebDep, lang: str = LANG) -> CoachView:
+def api_coach(name: ClearGame, web: WebDep, lang: str = LANG) -> CoachView:
     """What the search bot, as a coach, says about a game once it is over (or a practice game at any time): each
     analysed movement phase with the bot's orders and the played ones and the centres each expected, and the
     game's turning points (swings, stabs, lost chances). Nothing while a game of people runs."""
@@ -234,6 +234,8 @@ def api_hint(request: Request, seat: SeatDep, web: WebDep) -> HintView:
         coaching.hint_allowed(web.read, seat.game)
     except coaching.NotCoached as e:
         raise Forbidden(e.msg) from None
+    if fogged(web, seat.game):  # the search reads the whole board: its orders would tell what the fog hides
+        raise Forbidden(msg("no hints in a game played in fog of war"))
     pid, v, pos, _, _ = web.open_phase_position(seat.game)
     h: coaching.CoachHint = charged_job(
         request,
