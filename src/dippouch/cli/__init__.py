@@ -75,6 +75,7 @@ _COMMAND_MODULES = (
     "daide",
     "votes",
     "puzzles",
+    "people",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -119,6 +120,7 @@ _COMMAND_HOME = {
     "daide": "daide",
     **dict.fromkeys(["propose", "ballot", "withdraw"], "votes"),
     "puzzles": "puzzles",
+    **dict.fromkeys(["people", "reports"], "people"),
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

@@ -11,11 +11,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.core.messages import msg
@@ -26,7 +28,8 @@ from dippouch.play import moderation as use
 from dippouch.store import moderation as store_moderation
 from dippouch.store.people import person
 from dippouch.store.press import readable
-from dippouch.web.deps import PersonDep, ViewerDep, WebDep, game_url, layer_words, render, words
+from dippouch.web.answers.base import Answer
+from dippouch.web.deps import PersonDep, ViewerDep, WebDep, WriterDep, answers, game_url, layer_words, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.security import BadInput, Viewer, WebNotFound
 from dippouch.web.service import Web
@@ -35,7 +38,8 @@ __all__ = ["moderation_of_me", "router"]
 
 I18N_DOMAIN = "site"
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["api"])
+"""The pages (left out of the OpenAPI document, each route by its own word) and the JSON calls (in it)."""
 
 
 def _moderator(request: Request, web: Web, viewer: Viewer) -> str:
@@ -67,7 +71,7 @@ def moderation_of_me(web: Web, person_id: int | None) -> dict[str, Any]:
 # Blocks
 
 
-@router.post("/people/{person_id}/block")
+@router.post("/people/{person_id}/block", include_in_schema=False)
 def block_person(request: Request, person_id: int, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     t = words(request)
     with web.writes:
@@ -78,7 +82,7 @@ def block_person(request: Request, person_id: int, form: FormDep, web: WebDep, m
     )
 
 
-@router.post("/people/{person_id}/unblock")
+@router.post("/people/{person_id}/unblock", include_in_schema=False)
 def unblock_person(request: Request, person_id: int, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     t = words(request)
     with web.writes:
@@ -87,7 +91,7 @@ def unblock_person(request: Request, person_id: int, form: FormDep, web: WebDep,
     return redirect(back, t.gettext("Unblocked."))
 
 
-@router.post("/games/{name}/play/{power}/press-block/{message_id}")
+@router.post("/games/{name}/play/{power}/press-block/{message_id}", include_in_schema=False)
 def block_sender(
     request: Request, name: str, power: str, message_id: int, form: FormDep, web: WebDep, viewer: ViewerDep
 ) -> Response:
@@ -151,7 +155,7 @@ def _report_target(web: Web, viewer: Viewer, q: dict[str, str]) -> dict[str, Any
     raise BadInput(msg("report a message, a person or a game (kind: message, person or game)"))
 
 
-@router.get("/report", response_class=HTMLResponse)
+@router.get("/report", response_class=HTMLResponse, include_in_schema=False)
 def report_page(request: Request, web: WebDep, viewer: ViewerDep, me: PersonDep) -> Response:
     target = _report_target(web, viewer, dict(request.query_params))
     resp = render(request, "moderation_report.html", {"target": target})
@@ -159,7 +163,7 @@ def report_page(request: Request, web: WebDep, viewer: ViewerDep, me: PersonDep)
     return resp
 
 
-@router.post("/report")
+@router.post("/report", include_in_schema=False)
 def report_action(request: Request, form: FormDep, web: WebDep, viewer: ViewerDep, me: PersonDep) -> Response:
     target = _report_target(web, viewer, dict(form))
     reason = form.get("reason", "")
@@ -186,7 +190,7 @@ def report_url(**what: Any) -> str:
 # The installation's review
 
 
-@router.get("/desk/review/accounts", response_class=HTMLResponse)
+@router.get("/desk/review/accounts", response_class=HTMLResponse, include_in_schema=False)
 def review_accounts(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     _moderator(request, web, viewer)
     context = {
@@ -199,7 +203,7 @@ def review_accounts(request: Request, web: WebDep, viewer: ViewerDep) -> Respons
     return resp
 
 
-@router.post("/desk/review/accounts/{action}")
+@router.post("/desk/review/accounts/{action}", include_in_schema=False)
 def review_accounts_action(request: Request, action: str, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
     by = _moderator(request, web, viewer)
     t = words(request)
@@ -239,7 +243,7 @@ def review_accounts_action(request: Request, action: str, form: FormDep, web: We
     raise WebNotFound(msg("no such page"))
 
 
-@router.get("/desk/review/reports", response_class=HTMLResponse)
+@router.get("/desk/review/reports", response_class=HTMLResponse, include_in_schema=False)
 def review_reports(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     _moderator(request, web, viewer)
     resp = render(request, "moderation_reports.html", {"reports": use.reports(web.read)})
@@ -247,7 +251,7 @@ def review_reports(request: Request, web: WebDep, viewer: ViewerDep) -> Response
     return resp
 
 
-@router.post("/desk/review/reports/{report_id}")
+@router.post("/desk/review/reports/{report_id}", include_in_schema=False)
 def review_report_action(request: Request, report_id: int, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
     by = _moderator(request, web, viewer)
     t = words(request)
@@ -257,3 +261,148 @@ def review_report_action(request: Request, report_id: int, form: FormDep, web: W
     except GameError as e:
         return redirect("/desk/review/reports", layer_words(request, e), error=True)
     return redirect("/desk/review/reports", t.gettext("Done; logged."))
+
+
+# --------------------------------------------------------------------------------------------------
+# The JSON API: the same use cases as the pages above (:mod:`dippouch.play.blocks`, :mod:`dippouch.play.moderation`),
+# for a person signed in (a session with X-CSRF-Token, or their bearer key) and, for the queue, the installation's
+# coordinator (anyone else is answered 404, as on the pages).
+
+
+class BlockedPerson(Answer):
+    person_id: int
+    name: str
+    at: datetime = Field(description="When the block was made.")
+
+
+class BlocksAnswer(Answer):
+    """The people the signed-in person blocks (never shown to those blocked)."""
+
+    blocked: list[BlockedPerson]
+
+
+class ReportAsked(BaseModel):
+    """What is reported: a ``person`` (their id), a ``game`` (its name), or a ``message`` (``game``, the
+    reporter's ``power`` there and the message's id, which that power may read); and why."""
+
+    kind: str = Field(max_length=20, description="person, game or message.")
+    reason: str = Field(max_length=store_moderation.REASON_MOST + 1000)
+    person: int | None = None
+    game: str | None = Field(None, max_length=200)
+    power: str | None = Field(None, max_length=100)
+    message: int | None = None
+
+
+class ReportMade(Answer):
+    id: int = Field(description="The report's number in the moderators' queue.")
+
+
+class ReportLine(Answer):
+    """A report as the moderators' queue shows it, with its evidence."""
+
+    id: int
+    kind: str
+    reporter_id: int
+    reporter: str
+    reason: str
+    at: datetime
+    status: str = Field(description="open, or what was done: dismiss, warn, mute or ban.")
+    game: str | None
+    person_id: int | None
+    person: str | None
+    message: str | None = Field(description="The reported message's words (a message report).")
+    sender: str | None = Field(description="The power that sent the reported message.")
+    phase: str | None = Field(description="The phase the reported message was written in.")
+
+
+class ReportsAnswer(Answer):
+    reports: list[ReportLine]
+
+
+class ResolveIn(BaseModel):
+    action: str = Field(max_length=20, description="dismiss, warn, mute or ban.")
+    note: str = Field("", max_length=store_moderation.REASON_MOST)
+
+
+def _blocks(web: Web, me: int) -> BlocksAnswer:
+    return BlocksAnswer(
+        blocked=[
+            BlockedPerson(person_id=b.person_id, name=b.name, at=b.at) for b in play_blocks.blocked_people(web.read, me)
+        ]
+    )
+
+
+def _report_line(r: use.Report) -> ReportLine:
+    return ReportLine(
+        id=r.id,
+        kind=r.kind,
+        reporter_id=r.reporter_id,
+        reporter=r.reporter,
+        reason=r.reason,
+        at=r.at,
+        status=r.status,
+        game=r.game,
+        person_id=r.person_id,
+        person=r.person,
+        message=r.message,
+        sender=r.sender,
+        phase=r.phase,
+    )
+
+
+@router.get("/api/me/blocks", **answers(BlocksAnswer))
+def api_blocks(web: WebDep, me: PersonDep) -> BlocksAnswer:
+    """The people the signed-in person blocks."""
+    return _blocks(web, me)
+
+
+@router.post("/api/people/{person_id}/block", **answers(BlocksAnswer))
+def api_block(person_id: int, web: WebDep, _: WriterDep, me: PersonDep) -> BlocksAnswer:
+    """Block a person in every game: no press passes between the two, neither joins a new game the other is
+    in. The blocked person is never told. Blocking again changes nothing."""
+    with web.writes:
+        play_blocks.block(web.store, me, person_id, now=web.now())
+    return _blocks(web, me)
+
+
+@router.delete("/api/people/{person_id}/block", **answers(BlocksAnswer))
+def api_unblock(person_id: int, web: WebDep, _: WriterDep, me: PersonDep) -> BlocksAnswer:
+    """Lift a block (nothing happens when there was none); the blocks as they are then."""
+    with web.writes:
+        play_blocks.unblock(web.store, me, person_id)
+    return _blocks(web, me)
+
+
+@router.post("/api/reports", **answers(ReportMade))
+def api_report(body: ReportAsked, web: WebDep, viewer: WriterDep, me: PersonDep) -> ReportMade:
+    """Report a message, a person or a game to the installation's moderators."""
+    fields = {k: str(v) for k, v in body.model_dump(exclude={"reason"}).items() if v is not None}
+    target = _report_target(web, viewer, fields)
+    with web.writes:
+        if target["kind"] == "person":
+            made = use.report_person(web.store, me, target["person"], body.reason, now=web.now())
+        elif target["kind"] == "game":
+            made = use.report_game(web.store, me, target["game"], body.reason, now=web.now())
+        else:
+            made = use.report_message(
+                web.store, me, target["game"], target["power"], target["message"], body.reason, now=web.now()
+            )
+    return ReportMade(id=made)
+
+
+@router.get("/api/reports", **answers(ReportsAnswer))
+def api_reports(request: Request, web: WebDep, viewer: ViewerDep) -> ReportsAnswer:
+    """The moderators' queue: the open reports, oldest first, with their evidence (the installation's
+    coordinator only)."""
+    _moderator(request, web, viewer)
+    return ReportsAnswer(reports=[_report_line(r) for r in use.reports(web.read)])
+
+
+@router.post("/api/reports/{report_id}", **answers(ReportLine))
+def api_resolve(report_id: int, body: ResolveIn, request: Request, web: WebDep, viewer: WriterDep) -> ReportLine:
+    """Close a report: dismissed, a warning, the person's press stopped (mute) or a ban from signing in;
+    logged with who did it (the installation's coordinator only)."""
+    by = _moderator(request, web, viewer)
+    with web.writes:
+        got = use.act_on_report(web.store, report_id, body.action, body.note, now=web.now(), by=by)
+    return _report_line(got)
