@@ -428,22 +428,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     reading = read_subject(strip_token(msg.subject), [n for n, *_ in games])
     mine = _sender_powers(games, msg.sender)
     if reading.problem or reading.game is None:
-        why = reading.problem or "the subject could not be read"
-        suggestion = None
-        target = next(((n, p) for n, p in mine if n.name == reading.game), None) or (
-            mine[0] if len(mine) == 1 else None
-        )
-        if target is not None:
-            suggestion = suggest_subject(
-                target[0], target[1], _suggest_version(store, games, target[0].name, target[1])
-            )
-        elif reading.game is not None:
-            gname = next(n for n, *_ in games if n.name == reading.game)
-            suggestion = suggest_subject(gname, reading.power)
-        if not mine and reading.game is None:
-            # Game names are not told to strangers.
-            why = "the subject names no game this address takes orders for"
-        return _refuse(msg, mail_id, now, why, suggestion, reading=reading)
+        return _unreadable(store, msg, mail_id, now, games, reading, mine)
 
     names, g, ph, _cfg = next(t for t in games if t[0].name == reading.game)
     v = names.variant
@@ -453,52 +438,10 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     lang = settings.language
     _ = translations(lang).gettext
     registered = _registered(g, power)
-    phase_name = v.calendar.name(reading.phase)
     base = {"subject": reading.to_data(v)}
     held = _ForPower(store, msg, mail_id, now, names, g, ph, power, reading)
     if registered is None or registered.lower() != msg.sender.lower():
-        who = {"sender": msg.sender, "power": power, "game": names.title}
-        why, shown = (
-            _both(
-                "%(sender)s is not the address registered for %(power)s in %(game)s; held for the coordinator, "
-                "nothing applied",
-                _,
-                who,
-            )
-            if registered
-            else _both(
-                "%(power)s in %(game)s has no registered e-mail address; held for the coordinator, nothing applied",
-                _,
-                who,
-            )
-        )
-        notices = [
-            _Notice(
-                msg.sender,
-                "held",
-                _("Held for the coordinator: %(subject)s") % {"subject": msg.subject},
-                compose.refusal_text(subject=msg.subject, why=shown, suggestion=None, registered=True, lang=lang),
-            )
-        ]
-        if registered:
-            notices.append(
-                _Notice(
-                    registered,
-                    "held-notice",
-                    _("%(game)s: a message for %(power)s came from another address")
-                    % {"game": names.title, "power": power},
-                    _(
-                        "A message with the subject\n  %(subject)s\ncame from %(sender)s, not from this address, "
-                        "which is the one registered for %(power)s in %(game)s.\nIt is held for the coordinator and "
-                        "nothing in it has been applied. If it was you, send it again from this address."
-                    )
-                    % {"subject": msg.subject, "sender": msg.sender, "power": power, "game": names.title}
-                    + "\n\n"
-                    + compose.sign(lang)
-                    + "\n",
-                )
-            )
-        return _hold(held, why, base, notices)
+        return _from_another_address(held, registered, base)
 
     # The sender: the From header is the sender's own word; a token or our server's DKIM/SPF proves it.
     proof = proof_of_sender(
@@ -529,7 +472,6 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             lang=lang,
             shown=_("%(game)s is over") % {"game": names.title},
         )
-    current_name = v.calendar.name(names.phase)
     phase_id = ph.id
 
     def next_subject(waiting: int = 0, *, photos: bool = False) -> str:
@@ -539,6 +481,99 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             return suggest_subject(names, power, next_version_past_photos(store, phase_id, power) + 1)
         return suggest_subject(names, power, _next_version(store, phase_id, power) + waiting)
 
+    wrong = _not_this_phase(held, when, next_subject)
+    if wrong is not None:
+        return wrong
+
+    return _orders(held, proof, when=when, token_note=token_note, next_subject=next_subject)
+
+
+def _unreadable(
+    store: GameStore,
+    msg: Inbound,
+    mail_id: int,
+    now: datetime,
+    games: Sequence[tuple[GameNames, MailGame, MailPhase | None, dict[str, Any]]],
+    reading: Reading,
+    mine: Sequence[tuple[GameNames, str]],
+) -> _Decided:
+    """A subject that names no game, power and phase it can be used for: refused, with the subject that
+    would work where the sender plays one power (game names are not told to strangers)."""
+    why = reading.problem or "the subject could not be read"
+    suggestion = None
+    target = next(((n, p) for n, p in mine if n.name == reading.game), None) or (mine[0] if len(mine) == 1 else None)
+    if target is not None:
+        suggestion = suggest_subject(target[0], target[1], _suggest_version(store, games, target[0].name, target[1]))
+    elif reading.game is not None:
+        gname = next(n for n, *_ in games if n.name == reading.game)
+        suggestion = suggest_subject(gname, reading.power)
+    if not mine and reading.game is None:
+        # Game names are not told to strangers.
+        why = "the subject names no game this address takes orders for"
+    return _refuse(msg, mail_id, now, why, suggestion, reading=reading)
+
+
+def _from_another_address(held: _ForPower, registered: str | None, base: dict[str, Any]) -> _Decided:
+    """From an address not registered for the power (or for a power with none): held for the coordinator,
+    nothing applied; the sender is told, and so is the registered address."""
+    msg, names, power = held.msg, held.names, held.power
+    lang = _lang(held.g)
+    _ = translations(lang).gettext
+    who = {"sender": msg.sender, "power": power, "game": names.title}
+    why, shown = (
+        _both(
+            "%(sender)s is not the address registered for %(power)s in %(game)s; held for the coordinator, "
+            "nothing applied",
+            _,
+            who,
+        )
+        if registered
+        else _both(
+            "%(power)s in %(game)s has no registered e-mail address; held for the coordinator, nothing applied",
+            _,
+            who,
+        )
+    )
+    notices = [
+        _Notice(
+            msg.sender,
+            "held",
+            _("Held for the coordinator: %(subject)s") % {"subject": msg.subject},
+            compose.refusal_text(subject=msg.subject, why=shown, suggestion=None, registered=True, lang=lang),
+        )
+    ]
+    if registered:
+        notices.append(
+            _Notice(
+                registered,
+                "held-notice",
+                _("%(game)s: a message for %(power)s came from another address")
+                % {"game": names.title, "power": power},
+                _(
+                    "A message with the subject\n  %(subject)s\ncame from %(sender)s, not from this address, "
+                    "which is the one registered for %(power)s in %(game)s.\nIt is held for the coordinator and "
+                    "nothing in it has been applied. If it was you, send it again from this address."
+                )
+                % {"subject": msg.subject, "sender": msg.sender, "power": power, "game": names.title}
+                + "\n\n"
+                + compose.sign(lang)
+                + "\n",
+            )
+        )
+    return _hold(held, why, base, notices)
+
+
+def _not_this_phase(at: _ForPower, when: datetime, next_subject: Callable[..., str]) -> _Decided | None:
+    """Orders for a phase already processed (late, or missed: on time but fetched after the processing) or
+    not open yet: refused with the subject for the open phase; ``None`` for the open phase."""
+    store, msg, mail_id, now, names, g = at.store, at.msg, at.mail_id, at.now, at.names, at.g
+    power, reading = at.power, at.reading
+    assert names.phase is not None and reading.phase is not None
+    v = names.variant
+    lang = _lang(g)
+    _ = translations(lang).gettext
+    phase_name = v.calendar.name(reading.phase)
+    current_name = v.calendar.name(names.phase)
     if reading.phase < names.phase:
         done = processed_phase(store, g.id, phase_name)
         status = "late"
@@ -610,7 +645,29 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             shown=shown,
         )
         return out.about(game=names.title, power=power, phase=phase_name)
+    return None
 
+
+def _orders(
+    at: _ForPower,
+    proof: Proof | None,
+    *,
+    when: datetime,
+    token_note: str,
+    next_subject: Callable[..., str],
+) -> _Decided:
+    """Orders for the open phase from the power's proven address: the votes its lines cast, then the orders
+    sent through the use case every door sends them by, the message's record and receipt written in the
+    submission's own transaction; photographs alone get their own receipt."""
+    store, msg, mail_id, now, names, g, ph = at.store, at.msg, at.mail_id, at.now, at.names, at.g, at.ph
+    power, reading = at.power, at.reading
+    assert ph is not None and names.phase is not None
+    v = names.variant
+    settings = Settings.from_data(g.settings)
+    lang = settings.language
+    _ = translations(lang).gettext
+    base = {"subject": reading.to_data(v)}
+    current_name = v.calendar.name(names.phase)
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
     found = _orders_in(msg, names, g, ph, power, reading, proof)
     text, notes, kept = found.text, found.notes, found.kept
@@ -618,7 +675,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     late = ph.deadline is not None and when > ph.deadline
     if not text.strip():
         if msg.images():
-            return _photo_receipt(held, found, when=when, late=late, token_note=token_note, next_subject=next_subject)
+            return _photo_receipt(at, found, when=when, late=late, token_note=token_note, next_subject=next_subject)
         why, shown = _both(
             "no orders found in the message (its text, after quoted lines and the signature, was empty) and no "
             "photograph",
