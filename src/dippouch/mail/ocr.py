@@ -13,6 +13,7 @@ without an engine the photographs are kept and the coordinator types them in.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -41,6 +42,7 @@ __all__ = [
     "proposals",
     "read_image",
     "read_sheet",
+    "read_unsealed",
     "repair_line",
     "transcribe",
 ]
@@ -209,6 +211,49 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
                 r.readings, r.unordered, text,
             )
         )  # fmt: skip
+    return out
+
+
+def read_unsealed(
+    store: GameStore, *, now: datetime, skip: Collection[int] = (), limit: int = 10
+) -> list[tuple[int, Msg | None]]:
+    """Read the photographs the deadline has unsealed and nobody has read yet (the worker's
+    :class:`dippouch.worker.service.PhotoReading`), so the review page finds them read instead of reading each
+    in the coordinator's request (about 10 s a photograph on a busy machine). At most ``limit`` a call, none
+    of ``skip`` (those whose reading failed a moment ago); each attachment read, with why it could not be
+    (``None``: its text is kept). A sealed photograph is never read: the rulebook reads nothing before the
+    deadline. Nothing is read where no OCR engine is installed (the page says so)."""
+    from dippouch.store.mail_games import games_for_mail
+
+    now = as_utc(now)
+    out: list[tuple[int, Msg | None]] = []
+    for g in games_for_mail(store):
+        if g.phase is None or g.phase.deadline is None or as_utc(g.phase.deadline) > now:
+            continue
+        try:
+            phase = open_phase_photos(store, g.name, now=now)
+        except GameError:  # sealed (paused) or no open phase: nothing to read yet
+            continue
+        for it in phase.items:
+            if len(out) >= limit:
+                return out
+            if (
+                not it.content_type.startswith("image/")
+                or it.power is None
+                or it.ocr_text is not None
+                or it.set_aside is not None
+                or it.attachment in skip
+            ):
+                continue
+            if ocr_missing() is not None:  # asked only here: an engine's import is heavy, and most looks read none
+                return out
+            try:
+                text = read_image(photo_bytes(store, it.attachment))
+            except GameError as e:
+                out.append((it.attachment, e.msg))
+                continue
+            held_mail.keep_reading(store, it.attachment, text, now=now)
+            out.append((it.attachment, None))
     return out
 
 

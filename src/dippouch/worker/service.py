@@ -155,6 +155,39 @@ def default_tasks() -> list[Task]:
     return [NotifyTask(sender=mail_sender), *([mail_task] if mail else []), RatingsTask(), CoachTask()]
 
 
+class PhotoReading:
+    """Photographed orders read by OCR once their phase's deadline unseals them
+    (:func:`dippouch.mail.ocr.read_unsealed`), so the coordinator's review page shows them read rather than
+    reading each inside the page's request (about 10 s a photograph under load). It looks at most every
+    ``every`` seconds (a worker looks every few); a photograph that could not be read is tried again only after
+    ``retry`` seconds (the review page says why, and the coordinator types its lines)."""
+
+    def __init__(self, every: float = 20.0, retry: float = 900.0, limit: int = 3) -> None:
+        self.every = every
+        self.limit = limit
+        """Photographs read in one look at most: a few seconds each, and due phases wait for the look's end."""
+        self.retry = retry
+        self.last: float | None = None
+        self.failed: dict[int, float] = {}
+        """Attachment id -> time.monotonic() of its failed reading."""
+
+    def __call__(self, store: GameStore, now: datetime) -> None:
+        from dippouch.mail.ocr import read_unsealed
+
+        at = time.monotonic()
+        if self.last is not None and at - self.last < self.every:
+            return
+        self.last = at
+        skip = {a for a, when in self.failed.items() if at - when < self.retry}
+        for attachment, problem in read_unsealed(store, now=now, skip=skip, limit=self.limit):
+            if problem is None:
+                self.failed.pop(attachment, None)
+                log.info("photograph #%s read", attachment)
+            else:
+                self.failed[attachment] = at
+                log.warning("photograph #%s could not be read: %s", attachment, problem)
+
+
 def mail_sender() -> str | None:
     """The address the installation's mail comes from (the notifications' e-mails are named by its domain)."""
     from dippouch.mail.settings import load_settings
@@ -202,7 +235,20 @@ CONSOLE_MAIL = ConsoleMail()
 """The console of this process: one, however many mail tasks run in it."""
 
 
+PHOTO_READING = PhotoReading()
+"""The photographs' reader of this process (it remembers which failed), run after the outbox by :func:`mail_task`."""
+
+
 def mail_task(store: GameStore, now: datetime) -> None:
+    """Send the mail outbox (:func:`send_outbox`), then read the photographed orders their deadline unsealed
+    (:data:`PHOTO_READING`)."""
+    try:
+        send_outbox(store, now)
+    finally:
+        PHOTO_READING(store, now)
+
+
+def send_outbox(store: GameStore, now: datetime) -> None:
     """Send the mail outbox (each message claimed before it is sent, so several workers send each once). The
     game's results, notices and reminders are queued before it by the notification dispatcher
     (:class:`dippouch.notify.task.NotifyTask`, the task before this one), which hands each event to the game
