@@ -206,6 +206,9 @@ def test_a_player_sees_what_their_units_see_on_their_page(site: Site) -> None:
     page = c.get(f"/games/{GAME}/play/{ME}").text
     assert 'id="unit-bel"' in page and 'id="unit-por"' in page  # its own armies, after the Fall
     assert 'id="unit-ank"' not in page and 'id="unit-rum"' not in page  # Russia's, far in the east
+    # What France does not see is greyed, what it sees is not: an empty grey province may hold anything.
+    assert re.search(r'id="r-mos"[^>]*class="region [a-z]+ fogged"', page)
+    assert re.search(r'id="r-bel"[^>]*class="region [a-z]+"', page)
     board = c.get(f"/api/games/{GAME}").json()["board"]
     shown = {b["power"]: b["units"] for b in board}
     assert "Army Belgium" in shown[ME] and not shown["Russia"] and not shown["Turkey"]

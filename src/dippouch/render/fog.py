@@ -89,6 +89,11 @@ def fog_record(variant: Variant, record: Mapping[str, Any], powers: Iterable[str
     after = _position(variant, record.get("next_position"))
     seen_before = sight_of(variant, before, who) if before is not None else None
     seen_after = sight_of(variant, after, who) if after is not None else None
+    m = variant.map
+    if seen_before is not None:
+        out["seen"] = sorted(m.provinces[p].abbr for p in seen_before.provinces)
+    if seen_after is not None:
+        out["seen_after"] = sorted(m.provinces[p].abbr for p in seen_after.provinces)
     if "position" in record:
         out["position"] = (
             position_to_data(variant, veil(before, seen_before))

@@ -55,6 +55,10 @@ OFFBOARD = "#e3e0d8"
 OFFBOARD_WATER = "#d3dbe0"  # water off the board: greyed, so it reads as out of play
 NEUTRAL_LAND = "#f1e9d6"
 IMPASSABLE = "#bdb7ab"
+FOG_LAND = "#c9c6c0"
+FOG_SEA = "#9fb1bd"
+"""Provinces a fog-of-war reader does not see (:attr:`RenderOptions.seen`): greyed, so an empty province out of
+sight is not read as empty."""
 BORDER = "#6b6558"
 SEA_BORDER = "#8fb0c6"
 CASING = "#1d1d1d"
@@ -95,6 +99,8 @@ class RenderOptions:
     lang: str = "en"
     """The language of the map's own words: the heading's phase name, the legend's counts and the key's labels
     (province and power names stay as the variant gives them)."""
+    seen: frozenset[str] | None = None
+    """Fog of war: the provinces (abbreviations) the reader sees; the others are drawn grey. None: all seen."""
     board: str | None = None
     """The address of the board's file (:func:`dippouch.render.board.board_svg`: the shapes, names, coasts and
     centre markers no phase changes): where given, the picture draws those by reference to it (``<use>``), and
@@ -687,6 +693,10 @@ def render_phase_svg(
     opts = options or RenderOptions()
     if opts.title is None and record.get("game"):
         opts = replace(opts, title=str(record["game"]))
+    # A fog-of-war record (dippouch.render.fog) names the provinces its reader saw before and after the phase.
+    seen = record.get("seen_after") if after and record.get("next_position") else record.get("seen")
+    if seen is not None and opts.seen is None:
+        opts = replace(opts, seen=frozenset(str(s) for s in seen))
     show = orders and not after
     return render_svg(
         variant,
@@ -735,10 +745,13 @@ def draw_svg(
             fill, stroke = faint[occupant[abbr]], BORDER
         else:
             fill, stroke = NEUTRAL_LAND, BORDER
+        fogged = options.seen is not None and abbr not in options.seen
+        if fogged:
+            fill = FOG_SEA if shape.kind == "sea" else FOG_LAND
         fills[abbr] = fill
         ident = (
             f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
-            f' class="region {shape.kind}" fill="{fill}" stroke="{stroke}"'
+            f' class="region {shape.kind}{" fogged" if fogged else ""}" fill="{fill}" stroke="{stroke}"'
         )
         # By reference, the shape is the board file's and only its colours are the phase's; its middle (the
         # name's place, inside it) is where the web page puts a finger's reach about a province drawn small.

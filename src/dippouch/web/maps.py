@@ -48,7 +48,7 @@ that starts under load would otherwise have every thread draw the same first map
 renderer's map-wide parts (a third of a second) for itself, at once."""
 
 #: The keys of a stored phase record the renderer reads; submissions are never passed (they are sealed).
-_RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders", "results")
+_RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders", "results", "seen", "seen_after")
 
 _OPENING = "dippouch.web.maps.opening"
 """The name under which a variant keeps its opening picture (:attr:`Variant.derived`)."""
