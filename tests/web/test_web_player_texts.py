@@ -336,6 +336,9 @@ def test_a_secret_ballot_shows_a_vote_to_its_voter_only_until_the_phase_is_proce
     site.post_form(site.coordinator, "/games/s/coordinate/process", {"confirm": "yes"})
     game = site.browser().get("/api/games/s").json()
     assert [p["power"] for p in game["powers"] if p["draw_vote"]] == ["France"]
+    # The draw lapsed with its phase: France's page offers a new vote, not the old one as standing.
+    mine = france.get("/games/s/play/France").text
+    assert "You vote for a draw" not in mine and "Vote for a draw" in mine
 
 
 def test_votes_are_public_by_default(site: Site) -> None:

@@ -175,9 +175,11 @@ def player_view(
     out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
     me = next(p for p in game["powers"] if p["power"] == power)
     if game.get("draw") and game["draw"]["secret"] and not stand_in:
-        # The voter sees their own vote, as it stands now (the game page shows others' as processed).
-        my_votes = [yes for p, yes, _ in web.read.vote_history(name) if p == power]
-        me = {**me, "draw_vote": bool(my_votes and my_votes[-1])}
+        # The voter sees their own ballot on the open draw, as it stands now (the game page shows others' as
+        # processed); a ballot on a draw that lapsed with its phase is no vote now.
+        public = part["proposals"]
+        draw = next((e for e in (public["entries"] if public else ()) if _open_draw_of_all(e)), None)
+        me = {**me, "draw_vote": bool(draw is not None and draw["ballots"].get(power) is True)}
     out["me"] = me
     # Leaving is the seat's person's, not a stand-in's or a key's: offered where they play, as the opening page
     # offers it (the players' trial found it nowhere once the game ran).
@@ -805,6 +807,11 @@ def _public_proposals(web: Web, name: str, game: Mapping[str, Any], lang: str) -
         "powers": [p["power"] for p in game["powers"] if p.get("centres") or p.get("units")],
         "entries": entries,
     }
+
+
+def _open_draw_of_all(e: Mapping[str, Any]) -> bool:
+    """The open draw of every survivor: the draw box's one tally (a draw of some is voted on by its number)."""
+    return bool(e["kind"] == "draw" and e["status"] == "open" and not e["values"].get("powers"))
 
 
 def _expired(public: Mapping[str, Any] | None, now: datetime) -> bool:
