@@ -181,3 +181,27 @@ def test_one_email_per_message_the_copy_where_mail_takes_replies_else_the_notifi
     notify.deliver_due(store, t2 + timedelta(minutes=1))
     _send(store, t2 + timedelta(minutes=1))
     assert _mails_for(smtp, ADDR["Germany"], "Quiet") == []
+
+
+def test_a_refused_reply_is_answered_in_the_games_language(
+    store: GameStore, smtp: SmtpServer, imap: ImapServer
+) -> None:
+    """The refusal is a message value: the mail log keeps it in English (the coordinator's tools read it), the
+    answer says it in the game's language (a German game's answer said it in English inside German text)."""
+    from dippouch.game import Settings
+
+    store.create_game("h", "standard", now=T0, settings=Settings(language="de"))
+    for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
+        store.assign("h", p, f"{p} player", now=T0)
+    for p, a in ADDR.items():
+        store.set_email("h", p, a, now=T0)
+    mail_setup(store, "h", now=T0, changes={})
+    press.send(store, "h", "England", ["France"], "Pläne", now=T0)
+    _send(store, T0)
+    imap.append(_reply(smtp.to(ADDR["France"])[-1], ADDR["Germany"], "als Frankreich"))
+    outcomes = fetch_mailbox(store, load_settings("imap"), now=T0 + timedelta(minutes=5))
+    assert outcomes[-1].status == "refused" and "not sent to this address" in outcomes[-1].reason
+    _send(store, T0 + timedelta(minutes=6))
+    answer = smtp.to(ADDR["Germany"])[-1].get_content()
+    assert "der Pressecode im Betreff wurde nicht an diese Adresse geschickt" in answer, answer
+    assert "press code" not in answer

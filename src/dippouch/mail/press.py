@@ -22,11 +22,13 @@ from typing import Any
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import Msg, msg
 from dippouch.i18n import DEFAULT, translations
 from dippouch.mail.message import Inbound
 from dippouch.play import mail_intake
 from dippouch.play.press import send_press
 from dippouch.press.mailtext import find_token, reply_text
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store.inbox import Finish
 
@@ -78,19 +80,32 @@ def _lang(store: GameStore, game: str | None, now: datetime) -> str:
 
 
 def _refuse(
-    store: GameStore, msg: Inbound, mail_id: int, now: datetime, why: str, game: str | None = None
+    store: GameStore, mail: Inbound, mail_id: int, now: datetime, refusal: Msg, game: str | None = None
 ) -> PressReply:
-    _ = translations(_lang(store, game, now)).gettext
+    """Refuse a reply: the mail log keeps the reason in English (the coordinator's tools read it), the answer
+    says it in the game's language."""
+    lang = _lang(store, game, now)
+    _ = translations(lang).gettext
+    why = say(refusal, DEFAULT, "mail")
     answer = _answer(
-        msg,
+        mail,
         mail_id,
         now,
-        _("Not sent: %(subject)s") % {"subject": msg.subject},
-        _("Your message was not passed on: %(why)s.\n\nNothing was sent to the other powers.") % {"why": why},
+        _("Not sent: %(subject)s") % {"subject": mail.subject},
+        _("Your message was not passed on: %(why)s.\n\nNothing was sent to the other powers.")
+        % {"why": say(refusal, lang, "mail")},
     )
     values = {"status": "refused", "reason": why, "reading": {"press": True}}
     n = mail_intake.finish(store, Finish(mail_id, values, [answer], was="received"))
     return PressReply("refused", why, game=game, replies=n)
+
+
+_NOT_OURS = msg("the press code in the subject is not one we sent")
+_NOT_TO_YOU = msg("the press code in the subject was not sent to this address")
+
+
+def _not_any_more(sender: str, power: str, game: str) -> Msg:
+    return msg("%(sender)s is no longer the address of %(power)s in %(game)s", sender=sender, power=power, game=game)
 
 
 def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> PressReply:
@@ -102,13 +117,11 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
     owner = store_press.token_owner(store, token) if token else None
     sender = msg.sender.strip().lower()
     if owner is None:
-        return _refuse(store, msg, mail_id, now, "the press code in the subject is not one we sent")
+        return _refuse(store, msg, mail_id, now, _NOT_OURS)
     if sender != owner.address:
         # Either someone else's copy was forwarded, or the From header was made up: the code was not sent to
         # this address, so it proves nothing about who wrote this.
-        return _refuse(
-            store, msg, mail_id, now, "the press code in the subject was not sent to this address", owner.game
-        )
+        return _refuse(store, msg, mail_id, now, _NOT_TO_YOU, owner.game)
     registered = {p: a for p, (_, a) in store.emails(owner.game).items()}
     if (registered.get(owner.power) or "").lower() != sender:
         return _refuse(
@@ -116,7 +129,7 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
             msg,
             mail_id,
             now,
-            f"{msg.sender} is no longer the address of {owner.power} in {owner.game}",
+            _not_any_more(msg.sender, owner.power, owner.game),
             owner.game,
         )
     text = reply_text(msg.body)
@@ -142,6 +155,6 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
     try:
         send_press(store, owner.game, owner.power, text, channel=owner.channel_id, now=now, via="mail", then=record)
     except DippouchError as e:
-        return _refuse(store, msg, mail_id, now, str(e), owner.game)
+        return _refuse(store, msg, mail_id, now, e.msg, owner.game)
     why, replies = made[-1]
     return PressReply("accepted", why, game=owner.game, power=owner.power, replies=replies)
