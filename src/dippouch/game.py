@@ -373,6 +373,14 @@ class Settings:
         )
 
 
+def in_fog(record: Mapping[str, Any]) -> bool:
+    """Whether a stored phase (with its game's ``settings`` and ``ending``, as the store's phase record has them)
+    is of a fog-of-war game still running (:attr:`Settings.fog`): what it tells each power must then be narrowed
+    to their sight (:func:`dippouch.render.fog.fog_record`)."""
+    settings = record.get("settings") or {}
+    return bool(isinstance(settings, Mapping) and settings.get("fog")) and not record.get("ending")
+
+
 # --------------------------------------------------------------------------------------------------
 # Positions as stored data (the adjudication contract's shape, with names, so a game file is readable)
 

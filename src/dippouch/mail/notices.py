@@ -244,10 +244,12 @@ class GameMail:
             return []
         lang = _lang(g)
         _ = translations(lang).gettext
+        fog = bool(Settings.from_data(g.settings).fog) and ph.next_name is not None
         report = stored_report(store, g.name, phase_id=ph.phase_id)
         left = left_unreviewed(store, ph.phase_id)
+        extra = ""
         if left:
-            report += (
+            extra = (
                 "\n"
                 + _(
                     "Photographs and mail processed without the coordinator's review (the phase was released, or "
@@ -258,8 +260,20 @@ class GameMail:
             )
         mode = str(cfg.get("maps", "winter"))
         files: Sequence[OutFile] = []
-        if mode == "every" or (mode == "winter" and ph.kind == PhaseKind.ADJUSTMENTS.value):
+        # A fog-of-war game still running tells each player what their power saw (an observer, nothing of the
+        # board), and attaches no map: the one map drawn for everyone would show the whole board.
+        if not fog and (mode == "every" or (mode == "winter" and ph.kind == PhaseKind.ADJUSTMENTS.value)):
             files = self.maps(store, g.name, ph.phase_id, "pdf")
+        told: dict[str | None, str] = {}
+
+        def report_for(power: str | None) -> str:
+            if not fog:
+                return report + extra
+            if power not in told:
+                sight = () if power is None else (power,)
+                told[power] = stored_report(store, g.name, phase_id=ph.phase_id, sight=sight) + extra
+            return told[power]
+
         title = _title(g, cfg)
         note = (
             "\n"
@@ -274,14 +288,14 @@ class GameMail:
                 "key": f"results:{ph.phase_id}:{addr.lower()}",
                 "to": addr,
                 "subject": _("%(game)s: %(phase)s results") % {"game": title, "phase": phase_words(ph.name, lang)},
-                "body": report + note + "\n" + compose.sign(lang) + "\n",
+                "body": report_for(power) + note + "\n" + compose.sign(lang) + "\n",
                 "kind": "results",
                 "sender_domain": _domain(),
                 "game_id": g.id,
                 "phase_id": ph.phase_id,
                 "files": files,
             }
-            for addr, _power in _recipients(g, cfg)
+            for addr, power in _recipients(g, cfg)
         ]
         return [Notice(f"results:{ph.phase_id}", g.id, messages)]
 

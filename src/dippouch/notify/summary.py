@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dippouch.core.messages import msg, nmsg
-from dippouch.game import position_from_data
+from dippouch.game import in_fog, position_from_data
 from dippouch.names import order_text
 from dippouch.report import _result_note, refused_lines
 from dippouch.saying import say
@@ -39,7 +39,14 @@ class PhaseSummary:
         pos = position_from_data(v, rec["position"])
         kind = v.calendar.kind(pos.phase)
         refused = refused_lines(rec)
-        mine = [r for r in rec.get("results") or [] if str(r["power"]) == power]
+        # In a fog-of-war game a result's reason may name a unit the power does not see (the counts below
+        # name none).
+        seen = rec
+        if in_fog(rec):
+            from dippouch.render.fog import fog_record  # the renderer is imported only when a fog asks for it
+
+            seen = fog_record(v, rec, (power,))
+        mine = [r for r in seen.get("results") or [] if str(r["power"]) == power]
         out: list[str] = []
         if mine or power in refused:
             out.append(say(msg("What your orders did (%(power)s):", power=power), lang))

@@ -142,14 +142,19 @@ def board_of(db: GameStore, d: Delivery) -> list[OutFile]:
     key = (d.game_id, str(d.phase_id))
     if key not in BOARDS:
         try:
+            from dippouch.game import in_fog
             from dippouch.render.output import phase_map_file
             from dippouch.store.history import phase_record
             from dippouch.store.variant_copy import variant_of
 
             game = stored.game_name(db, d.game_id)
-            filename, content_type, data = phase_map_file(
-                variant_of(db, game), phase_record(db, game, phase_id=d.phase_id), "png"
-            )
+            rec = phase_record(db, game, phase_id=d.phase_id)
+            if in_fog(rec):
+                # A fog-of-war game's board shows each power only its sight: the pages draw it for each, the
+                # mail shared by every player's delivery of the phase goes without it.
+                BOARDS[key] = []
+                return BOARDS[key]
+            filename, content_type, data = phase_map_file(variant_of(db, game), rec, "png")
             BOARDS[key] = [OutFile(filename, content_type, data)]
         except Exception as e:  # no geometry for a user variant, no Cairo: the mail goes without the picture
             log.warning("results mail of phase %s goes without the board: %s: %s", d.phase_id, type(e).__name__, e)

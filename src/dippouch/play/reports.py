@@ -4,6 +4,9 @@ them, so that the store stores, the report writes and the renderer draws, and no
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from dippouch.game import in_fog
 from dippouch.report import phase_report
 from dippouch.store.db import Database
 from dippouch.store.history import phase_record
@@ -13,12 +16,25 @@ __all__ = ["phase_map_file", "stored_report"]
 
 
 def stored_report(
-    db: Database, name: str, phase: str | None = None, phase_id: int | None = None, *, full: bool = True
+    db: Database,
+    name: str,
+    phase: str | None = None,
+    phase_id: int | None = None,
+    *,
+    full: bool = True,
+    sight: Iterable[str] | None = None,
 ) -> str:
-    """A phase's report (the latest by default): full names, or abbreviations if not ``full``."""
+    """A phase's report (the latest by default): full names, or abbreviations if not ``full``. ``sight``: the
+    powers whose reader it is for; in a fog-of-war game still running it tells only what they saw
+    (:func:`dippouch.render.fog.fog_record`; a reader of no power, nothing of the board)."""
     # With the submissions: a report names the lines a power sent that were not accepted (never the others).
     rec = phase_record(db, name, phase, phase_id)
-    return phase_report(variant_of(db, name), rec, full=full)
+    v = variant_of(db, name)
+    if sight is not None and in_fog(rec):
+        from dippouch.render.fog import fog_record  # the renderer is imported only when a fog asks for it
+
+        rec = fog_record(v, rec, sight)
+    return phase_report(v, rec, full=full)
 
 
 def phase_map_file(db: Database, game: str, phase_id: int, fmt: str) -> tuple[str, str, bytes]:
