@@ -37,26 +37,34 @@ __all__ = [
 ]
 
 
-def fogged(web: Web, name: str) -> bool:
+def fogged(web: Web, name: str, known: tuple[Any, Mapping[str, Any], str] | None = None) -> bool:
     """Whether ``name`` is a fog-of-war game still running (kept per change of the game: it finishes by a
-    change)."""
-    state = web.state(name)
-    marker = state[1] if state is not None else None
+    change). ``known``: the game's change marker, settings and state as a caller has read them already (the game's
+    view), so that asking costs no query."""
     kept: dict[str, tuple[Any, bool]] = web.kept(__name__, dict)
-    hit = kept.get(name)
-    if hit is not None and hit[0] == marker and marker is not None:
-        return hit[1]
-    st = web.read.status(name, now=web.now(), drift=False, due=False)
-    got = bool(st.settings.fog) and st.state != "finished"
+    if known is not None:
+        marker, settings, game_state = known
+        got = bool(settings.get("fog")) and game_state != "finished"
+    else:
+        state = web.state(name)
+        marker = state[1] if state is not None else None
+        hit = kept.get(name)
+        if hit is not None and hit[0] == marker and marker is not None:
+            return hit[1]
+        st = web.read.status(name, now=web.now(), drift=False, due=False)
+        got = bool(st.settings.fog) and st.state != "finished"
     if len(kept) > 20_000:
         kept.clear()
     kept[name] = (marker, got)
     return got
 
 
-def fog_powers(web: Web, name: str, viewer: Viewer) -> frozenset[str] | None:
-    """``None``: the whole game may be shown to ``viewer``; else the powers whose sight they see with."""
-    if not fogged(web, name):
+def fog_powers(
+    web: Web, name: str, viewer: Viewer, known: tuple[Any, Mapping[str, Any], str] | None = None
+) -> frozenset[str] | None:
+    """``None``: the whole game may be shown to ``viewer``; else the powers whose sight they see with
+    (``known``: as :func:`fogged`'s)."""
+    if not fogged(web, name, known):
         return None
     seats = set(viewer.powers(name)) | {
         g.power for g in viewer.grants if g.role == STAND_IN and g.game == name and g.power

@@ -129,7 +129,7 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
             data["ending"] = say(ending, lang)
         if draw_why is not None and data.get("draw"):
             data["draw"] = {**data["draw"], "why_not": say(draw_why, lang)}
-    sight = fog_powers(web, name, viewer)
+    sight = fog_powers(web, name, viewer, (data["marker"], data.get("settings") or {}, str(data.get("state"))))
     if sight is not None and fog_in is not None:
         data.update(fog_in(sight, lang, data))
     data["overdue"] = _overdue(web, name, data)
