@@ -33,7 +33,22 @@ def order_provinces(
     variant: Variant, text: str, kind: PhaseKind | str | None
 ) -> tuple[int | None, frozenset[int], bool] | None:
     """The province of the unit an order's text orders (None for none), every province it names, and whether
-    it builds; None when it cannot be read (then it is shown to nobody but its power)."""
+    it builds; None when it cannot be read (then it is shown to nobody but its power). Kept on the variant: a
+    game's orders are read again for each reader and picture."""
+    kept: dict[tuple[str, str], Any] = variant.derived.setdefault("render.fog.orders", {})
+    key = (text, str(kind))
+    if key in kept:
+        return kept[key]  # type: ignore[no-any-return]
+    got = _order_provinces(variant, text, kind)
+    if len(kept) > 50_000:
+        kept.clear()
+    kept[key] = got
+    return got
+
+
+def _order_provinces(
+    variant: Variant, text: str, kind: PhaseKind | str | None
+) -> tuple[int | None, frozenset[int], bool] | None:
     try:
         order = parse_order(variant, text, phase_kind=kind)
     except OrderParseError:
@@ -57,18 +72,14 @@ def hidden_provinces(position: Position, seen: Sight) -> set[int]:
     }
 
 
-def _names_any(variant: Variant, text: str, provinces: Iterable[int]) -> bool:
-    """Whether ``text`` names one of ``provinces`` (by a location's name or abbreviation)."""
-    m = variant.map
-    lowered = text.lower()
-    for p in provinces:
-        for loc in m.locations:
-            if loc.province != p:
-                continue
-            for word in (loc.name, loc.abbr):
-                if word and re.search(rf"(?<![\w]){re.escape(word.lower())}(?![\w])", lowered):
-                    return True
-    return False
+def _namer(variant: Variant, provinces: Iterable[int]) -> re.Pattern[str] | None:
+    """A pattern finding any name or abbreviation of a location in ``provinces`` (None for none)."""
+    wanted = set(provinces)
+    words = {w.lower() for loc in variant.map.locations if loc.province in wanted for w in (loc.name, loc.abbr) if w}
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])", re.I)
 
 
 def _position(variant: Variant, data: Any) -> Position | None:
@@ -136,13 +147,14 @@ def fog_record(variant: Variant, record: Mapping[str, Any], powers: Iterable[str
         }
     results = record.get("results")
     if isinstance(results, list):
+        namer = _namer(variant, hidden)
         kept = []
         for r in results:
             if not isinstance(r, Mapping) or not shown(r.get("power"), r.get("order", "")):
                 continue
             r = dict(r)
             told = json.dumps([r.get("reason"), r.get("why")], ensure_ascii=False)
-            if hidden and _names_any(variant, told, hidden):
+            if namer is not None and namer.search(told):
                 r["reason"] = ""
                 r.pop("why", None)
             kept.append(r)
