@@ -20,6 +20,7 @@ from dippouch.worker.service import PhotoReading
 from photosupport import need_tesseract, photo
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+ADDR = "jane@example.org"
 ORDERS = ["A lon - wal", "F edi - nth", "A lvp - yor"]
 EXECUTED = ["F lon - wal", "F edi - nth", "A lvp - yor"]
 
@@ -81,3 +82,33 @@ def test_a_photograph_that_cannot_be_read_says_why_and_waits_before_it_is_tried_
     reader.retry = 0  # its wait over: tried again (and it fails again)
     reader(store, after)
     assert reader.failed[attachment] > tried
+
+
+def test_the_review_page_leaves_the_reading_to_the_worker_and_says_the_photograph_is_being_read(
+    tmp_path: Path,
+) -> None:
+    """Just after the deadline the page reads nothing in its request (it took about 10 s a photograph under
+    load): it says the photograph is being read; once the worker has read it, the page shows its lines."""
+    need_tesseract()
+    from dippouch.store.review import review_state
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path / 'r.db'}")
+    site.new_game("g")
+    r = site.api(site.coordinator, "/api/games/g/players", {"power": "England", "player": "Jane", "email": ADDR})
+    assert r.status_code == 200, r.text
+    m = EmailMessage()
+    m["From"], m["Subject"] = ADDR, "g - England - Spring 1901 Movement"
+    m.set_content("")
+    m.add_attachment(photo(ORDERS, seed=5), maintype="image", subtype="jpeg", filename="orders.jpg")
+    assert take_in(site.web.store, m.as_bytes(), now=site.clock()).status == "photo"
+    deadline = review_state(site.web.store, "g", now=site.clock()).deadline
+    assert deadline is not None
+    site.clock.advance(seconds=(deadline - site.clock()).total_seconds() + 60)
+    page = site.coordinator.get("/games/g/review").text
+    assert "Being read" in page and "verdict-ok" not in page, page
+    (unread,) = proposals(site.web.store, "g", now=site.clock(), run=False)
+    assert unread.text is None  # the page's request read nothing
+    PhotoReading(every=0)(site.web.store, site.clock())
+    page = site.coordinator.get("/games/g/review").text
+    assert "Being read" not in page and page.count("verdict-ok") == len(EXECUTED), page

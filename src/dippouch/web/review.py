@@ -19,7 +19,7 @@ import io
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
@@ -43,6 +43,11 @@ I18N_DOMAIN = "games"
 router = APIRouter(include_in_schema=False)
 
 MAX_LINES = 200
+
+READ_GRACE = timedelta(minutes=5)
+"""How long after the deadline the page leaves the reading of a photograph to the worker (which reads them as
+the deadline unseals them: dippouch.worker.service.PhotoReading), showing it as being read; past it, one still
+unread (no worker running, or its reading failed) is read in the page's request, as the page's last resort."""
 
 
 @dataclass
@@ -75,6 +80,8 @@ class PhotoReview:
     changed: bool = False
     confirmed_as: int | None = None
     set_aside: str | None = None
+    being_read: bool = False
+    """Not read yet, and left to the worker for now (:data:`READ_GRACE`): the page says so."""
 
     @property
     def text(self) -> str:
@@ -122,11 +129,14 @@ def _judge(
     return lines, left
 
 
-def _reviews(web: Any, game: str, now: datetime) -> list[PhotoReview]:
+def _reviews(web: Any, game: str, now: datetime, *, read: bool = True) -> list[PhotoReview]:
+    """The photographs to review; those not read yet are read here only with ``read`` (else they are shown as
+    being read, by the worker)."""
     from dippouch.mail.ocr import ocr_missing, proposals
 
     out = []
-    for p in proposals(web.store, game, now=now, run=ocr_missing() is None):
+    can_read = ocr_missing() is None
+    for p in proposals(web.store, game, now=now, run=read and can_read):
         state = (
             f"confirmed as version {p.confirmed_as}"
             if p.confirmed_as
@@ -134,6 +144,7 @@ def _reviews(web: Any, game: str, now: datetime) -> list[PhotoReview]:
         )
         r = PhotoReview(p.attachment_id, p.power, p.filename, p.content_type, p.received, state, p.problem)
         r.confirmed_as, r.set_aside = p.confirmed_as or None, p.set_aside or None
+        r.being_read = can_read and not read and p.text is None and p.problem is None and r.state == "waits for you"
         if p.text is not None and not p.confirmed_as and not p.set_aside:
             if p.readings:
                 # Every line read that could be an order: the sure ones taken, the flagged ones shown untaken
@@ -183,7 +194,7 @@ def _page(
     before = st.deadline is None or now < st.deadline
     photos: list[PhotoReview] = []
     if st.phase is not None and not before:
-        photos = _reviews(web, name, now)
+        photos = _reviews(web, name, now, read=st.deadline is not None and now >= st.deadline + READ_GRACE)
         if edited is not None:
             photos = [edited if p.attachment_id == edited.attachment_id else p for p in photos]
     return render(
