@@ -82,15 +82,17 @@ class Statements:
     """The SQL a database is sent, as the engine sends it (SQLAlchemy's ``before_cursor_execute``)."""
 
     def __init__(self, store: GameStore) -> None:
-        self.engine = store.engine
+        self.engines = {store.engine, store.read_engine}  # the writer's and the reads' (on SQLite a second one)
         self.seen: list[str] = []
-        sa.event.listen(self.engine, "before_cursor_execute", self._add)
+        for engine in self.engines:
+            sa.event.listen(engine, "before_cursor_execute", self._add)
 
     def _add(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         self.seen.append(" ".join(statement.split()).lower())
 
     def close(self) -> None:
-        sa.event.remove(self.engine, "before_cursor_execute", self._add)
+        for engine in self.engines:
+            sa.event.remove(engine, "before_cursor_execute", self._add)
 
     def selects(self, pattern: str) -> list[str]:
         return [s for s in self.seen if s.startswith("select") and re.search(pattern, s)]

@@ -103,11 +103,14 @@ def _connections(store: GameStore, raw: bytes, now: object) -> tuple[str, int]:
     def checkout(*_: object) -> None:
         taken[0] += 1
 
-    sa.event.listen(store.engine, "checkout", checkout)
+    engines = {store.engine, store.read_engine}  # the writer's and the reads' (on SQLite a second engine)
+    for engine in engines:
+        sa.event.listen(engine, "checkout", checkout)
     try:
         outcome = take_in(store, raw, now=now)  # type: ignore[arg-type]
     finally:
-        sa.event.remove(store.engine, "checkout", checkout)
+        for engine in engines:
+            sa.event.remove(engine, "checkout", checkout)
     return outcome.status, taken[0]
 
 

@@ -110,3 +110,43 @@ def test_a_reader_engine_takes_no_lock(tmp_path: Path) -> None:
         c.exec_driver_sql("SELECT 1")
         assert "dippouch_writing" not in c.info
     e.dispose()
+
+
+def test_a_read_session_reads_while_a_writer_holds_the_lock_and_refuses_to_write(tmp_path: Path) -> None:
+    """The scheduler's and notifier's scans read this way: a scan of many rows no longer holds every submission
+    up (on SQLite the store's sessions take the write lock for their whole length, reads included)."""
+    from dippouch.store.db import Database
+
+    database = Database(f"sqlite:///{tmp_path / 'r.db'}")
+    try:
+        with database.session() as w, w.begin():
+            w.execute(sa.text("CREATE TABLE t (n INTEGER)"))
+            w.execute(sa.text("INSERT INTO t VALUES (1)"))
+        read: list[int] = []
+        with database.session() as w, w.begin():
+            w.execute(sa.text("INSERT INTO t VALUES (2)"))  # the write lock held, uncommitted
+
+            def scan() -> None:
+                with database.read_session() as r:
+                    read.append(int(r.execute(sa.text("SELECT count(*) FROM t")).scalar_one()))
+
+            t = threading.Thread(target=scan)
+            t.start()
+            t.join(5)
+            assert not t.is_alive(), "the read waited for the writer"
+        assert read == [1]  # the snapshot committed before it
+        with pytest.raises(sa.exc.OperationalError, match="readonly"), database.read_session() as r:
+            r.execute(sa.text("INSERT INTO t VALUES (3)"))
+    finally:
+        database.close()
+
+
+def test_a_read_session_reads_on_either_database(db_url: str) -> None:
+    from dippouch.store.db import Database
+
+    database = Database(db_url)
+    try:
+        with database.read_session() as r:
+            assert r.execute(sa.text("SELECT 1")).scalar_one() == 1
+    finally:
+        database.close()

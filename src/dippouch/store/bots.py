@@ -69,7 +69,7 @@ def save_disorder_bot(db: Database, game: str, level: str | None, *, now: dateti
 def games_with_bots(db: Database) -> list[str]:
     """Active games where a bot plays a power or a bot takes over powers in civil disorder: the only games a
     worker needs to look at for bots (one query each, whatever the number of games)."""
-    with db.session() as s:
+    with db.read_session() as s:
         seated = set(
             s.scalars(
                 sa.select(GameRow.name)
@@ -208,7 +208,7 @@ def games_of_bots_alone(db: Database, game: str | None = None) -> list[BotsAlone
     )
     if game is not None:
         q = q.where(GameRow.name == game)
-    with db.session() as s:
+    with db.read_session() as s:
         rows = s.execute(q.order_by(GameRow.name)).all()
     out = []
     for name, data, created, restarted in rows:

@@ -58,7 +58,7 @@ def due_phases(
 
     One indexed query each, however many games there are; nothing is locked.
     """
-    with db.session() as s:
+    with db.read_session() as s:
         now = db.db_now(s) if now is None else as_utc(now)
         newest_sub = (
             sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
@@ -110,7 +110,7 @@ def due_phases(
 
 def due_count(db: Database, *, now: datetime | None = None) -> int:
     """How many open phases of active games are past their deadline: the workers' queue depth."""
-    with db.session() as s:
+    with db.read_session() as s:
         now = db.db_now(s) if now is None else as_utc(now)
         held = review().held_phase_ids(s, now)
         q = (

@@ -39,7 +39,7 @@ def _practice(settings: Any) -> bool:
 def phases_to_analyse(db: Database, *, limit: int) -> list[ToAnalyse]:
     """At most ``limit`` processed movement phases (of a line of play: none a rollback abandoned) not analysed
     yet, of finished games and running practice games, the oldest game's first, each game's in its order."""
-    with db.session() as s:
+    with db.read_session() as s:
         # Practice games are few (capped), finished ones many: those are chosen by the join, not listed here.
         practice = [
             str(name)

@@ -392,6 +392,9 @@ class Database:
             engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
         )
         self.session = sessionmaker(engine, expire_on_commit=False, info={"db": self})  # rows find their store
+        self._read_session: sessionmaker[Session] | None = None
+        self._read_engine: sa.Engine | None = None
+        self._read_lock = threading.Lock()
         self.positions = OrderedDict()
         self._positions_lock = threading.Lock()
         self.finished_records = {}
@@ -416,6 +419,44 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._read_engine is not None:
+            self._read_engine.dispose()
+
+    def read_session(self) -> Session:
+        """A session for a read of several statements that writes nothing (the scheduler's and notifier's scans,
+        a backlog's count). On SQLite every transaction of :attr:`session` takes the one write lock for its
+        whole length, so a scan of many rows held every submission up while it read (the coach's backlog scan
+        was 300 ms on a loaded machine); this one takes no lock, sees one snapshot (WAL), and refuses a write
+        (``query_only``) so a misuse fails loudly. Elsewhere it is :attr:`session`."""
+        return self._reads()()
+
+    @property
+    def read_engine(self) -> sa.Engine:
+        """The engine :meth:`read_session` reads through (the store's own where it has no other)."""
+        bind = self._reads().kw["bind"]
+        assert isinstance(bind, sa.Engine)
+        return bind
+
+    def _reads(self) -> sessionmaker[Session]:
+        with self._read_lock:
+            if self._read_session is None:
+                self._read_session = self._made_reads()
+            return self._read_session
+
+    def _made_reads(self) -> sessionmaker[Session]:
+        url = self.engine.url
+        if self.engine.dialect.name != "sqlite" or url.database in (None, "", ":memory:"):
+            return self.session  # another engine would be another in-memory database
+        engine = make_engine(url.render_as_string(hide_password=False), write_lock=False)
+
+        @sa.event.listens_for(engine, "connect")
+        def _query_only(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA query_only=ON")
+            cur.close()
+
+        self._read_engine = engine
+        return sessionmaker(engine, expire_on_commit=False, info={"db": self})
 
     def reader(self) -> Self:
         """A second store on the same database for reads only (a busy web server's pages): on SQLite its

@@ -118,7 +118,7 @@ def events_after(db: Database, after: int, kinds: Iterable[str], *, limit: int =
         .order_by(EventRow.id)
         .limit(limit)
     )
-    with db.session() as s:
+    with db.read_session() as s:
         return [
             LoggedEvent(int(i), int(gid), str(game), str(kind), as_utc(at), dict(detail or {}), dict(settings or {}))
             for i, gid, game, kind, at, detail, settings in s.execute(q)

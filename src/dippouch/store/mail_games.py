@@ -101,7 +101,7 @@ def games_for_mail(store: Database, *, set_up_only: bool = False) -> list[MailGa
     q = sa.select(GameRow).order_by(GameRow.id)
     if set_up_only:
         q = q.join(GameMailRow, GameMailRow.game_id == GameRow.id)
-    with store.session() as s:
+    with store.read_session() as s:
         for g in s.scalars(q):
             cfg_row = s.get(GameMailRow, g.id)
             if set_up_only and (cfg_row is None or not dict(cfg_row.config).get("enabled", True)):

@@ -494,7 +494,7 @@ def seated_people(db: Database, game_id: int) -> list[tuple[int, str]]:
         .where(PlayerRow.game_id == game_id, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
         .order_by(PlayerRow.id)
     )
-    with db.session() as s:
+    with db.read_session() as s:
         return [(int(pid or 0), str(power)) for pid, power in s.execute(q)]
 
 
@@ -521,7 +521,7 @@ def ended_games(db: Database, since: datetime) -> list[EndedGame]:
         .where(GameRow.status == "finished", ends.c.ended >= as_utc(since))
         .order_by(ends.c.ended, GameRow.id)
     )
-    with db.session() as s:
+    with db.read_session() as s:
         return [
             EndedGame(int(gid), str(name), dict(ending or {}), as_utc(at)) for gid, name, ending, at in s.execute(q)
         ]

@@ -282,7 +282,7 @@ def _offers(s: Session, g: GameRow, o: OpeningRow | None) -> list[tuple[str, str
 def offered_seats(db: Database, game: str | None = None) -> list[Offer]:
     """The replacement pool: every listed game's abandoned seats waiting for a player (or ``game``'s only)."""
     q = _listed() if game is None else _listed().where(GameRow.name == game)
-    with db.session() as s:
+    with db.read_session() as s:
         out = []
         for o, g in s.execute(q):
             ph = current_phase(s, g)

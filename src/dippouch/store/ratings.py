@@ -238,7 +238,7 @@ def pending(db: Database, *, deep: bool = False, limit: int | None = None) -> Ra
         .outerjoin(GameWebRow, GameWebRow.game_id == RatedGameRow.game_id)
         .where(sa.or_(*differs))
     )
-    with db.session() as s:
+    with db.read_session() as s:
         current = s.scalar(sa.select(RatingStateRow.version).where(RatingStateRow.id == 1))
         ids = set(s.scalars(new))
         gone: list[int] = []

@@ -86,7 +86,7 @@ def status(db: Database, name: str, *, now: datetime, drift: bool = True, due: b
 def status_now(db: Database, name: str, *, now: datetime, due: bool = True) -> Status:
     """:func:`status` without the variant file's comparison: one read-only transaction."""
     now = as_utc(now)
-    with db.session() as s:
+    with db.read_session() as s:
         g = game_row(s, name)
         v = game_variant(g)
         settings = game_settings(g)
