@@ -174,6 +174,7 @@ def test_no_door_shows_a_visitor_any_unit_while_the_game_runs(site: Site) -> Non
         leak = _shown(text, every)
         assert leak is None, f"{address} shows a unit to a visitor: ...{leak}..."
     assert read >= 8  # the game page, its JSON, its phases and their maps answered
+    assert 'id="fog"' in c.get(f"/games/{GAME}").text  # the page says why the board is empty
 
 
 def test_no_door_shows_a_player_a_unit_outside_their_sight(site: Site) -> None:
