@@ -86,3 +86,25 @@ def test_who_voted_before_the_notice_is_sent_is_not_told_and_a_withdrawn_proposa
     votes.withdraw(store, "quick", pause, "Germany", now=at + timedelta(minutes=2, seconds=5))
     dispatch(store, at + timedelta(minutes=3))
     assert [d.person_id for d in deliveries(store) if d.event == "proposal"] == [people["Germany"]]
+
+
+def test_old_draw_votes_read_as_the_draw_proposal_are_told_once_to_the_voters_who_had_not_voted(
+    store: GameStore,
+) -> None:
+    """Draw votes stored before a draw was a proposal become the open draw proposal at the workers' scan
+    (:func:`dippouch.store.votes.adopt_old_votes`): the powers whose old yes is its first ballot are not told,
+    the others are, once, with the link to their page."""
+    from dippouch.store.models import VoteRow
+    from dippouch.store.rows import game_row
+    from dippouch.store.votes import lapse_stale
+
+    people = _game(store, "old")
+    with store.session() as s, s.begin():
+        s.add(VoteRow(game_id=game_row(s, "old").id, power="France", draw=True, at=T0 - timedelta(days=2)))
+    at = T0 + timedelta(minutes=5)
+    lapse_stale(store, now=at)
+    dispatch(store, at + timedelta(minutes=1))
+    told = sorted((d.person_id, d.url.rsplit("/", 1)[-1]) for d in deliveries(store) if d.event == "proposal")
+    assert told == sorted([(people["England"], "England#draw"), (people["Germany"], "Germany#draw")])
+    dispatch(store, at + timedelta(minutes=2))
+    assert len([d for d in deliveries(store) if d.event == "proposal"]) == 2

@@ -170,7 +170,7 @@ def seat_lost(look: Look, r: LoggedEvent) -> Event:
 def proposal_made(look: Look, r: LoggedEvent) -> Event:
     """A proposal the table votes on, told to the players who vote on it but made none of it (the proposer
     voted yes in proposing), while it is open: what is proposed, by which power unless the game's ballots are
-    secret or its players anonymous, and until when; the link opens the reader's own page at the proposals."""
+    secret or its players anonymous, and until when; the link opens the reader's own page where they vote on it."""
     readers: list[Reader] = []
     facts: dict[str, object] = {"game": r.game}
     found = None
@@ -192,10 +192,12 @@ def proposal_made(look: Look, r: LoggedEvent) -> Event:
             "proposer": "" if secret else found.proposer,
             "until": when(r.settings, found.expires_at),
         }
+        # The draw of every survivor is voted on in the page's draw box; the others in the proposals' list.
+        part = "draw" if found.kind == "draw" and not found.values.get("powers") else "proposals"
         for pid, power in stored_notify.seated_people(look.store, r.game_id):
             # Who has voted by the time this is sent (the proposer in proposing) has nothing left to do here.
             if power in found.voters and power != found.proposer and power not in found.ballots:
-                url = f"/games/{quote(r.game, safe='')}/play/{quote(power, safe='')}#proposals"
+                url = f"/games/{quote(r.game, safe='')}/play/{quote(power, safe='')}#{part}"
                 readers.append(
                     Reader(
                         pid, power, str(found.id), {**facts, "power": power, "url": url}, preferences(look.store, pid)
