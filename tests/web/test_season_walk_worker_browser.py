@@ -286,6 +286,14 @@ def _walk(
     wait_until("Montrose's receipt", lambda: len(subjects(imap, "Montrose")) >= 1, every=0.25)
 
     # ------------------------------------------------------------ the coordinator reviews the photograph
+    # The worker reads the photograph once the deadline has unsealed it (the page says "being read" until then).
+    from dippouch.mail.ocr import proposals
+
+    wait_until(
+        "the worker to read the photograph",
+        lambda: all(p.text is not None for p in proposals(site.store, GAME, now=site.now(), run=False)),
+        timeout=90,
+    )
     desk = site.key_page(site.coordinator_key, DESKTOP)
     watch_errors(desk, errors)
     desk.goto(f"{site.base}/games/{GAME}/review")
