@@ -373,6 +373,17 @@ class Settings:
         )
 
 
+def seen_position(variant: Variant, position: Position, power: str, settings: Settings) -> Position:
+    """The position ``power``'s orders are checked on when they arrive: in a fog-of-war game only what the power
+    sees (:mod:`dippouch.core.sight`), so that neither the check's verdicts nor its suggestions tell of a unit out of
+    sight (a support of a unit the power cannot see is refused as of no unit there); else the position itself."""
+    if not settings.fog:
+        return position
+    from dippouch.core.sight import sight, veil
+
+    return veil(position, sight(variant, position, power))
+
+
 def in_fog(record: Mapping[str, Any]) -> bool:
     """Whether a stored phase (with its game's ``settings`` and ``ending``, as the store's phase record has them)
     is of a fog-of-war game still running (:attr:`Settings.fog`): what it tells each power must then be narrowed

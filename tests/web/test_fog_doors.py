@@ -15,6 +15,7 @@ import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.routing import APIRoute
@@ -92,7 +93,8 @@ def _units_everywhere(site: Site) -> tuple[Variant, list[tuple[Unit, bool]]]:
 
 def _finder(v: Variant, units: list[Unit]) -> re.Pattern[str]:
     """One pattern finding any of ``units`` the ways a door writes a unit (a page is read once, however many
-    units are looked for): the map's ``id="unit-mos"``, the API's ``A mos``, the words' ``Army Moscow``."""
+    units are looked for): the map's ``id="unit-mos"``, the API's ``A mos``, the words' ``Army Moscow`` and the
+    check's ``A Moscow``."""
     m = v.map
 
     def alt(words: set[str]) -> str:
@@ -102,7 +104,9 @@ def _finder(v: Variant, units: list[Unit]) -> re.Pattern[str]:
     by_kind: dict[str, set[str]] = {}
     named: dict[str, set[str]] = {}
     for u in units:
-        by_kind.setdefault(u.kind, set()).add(m.provinces[m.province_of(u.loc)].abbr)
+        by_kind.setdefault(u.kind, set()).update(
+            (m.provinces[m.province_of(u.loc)].abbr, m.provinces[m.province_of(u.loc)].name)
+        )
         named.setdefault(kind_name(u.kind), set()).add(m.locations[u.loc].name)
     short = "|".join(f"{k} (?:{alt(a)})" for k, a in by_kind.items())
     long = "|".join(f"{k} (?:{alt(n)})" for k, n in named.items())
@@ -248,3 +252,33 @@ def test_after_the_end_everyone_sees_the_whole_game(tmp_path: Path) -> None:
     pictures = [f["picture"] for f in replay.json()["frames"] if f.get("picture")]
     assert pictures and any('id="unit-ukr"' in visitor.get(u).text for u in pictures)
     assert visitor.get(f"/api/games/{GAME}/export").status_code == 200
+
+
+def _verdicts(answer: dict[str, Any]) -> list[Any]:
+    """What the check says of each line, without the line as the player typed it (which names what they wrote)."""
+    return [[ln.get(k) for k in ("error", "note", "code", "params")] for ln in answer["lines"]]
+
+
+def test_the_line_check_and_the_receipt_tell_of_no_unit_out_of_sight(tmp_path: Path) -> None:
+    """Checking or sending a support of a unit France cannot see answers as for an empty province: neither the
+    verdict nor its suggestions tell that Munich holds an army (the arrival check reads France's sight; on the
+    whole board, a support of London's fleet into Picardy is refused naming it)."""
+    s = Site(f"sqlite:///{tmp_path / 'check.db'}", limits={})
+    s.new_game(GAME, fog="on")
+    for p in POWERS:
+        s.web.store.assign(GAME, p, f"{p} Player", now=s.clock())
+    fr = _browser(s, ME)
+    v = s.web.variant_of(GAME)
+    unseen = _finder(v, [u for u in v.start.units.values() if u not in set(sight(v, v.start, ME).units.values())])
+    base = f"/api/games/{GAME}/powers/{ME}"
+    for hidden_unit, empty in (
+        ("A mun - bur", "A pic - bur"),
+        ("F lon - pic", "F pic - bur"),
+        ("A ber - bur", "A gas - bur"),
+    ):
+        told = _verdicts(s.api(fr, f"{base}/check", {"text": f"A par S {hidden_unit}"}).json())
+        alike = _verdicts(s.api(fr, f"{base}/check", {"text": f"A par S {empty}"}).json())
+        assert _shown(str(told), unseen) is None, told
+        assert [t[0] is None for t in told] == [a[0] is None for a in alike], (told, alike)
+    sent = s.api(fr, f"{base}/orders", {"text": "A par S A ber - bur\nA mar S F lon - pic"}).json()
+    assert _shown(str(_verdicts(sent)), unseen) is None, sent

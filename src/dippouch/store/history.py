@@ -24,6 +24,7 @@ from dippouch.game import (
     position_from_data,
     position_to_data,
     read_version_lines,
+    seen_position,
     submission_stands,
 )
 from dippouch.store.db import Database
@@ -219,7 +220,8 @@ def rollback(db: Database, name: str, phase: str, *, now: datetime) -> tuple[str
         pos = position_from_data(v, reopened.position)
         carried: list[Carried] = []
         for sub in carried_subs:
-            lines = check_orders(v, pos, sub.power, read_version_lines(sub.text).text)
+            seen = seen_position(v, pos, sub.power, game_settings(g))
+            lines = check_orders(v, seen, sub.power, read_version_lines(sub.text).text)
             stands = submission_stands(lines, replace_with_nothing=True)
             s.add(
                 SubmissionRow(

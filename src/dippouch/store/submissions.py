@@ -27,13 +27,21 @@ from dippouch.game import (
     may_submit,
     read_version_lines,
     ready_refusal,
+    seen_position,
     submission_stands,
     unordered,
 )
 from dippouch.store.db import Database
 from dippouch.store.gamefile import SOURCES
 from dippouch.store.models import SubmissionRow
-from dippouch.store.rows import game_row, game_variant, phase_position, power_name, require_current_for
+from dippouch.store.rows import (
+    game_row,
+    game_settings,
+    game_variant,
+    phase_position,
+    power_name,
+    require_current_for,
+)
 from dippouch.store.standing import standing_in_sql
 
 I18N_DOMAIN = "rules"
@@ -153,7 +161,7 @@ def submit(
         ready = ready or versions.ready
         label = label if label is not None else versions.label
         wanted = reinstates if reinstates is not None else versions.reinstates
-        lines = check_orders(v, pos, power, versions.text)
+        lines = check_orders(v, seen_position(v, pos, power, game_settings(g)), power, versions.text)
         # Only the rows the version rules need, by indexed lookups: a busy phase holds hundreds of one
         # power's versions, and loading them all (text and line checks) would make each submission O(versions).
         mine = (SubmissionRow.phase_id == ph.id, SubmissionRow.power == power)

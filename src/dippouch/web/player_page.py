@@ -27,7 +27,7 @@ from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, format_order, format_place, parse_order, parse_unit
 from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Dislodged, Position
-from dippouch.core.sight import sight_of
+from dippouch.core.sight import sight_of, veil
 from dippouch.core.variant import Variant
 from dippouch.game import (
     TYPED,
@@ -56,7 +56,7 @@ from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
 from dippouch.web.deps import OrderingSeat
-from dippouch.web.fog import fog_powers, fog_tag, fogged_record, sight_key
+from dippouch.web.fog import fog_powers, fog_tag, fogged, fogged_record, sight_key
 from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map, record
 from dippouch.web.maps import draft_svg, map_available
 from dippouch.web.security import Forbidden, Viewer
@@ -66,6 +66,7 @@ __all__ = [
     "ballot",
     "check_lines",
     "check_view",
+    "checked_position",
     "checked_view",
     "earlier_turns",
     "last_turn",
@@ -647,7 +648,7 @@ def check_lines(web: Web, name: str, power: str, text: str, viewer: Viewer) -> l
     player or its stand-in, who both may order it)."""
     _, power, _ = web.require_seat(name, power, viewer)
     _, v, pos, _, _ = web.open_phase_position(name)
-    return check_orders(v, pos, power, text, TYPED)
+    return check_orders(v, checked_position(web, name, v, pos, power), power, text, TYPED)
 
 
 def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
@@ -657,7 +658,15 @@ def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer, lang:
     asks for its own)."""
     _, power, _ = web.require_seat(name, power, viewer)
     _, v, pos, _, _ = web.open_phase_position(name)
-    return checked_view(v, pos, power, text, lang)
+    return checked_view(v, checked_position(web, name, v, pos, power), power, text, lang)
+
+
+def checked_position(web: Web, name: str, v: Variant, pos: Position, power: str) -> Position:
+    """The position the arrival check reads, as the submission's own check does (:func:`seen_position`): in a
+    running fog-of-war game, only what ``power`` sees."""
+    if not fogged(web, name):
+        return pos
+    return veil(pos, sight_of(v, pos, (power,)))
 
 
 def checked_view(v: Variant, pos: Position, power: str, text: str, lang: str = "en") -> dict[str, Any]:

@@ -232,6 +232,7 @@ def api_check(
     lang = lang if lang in LANGUAGES else "en"
     _, power, _ = web.require_seat(seat.game, seat.power, viewer)
     _, v, pos, _, _ = web.open_phase_position(seat.game)
+    pos = player_page.checked_position(web, seat.game, v, pos, power)  # a fog player's sight only
     answer: dict[str, Any] = charged_job(request, player_page.checked_view, v, pos, power, body.text, lang)
     return CheckAnswer.model_validate(answer)
 
