@@ -282,3 +282,23 @@ def test_the_line_check_and_the_receipt_tell_of_no_unit_out_of_sight(tmp_path: P
         assert [t[0] is None for t in told] == [a[0] is None for a in alike], (told, alike)
     sent = s.api(fr, f"{base}/orders", {"text": "A par S A ber - bur\nA mar S F lon - pic"}).json()
     assert _shown(str(_verdicts(sent)), unseen) is None, sent
+
+
+def test_a_sandbox_opened_from_a_fog_game_holds_only_what_its_opener_sees(site: Site) -> None:
+    """The one door that copies a board by POST: a sandbox started from a phase of the game."""
+    v, units = _units_everywhere(site)
+    hidden = _finder(v, [u for u, saw in units if not saw])
+    every = _finder(v, [u for u, _ in units])
+    phase = site.web.access.phases(GAME)[0].id
+    for power, finder in ((None, every), (ME, hidden)):
+        c = _browser(site, power)
+        r = site.api(c, "/api/sandbox", {"game": GAME, "phase_id": phase})
+        assert r.status_code == 200, r.text
+        told = str(r.json()["sandbox"])
+        assert _shown(told, finder) is None, (power, _shown(told, finder))
+        # Its page: the map's units (its help text names example orders, such as A lon - bel).
+        drawn = re.findall(r'id="unit-([a-z]+)', c.get(r.json()["edit"]).text)
+        assert not [a for a in drawn if _shown(f'id="unit-{a}"', finder)], (power, drawn)
+    mine = _browser(site, ME)
+    started = site.api(mine, "/api/sandbox", {"game": GAME, "phase_id": phase}).json()
+    assert 'id="unit-par"' in mine.get(started["edit"]).text  # France's own army, where it stood

@@ -58,6 +58,7 @@ from dippouch.web.deps import (
     render,
     words,
 )
+from dippouch.web.fog import fog_powers, fogged_record
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import MapCache, map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, Viewer, WebNotFound, check_csrf, client_id
@@ -284,7 +285,9 @@ def _source(
         ph = game_phase(web.read, name, pid)
         if ph is None:
             raise WebNotFound(msg("game %(game)s has no phase %(id)s", game=repr(name), id=pid))
-        return {"variant": web.variant_of(name), "position": ph.position, "game": name, "phase_id": pid}
+        # A fog-of-war game's board as the reader sees it: a sandbox must not open what the fog hides.
+        seen = fogged_record(web, name, {"position": ph.position}, fog_powers(web, name, viewer))
+        return {"variant": web.variant_of(name), "position": seen["position"], "game": name, "phase_id": pid}
     if copy.strip():
         o = _open(web, copy.strip(), viewer)
         return {"variant": o.variant, "position": o.sandbox.position, "game": o.sandbox.game}
