@@ -25,6 +25,7 @@ from dippouch.core.sight import sight
 from dippouch.core.variant import Variant
 from dippouch.game import position_from_data
 from dippouch.web.games import MAP_VIEWS, board_url, kind_name
+from dippouch.web.security import SESSION_COOKIE
 from websupport import Site, json_routes, page_routes
 
 with warnings.catch_warnings():
@@ -302,3 +303,20 @@ def test_a_sandbox_opened_from_a_fog_game_holds_only_what_its_opener_sees(site: 
     mine = _browser(site, ME)
     started = site.api(mine, "/api/sandbox", {"game": GAME, "phase_id": phase}).json()
     assert 'id="unit-par"' in mine.get(started["edit"]).text  # France's own army, where it stood
+
+
+def test_a_coordinator_sees_the_whole_board_unless_they_play(site: Site) -> None:
+    """The coordinator of a fog game referees it and sees everything; one who also plays (the creator of a
+    player-run game) sees as the player they are, and may not open the game file unsealed to see more."""
+    whole = site.coordinator.get(f"/api/games/{GAME}").json()
+    assert {b["power"]: b["units"] for b in whole["board"]}["Russia"] and not whole.get("fog")
+    now = site.clock()
+    coordinates = site.web.access.create_key("coordinator", game=GAME, label="creator", now=now)[0]
+    plays = site.web.access.create_key("player", game=GAME, power=ME, now=now)[0]
+    both = site.browser()
+    both.cookies.set(SESSION_COOKIE, site.web.access.start_session([coordinates, plays], now=now))
+    both.get("/")
+    seen = both.get(f"/api/games/{GAME}").json()
+    assert seen["fog"] is True and not {b["power"]: b["units"] for b in seen["board"]}["Russia"]
+    r = site.api(both, f"/api/games/{GAME}/export", {"reason": "to see the board"})
+    assert r.status_code == 403 and "fog of war" in r.text

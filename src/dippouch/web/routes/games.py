@@ -273,6 +273,7 @@ def export(request: Request, name: str, web: WebDep, viewer: ViewerDep, unsealed
 def export_unsealed(form: PageForm, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The coordinator's file with the open phase's orders unsealed, to move a running game; the reason is
     recorded and shown to the players. (The form first: a post from another site is refused as that.)"""
+    refuse_in_fog(web, name, viewer)  # a coordinator who plays in a fog game sees as a player
     data = history.export(web, name, viewer, unsealed=True, reason=form.get("reason", ""))
     return _game_file(name, data)
 
@@ -415,4 +416,5 @@ class UnsealIn(BaseModel):
 def api_export_unsealed(name: str, body: UnsealIn, web: WebDep, viewer: WriterDep) -> GameFile:
     """The coordinator's game file with the open phase's orders unsealed, to move a running game; the
     opening is recorded with the reason and shown to the players."""
+    refuse_in_fog(web, name, viewer)  # a coordinator who plays in a fog game sees as a player
     return GameFile.model_validate(history.export(web, name, viewer, unsealed=True, reason=body.reason))
