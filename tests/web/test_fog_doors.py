@@ -320,3 +320,14 @@ def test_a_coordinator_sees_the_whole_board_unless_they_play(site: Site) -> None
     assert seen["fog"] is True and not {b["power"]: b["units"] for b in seen["board"]}["Russia"]
     r = site.api(both, f"/api/games/{GAME}/export", {"reason": "to see the board"})
     assert r.status_code == 403 and "fog of war" in r.text
+    # After the deadline a coordinator reads the orders sent: one who plays, only their own power's.
+    site.web.store.submit(GAME, "Russia", "Build A mos", now=site.clock())
+    site.web.store.submit(GAME, ME, "Waive", now=site.clock())
+    site.clock.advance(days=3)
+    site.web.touched(GAME)
+    desk = both.get(f"/api/games/{GAME}/coordinate").json()
+    assert "submissions" in desk, desk
+    texts = {s["power"]: s.get("text") for s in desk["submissions"]}
+    assert texts["Russia"] is None and texts[ME]
+    whole_desk = site.coordinator.get(f"/api/games/{GAME}/coordinate").json()["submissions"]
+    assert {s["power"]: s.get("text") for s in whole_desk}["Russia"] == "Build A mos"

@@ -18,6 +18,7 @@ from dippouch.play.processing import TooSoon
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import seat_people
+from dippouch.web.fog import fog_powers
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.mail_desk import desk_summary
@@ -63,10 +64,12 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         deadline = rec["deadline"]
         # Sealed until the deadline (the W3K rulebook): who and when, never what.
         sealed = deadline is None or now < datetime.fromisoformat(deadline)
+        # A coordinator who plays in a fog-of-war game reads no other power's orders: they would show its units.
+        sight = fog_powers(web, name, viewer)
         for sub in rec["submissions"]:
             entry = {k: sub[k] for k in ("power", "version", "submitted_at", "ready", "late", "source")}
             entry["count"] = len(sub["lines"])
-            if not sealed:
+            if not sealed and (sight is None or sub["power"] in sight):
                 entry["text"] = sub["text"]
                 entry["lines"] = sub["lines"]
             subs.append(entry)
