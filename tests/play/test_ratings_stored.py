@@ -23,6 +23,7 @@ from dippouch.play.ratings import RatingsTask, board, hall_of_fame, person_ratin
 from dippouch.play.ratings_check import check_ratings, recompute, rewrite_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store import ratings as stored
 from dippouch.store.access import AccessStore
@@ -264,6 +265,9 @@ def test_a_game_that_cannot_be_read_is_listed_and_stops_no_update(store: GameSto
         )
     assert update_ratings(store).entered == 2
     (why,) = [w for g, w in unscored(store) if g == "lost"]
-    assert why.startswith("cannot be read:") and "gone" in why
+    assert str(why).startswith("cannot be read:") and "gone" in why
+    # Kept as a message value, so a German reader is told in German (the variant's name as it is).
+    assert why.id == "cannot be read: %(reason)s"
+    assert say(why, "de").startswith("nicht lesbar: ") and "gone" in say(why, "de")
     assert {p.person_id for p in board(store).places} == {ids["Bob"], ids["Cy"]}
     _same(store)

@@ -14,7 +14,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from dippouch.cli import app, command_group
+from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, _store, friendly, out
+from dippouch.saying import say
 
 ratings_app = command_group(
     help="Ratings: the leaderboards and the hall of fame; take finished games in; check against a recomputation.",
@@ -80,7 +82,7 @@ def ratings(
             )
         out.print(table)
     for game, why in unscored(store):
-        out.print(f"Not scored: {escape(game)}: {escape(why)}")
+        out.print(f"Not scored: {escape(game)}: {escape(say(why, cli_language()))}")
 
 
 @ratings_app.command("update")

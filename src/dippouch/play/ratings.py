@@ -53,7 +53,7 @@ from datetime import datetime
 
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, RecordNotFound
 from dippouch.play.records import PowerScore, game_system, score_record
 from dippouch.ranking.ratings import (
@@ -132,8 +132,8 @@ class GameResult:
     """The scoring system the game was scored under (its own)."""
     lines: tuple[ResultLine, ...]
     """The rated players' lines only (no bot, nobody, no unknown name)."""
-    problem: str | None = None
-    """Why the game could not be scored (then ``lines`` is empty)."""
+    problem: Msg | None = None
+    """Why the game could not be scored (then ``lines`` is empty), said where it is shown."""
 
     def rated_game(self) -> RatedGame:
         return RatedGame(
@@ -180,7 +180,7 @@ def game_result(db: Database, game: FinishedGame) -> GameResult:
     try:
         scored = score_record(record, system)
     except GameError as e:
-        return GameResult(game, system.name, (), str(e))
+        return GameResult(game, system.name, (), e.msg)
     seats = {s.power: s for s in record.seats}
     people: list[tuple[PowerScore, int, bool]] = []
     for row in scored.rows:
@@ -232,7 +232,7 @@ def take(db: Database, f: FinishedFacts) -> TakenGame:
     except DippouchError as e:
         # A game that cannot be read (its variant gone, say) is listed as unscored rather than stopping every
         # update after it.
-        return TakenGame(f, True, None, f"cannot be read: {e}", False, 1.0, ())
+        return TakenGame(f, True, None, msg("cannot be read: %(reason)s", reason=e.msg), False, 1.0, ())
     # By person, as the ledger keeps them: the order of a game's players changes no rating (ranking.ratings).
     lines = tuple(
         sorted(
@@ -537,7 +537,7 @@ def hall_of_fame(
     return stored.hall(db, stored.FAME_SOLO if solo else stored.FAME_RESULT, group, offset=offset, limit=limit)
 
 
-def unscored(db: Database) -> list[tuple[str, str]]:
+def unscored(db: Database) -> list[tuple[str, Msg]]:
     """(game, why) for the public counted games that could not be scored."""
     return stored.unscored(db, public=True)
 

@@ -9,6 +9,7 @@ Annotations are evaluated, not postponed, as in :mod:`dippouch.store.models`.
 """
 
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
@@ -50,7 +51,10 @@ class RatedGameRow(Base):
     system: Mapped[str | None] = mapped_column(sa.String(40))
     """The system it was scored under (a counted game's)."""
     problem: Mapped[str | None] = mapped_column(sa.Text)
-    """Why a counted game could not be scored."""
+    """Why a counted game could not be scored, in English (the logs', the check's and an old row's)."""
+    why: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
+    """The same as a message value (:meth:`dippouch.core.messages.Msg.to_data`), said in the reader's language
+    where it is shown; None for a row whose English no template of migration 0032 read."""
     rated: Mapped[bool]
     """Whether it changed somebody's rating (at least two rated people who scored something between them)."""
     weight: Mapped[float] = mapped_column(default=1.0)

@@ -30,7 +30,7 @@ from typing import Any, TypeVarTuple
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.game import GameError, as_utc
 from dippouch.people.anonymity import names_hidden
 from dippouch.store.db import Database
@@ -125,7 +125,9 @@ class TakenGame:
     facts: FinishedFacts
     counted: bool
     system: str | None
-    problem: str | None
+    problem: Msg | None
+    """Why a counted game could not be scored: a message value, said in the reader's language where it is
+    shown (one stored before 0032 that no template read is its English text, said as it is)."""
     rated: bool
     """Whether it changes somebody's rating (the use case decides, with the ranking engine)."""
     weight: float
@@ -391,7 +393,8 @@ class RatingsWriter:
                     "counted": g.counted,
                     "ended_at": f.ended_at,
                     "system": g.system,
-                    "problem": g.problem,
+                    "problem": None if g.problem is None else str(g.problem),
+                    "why": None if g.problem is None else g.problem.to_data(),
                     "rated": g.rated,
                     "weight": g.weight,
                 }
@@ -511,6 +514,7 @@ _GAME_COLUMNS = (
     "ended_at",
     "system",
     "problem",
+    "why",
     "rated",
     "weight",
 )
@@ -532,7 +536,14 @@ def _taken(r: Mapping[str, Any], lines: tuple[RatedLine, ...]) -> TakenGame:
         ended_at=as_utc(r["ended_at"]) if r["ended_at"] is not None else None,
         last_event=r["last_event"],
     )
-    return TakenGame(facts, bool(r["counted"]), r["system"], r["problem"], bool(r["rated"]), float(r["weight"]), lines)
+    return TakenGame(facts, bool(r["counted"]), r["system"], _problem(r), bool(r["rated"]), float(r["weight"]), lines)
+
+
+def _problem(r: Mapping[str, Any]) -> Msg | None:
+    """A game's stored problem: its message data, else (a text no template of 0032 read) its English."""
+    if isinstance(r["why"], dict):
+        return Msg.from_data(r["why"])
+    return None if r["problem"] is None else as_msg(str(r["problem"]))
 
 
 @contextmanager
@@ -642,17 +653,17 @@ def hall(db: Database, fame: str, variant: str | None, *, offset: int = 0, limit
     ]
 
 
-def unscored(db: Database, *, public: bool = True) -> list[tuple[str, str]]:
+def unscored(db: Database, *, public: bool = True) -> list[tuple[str, Msg]]:
     """(game, why) for the counted games that could not be scored, in order of their end (``public``: only
     public games', as an unlisted game's name is its secret)."""
     q = (
-        sa.select(RatedGameRow.name, RatedGameRow.problem)
+        sa.select(RatedGameRow.name, RatedGameRow.problem, RatedGameRow.why)
         .where(RatedGameRow.counted.is_(True), RatedGameRow.rated.is_(False), RatedGameRow.problem.is_not(None))
         .order_by(RatedGameRow.ended_at, RatedGameRow.name)
     )
     if public:
         q = q.where(RatedGameRow.visibility == "public")
-    return [(str(n), str(p)) for n, p in _one(db, q)]
+    return [(str(n), _problem({"problem": p, "why": w}) or as_msg("")) for n, p, w in _one(db, q)]
 
 
 def everything(db: Database) -> Stored:

@@ -20,12 +20,14 @@ from starlette.requests import Request
 
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
+from dippouch.i18n import DEFAULT
 from dippouch.play.ratings import HallEntry, RatingBoard, board, groups, hall_of_fame, one_on_one, unscored
 from dippouch.play.ratings import person_rating as ratings_of
+from dippouch.saying import say
 from dippouch.store.finished_games import person_names
 from dippouch.store.ratings import PoolCount, pools
 from dippouch.web.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView
-from dippouch.web.deps import WebDep, answers, render, words
+from dippouch.web.deps import WebDep, answers, language, render, words
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
@@ -137,10 +139,12 @@ def person_rating(web: Web, person_id: int) -> PersonRatings | None:
     return PersonRatings(overall, tuple(sorted(lines.values(), key=lambda r: (r.title.casefold(), r.variant))))
 
 
-def ratings_view(web: Web, variant: str | None, top: int, page: int = 1, *, for_page: bool = False) -> RatingsView:
+def ratings_view(
+    web: Web, variant: str | None, top: int, page: int = 1, *, for_page: bool = False, lang: str = DEFAULT
+) -> RatingsView:
     """The leaderboards and hall of fame; ``variant`` keeps only that variant's leaderboard and hall (an
     unknown one is refused naming those that have one). ``page`` pages the overall leaderboard, or
-    ``variant``'s; the others show their first ``top`` lines."""
+    ``variant``'s; the others show their first ``top`` lines. Why a game is not scored is said in ``lang``."""
     chosen = variant or None
     sizes = pools(web.read)
     known = list(groups(web.read, sizes))
@@ -164,7 +168,7 @@ def ratings_view(web: Web, variant: str | None, top: int, page: int = 1, *, for_
         solos=_fame(web, hall_of_fame(web.read, solo=True, group=chosen, limit=top)),
         best=_fame(web, hall_of_fame(web.read, solo=False, group=chosen, limit=top)),
         # Public games only, as in the hall: an unlisted game's name is its secret.
-        unscored=[f"{game}: {why}" for game, why in unscored(web.read)],
+        unscored=[f"{game}: {say(why, lang)}" for game, why in unscored(web.read)],
         variant_titles={g: _title(g) for g in known} if for_page else None,
     )
 
@@ -174,7 +178,7 @@ def ratings_page(
     request: Request, web: WebDep, variant: str | None = None, top: TopQuery = TOP, page: PageQuery = 1
 ) -> Response:
     """The ratings page shows what ``GET /api/ratings`` answers."""
-    r = ratings_view(web, variant, top, page, for_page=True)
+    r = ratings_view(web, variant, top, page, for_page=True, lang=language(request))
     # The page names the overall board in the reader's language; the JSON answer keeps "Overall".
     overall = r.overall.model_copy(update={"title": words(request).gettext("Overall")})
     return render(request, "ratings.html", {"r": r.model_copy(update={"overall": overall})})
