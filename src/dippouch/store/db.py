@@ -235,51 +235,64 @@ def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine
             cur.execute("PRAGMA synchronous=FULL")
             cur.close()
 
-        # The threads of one process wait for the write lock here, woken the moment it is free: SQLite's own
-        # busy handler sleeps in growing steps (up to 100 ms a try), which made a player's submission wait
-        # hundreds of milliseconds behind another thread's short write. Other processes still meet SQLite's
-        # handler; a thread that cannot have this lock in the busy timeout goes on to SQLite's as before.
-        writing = threading.Lock()
-
-        @sa.event.listens_for(engine, "begin")
-        def _begin(conn):  # type: ignore[no-untyped-def]
-            # IMMEDIATE takes the write lock up front: two processes processing the same phase queue up
-            # instead of both reading "open" and one failing with "database is locked" at commit.
-            if not write_lock:
-                conn.exec_driver_sql("BEGIN")
-                return
-            held = writing.acquire(timeout=_BUSY_SECONDS)
-            try:
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
-            except BaseException:
-                if held:
-                    writing.release()
-                raise
-            if held:
-                conn.info["dippouch_writing"] = True
-
-        def _ended(conn):  # type: ignore[no-untyped-def]
-            # An invalidated connection has no record to read (asking reconnects); its pool event gave it back.
-            if not conn.invalidated and conn.info.pop("dippouch_writing", False):
-                writing.release()
-
-        def _dropped(record: Any) -> None:
-            # A connection reset or thrown away by the pool without a commit or rollback event.
-            if record is not None and record.info.pop("dippouch_writing", False):
-                writing.release()
-
-        def _reset(dbapi_connection, connection_record, reset_state):  # type: ignore[no-untyped-def]
-            _dropped(connection_record)
-
-        def _invalidated(dbapi_connection, connection_record, exception):  # type: ignore[no-untyped-def]
-            _dropped(connection_record)
-
-        sa.event.listen(engine, "commit", _ended)
-        sa.event.listen(engine, "rollback", _ended)
-        sa.event.listen(engine, "reset", _reset)
-        sa.event.listen(engine, "invalidate", _invalidated)
+        if write_lock:
+            _WriteQueue().attach(engine)
+        else:
+            sa.event.listen(engine, "begin", _begin_deferred)
 
     return engine
+
+
+def _begin_deferred(conn: sa.Connection) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
+class _WriteQueue:
+    """The threads of one process wait for SQLite's write lock here, woken the moment it is free: SQLite's own
+    busy handler sleeps in growing steps (up to 100 ms a try), which made a player's submission wait hundreds
+    of milliseconds behind another thread's short write. Other processes still meet SQLite's handler; a thread
+    that cannot have this lock in the busy timeout goes on to SQLite's as before. Every way a transaction ends
+    gives it back: a commit, a rollback, the pool resetting or throwing away a connection."""
+
+    _HELD = "dippouch_writing"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def attach(self, engine: sa.Engine) -> None:
+        sa.event.listen(engine, "begin", self._begin)
+        sa.event.listen(engine, "commit", self._ended)
+        sa.event.listen(engine, "rollback", self._ended)
+        sa.event.listen(engine, "reset", self._reset)
+        sa.event.listen(engine, "invalidate", self._invalidated)
+
+    def _begin(self, conn: sa.Connection) -> None:
+        # IMMEDIATE takes the write lock up front: two processes processing the same phase queue up instead of
+        # both reading "open" and one failing with "database is locked" at commit.
+        held = self._lock.acquire(timeout=_BUSY_SECONDS)
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            if held:
+                self._lock.release()
+            raise
+        if held:
+            conn.info[self._HELD] = True
+
+    def _ended(self, conn: sa.Connection) -> None:
+        # An invalidated connection has no record to read (asking reconnects); its pool event gave it back.
+        if not conn.invalidated and conn.info.pop(self._HELD, False):
+            self._lock.release()
+
+    def _dropped(self, record: Any) -> None:
+        if record is not None and record.info.pop(self._HELD, False):
+            self._lock.release()
+
+    def _reset(self, dbapi_connection: Any, connection_record: Any, reset_state: Any) -> None:
+        self._dropped(connection_record)
+
+    def _invalidated(self, dbapi_connection: Any, connection_record: Any, exception: Any) -> None:
+        self._dropped(connection_record)
 
 
 def alembic_config() -> Config:
