@@ -19,7 +19,7 @@ the core's word, asked by the server through the game's own submission use case.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -270,15 +270,21 @@ class DaideBoard:
             parts.append([*self.unit(d.unit), "MRT", [self.place(r) for r in sorted(d.retreats)]])
         return parts
 
-    def sco(self, position: Position) -> list[Any]:
+    def sco(self, position: Position, seen: Collection[int] | None = None) -> list[Any]:
+        """``SCO (power centres) ... (UNO centres)``; with ``seen`` (a fog player's provinces), only the centres
+        seen: an unseen centre listed as UNO would tell it is owned by nobody."""
         parts: list[Any] = ["SCO"]
         owned: set[int] = set()
         for p in self.variant.power_names:
-            centres = sorted(position.centres_of(p))
+            centres = sorted(c for c in position.centres_of(p) if seen is None or c in seen)
             if centres:
                 owned.update(centres)
                 parts.append([self.power_names[p], *(self.prov_names[c] for c in centres)])
-        rest = [self.prov_names[c] for c in self.variant.map.supply_centres if c not in owned]
+        rest = [
+            self.prov_names[c]
+            for c in self.variant.map.supply_centres
+            if c not in owned and (seen is None or c in seen)
+        ]
         if rest:
             parts.append(["UNO", *rest])
         return parts
@@ -585,10 +591,19 @@ class DaideBoard:
     # --- results --------------------------------------------------------------------------------------
 
     def ord_messages(
-        self, position: Position, results: Sequence[Mapping[str, Any]], after: Position | None
+        self,
+        position: Position,
+        results: Sequence[Mapping[str, Any]],
+        after: Position | None,
+        *,
+        seen: Collection[int] | None = None,
+        ordered: Collection[int] = (),
     ) -> list[list[Any]]:
         """``ORD (turn) (order) (result)`` for each order of a processed phase; units left without an order
-        in a movement phase are reported as holding, as DAIDE reports one ORD a unit."""
+        in a movement phase are reported as holding, as DAIDE reports one ORD a unit.
+
+        A fog player's ``results`` are those they may read; then only the units in ``seen`` provinces are
+        reported holding, and none in ``ordered`` (a unit whose order they may not read did not hold)."""
         from dippouch.core.notation import parse_order
 
         v, m = self.variant, self.variant.map
@@ -602,7 +617,7 @@ class DaideBoard:
                 continue
         orders = [o for _, o in read]
         out: list[list[Any]] = []
-        ordered: set[int] = set()
+        done: set[int] = set()
         for r, o in read:
             power = str(r.get("power", ""))
             if power not in self.power_names:
@@ -612,7 +627,7 @@ class DaideBoard:
             except Unfit:
                 continue
             if o.unit_loc is not None:
-                ordered.add(m.province_of(o.unit_loc))
+                done.add(m.province_of(o.unit_loc))
             out.append(
                 [
                     "ORD",
@@ -624,7 +639,7 @@ class DaideBoard:
         if kind is PhaseKind.MOVEMENT:
             dislodged_after = set(after.dislodged) if after is not None else set()
             for prov, u in sorted(position.units.items()):
-                if prov not in ordered:
+                if prov not in done and prov not in ordered and (seen is None or prov in seen):
                     out.append(["ORD", turn, [self.unit(u), "HLD"], ["RET"] if prov in dislodged_after else ["SUC"]])
         return out
 

@@ -9,18 +9,22 @@ from typing import Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.position import Position
+from dippouch.core.sight import sight_of, veil
 from dippouch.interop.daide.board import SEASONS, DaideBoard, Syntax
 from dippouch.interop.daide.codec import MAGIC, VERSION, ErrorCode, Leaf, Node, ProtocolError, Quoted, Tree, Wire
 from dippouch.interop.daide.tokens import MAX_INT, integer_value, is_integer, is_text
+from dippouch.render.fog import fog_record, order_provinces
 
 __all__ = [
     "check_initial",
     "ending_parts",
     "hlo_parts",
     "no_arguments",
+    "now_parts",
     "number_of",
     "read_turn",
     "results_parts",
+    "sco_parts",
     "text_of",
 ]
 
@@ -80,19 +84,68 @@ def read_turn(board: DaideBoard, t: Tree) -> Any:
     return board.phase_of(board.vocab.name(season.token) or "", integer_value(year.token))
 
 
-def results_parts(board: DaideBoard, pos: Position, results: Sequence[Any], after: Position | None) -> list[list[Any]]:
+Sighted = frozenset[str] | None
+"""Whose sight a client reads the board with: None for the whole board (no fog, or the game has ended), else
+the powers it sees with (its seat's; none for an observer of a fog game still running)."""
+
+
+def now_parts(board: DaideBoard, position: Position, powers: Sighted = None) -> list[Any]:
+    """NOW: the units the client sees."""
+    if powers is None:
+        return board.now(position)
+    return board.now(veil(position, sight_of(board.variant, position, powers)))
+
+
+def sco_parts(board: DaideBoard, position: Position, powers: Sighted = None) -> list[Any]:
+    """SCO: the owners of the centres the client sees."""
+    if powers is None:
+        return board.sco(position)
+    seen = sight_of(board.variant, position, powers)
+    return board.sco(veil(position, seen), seen=seen.provinces)
+
+
+def ord_parts(
+    board: DaideBoard, pos: Position, results: Sequence[Any], after: Position | None, powers: Sighted
+) -> list[list[Any]]:
+    """ORD of each result the client may read: in fog, those the web shows the same reader
+    (:func:`dippouch.render.fog.fog_record` decides), and the holds of unordered units in its sight."""
+    if powers is None:
+        return board.ord_messages(pos, results, after)
+    from dippouch.game import position_to_data
+
+    v = board.variant
+    given = [dict(r) for r in results if isinstance(r, Mapping)]
+    record = {
+        "position": position_to_data(v, pos),
+        "results": given,
+        "next_position": position_to_data(v, after) if after is not None else None,
+    }
+    kept = fog_record(v, record, powers).get("results") or []
+    kind = v.calendar.kind(pos.phase)
+    ordered = set()
+    for r in given:
+        read = order_provinces(v, str(r.get("order", "")), kind)
+        if read is not None and read[0] is not None:
+            ordered.add(read[0])
+    return board.ord_messages(pos, kept, after, seen=sight_of(v, pos, powers).provinces, ordered=ordered)
+
+
+def results_parts(
+    board: DaideBoard, pos: Position, results: Sequence[Any], after: Position | None, powers: Sighted = None
+) -> list[list[Any]]:
     """A processed turn as DAIDE tells it: each order's result (ORD), the ownership when it changed or a year
-    ended (SCO), and the new position (NOW)."""
-    out = list(board.ord_messages(pos, results, after))
+    ended (SCO), and the new position (NOW), as far as ``powers`` see."""
+    out = ord_parts(board, pos, results, after, powers)
     if after is not None:
         kind = board.variant.calendar.kind(after.phase)
-        if (
-            dict(after.centres) != dict(pos.centres)
-            or after.phase.year != pos.phase.year
-            or kind is PhaseKind.ADJUSTMENTS
-        ):
-            out.append(board.sco(after))
-        out.append(board.now(after))
+        if powers is None:
+            changed = dict(after.centres) != dict(pos.centres)
+        else:  # only a change the client sees is told by sending SCO
+            v = board.variant
+            changed = dict(sight_of(v, after, powers).centres) != dict(sight_of(v, pos, powers).centres)
+        if changed or after.phase.year != pos.phase.year or kind is PhaseKind.ADJUSTMENTS:
+            out.append(sco_parts(board, after, powers))
+        out.append(now_parts(board, after, powers))
     return out
 
 
@@ -147,15 +200,17 @@ def ending_parts(
     return out
 
 
-def told_parts(board: DaideBoard, position: Position, phase: Any, *, sco: bool) -> list[list[Any]]:
+def told_parts(
+    board: DaideBoard, position: Position, phase: Any, *, sco: bool, powers: Sighted = None
+) -> list[list[Any]]:
     """A processed phase (a stored phase record) told again: its orders' results (ORD), and with ``sco`` the
     ownership and position after it (SCO, NOW), as HST asks; ORD asks the results alone."""
     from dippouch.game import position_from_data
 
     after = position_from_data(board.variant, phase.next_position) if phase.next_position else None
-    out = list(board.ord_messages(position, phase.results or [], after))
+    out = ord_parts(board, position, phase.results or [], after, powers)
     if sco and after is not None:
-        out += [board.sco(after), board.now(after)]
+        out += [sco_parts(board, after, powers), now_parts(board, after, powers)]
     return out
 
 

@@ -61,12 +61,15 @@ from dippouch.interop.daide.codec import (
 from dippouch.interop.daide.connections import Connections
 from dippouch.interop.daide.gate import Gate, Limits
 from dippouch.interop.daide.replies import (
+    Sighted,
     ending_parts,
     hlo_parts,
     no_arguments,
+    now_parts,
     number_of,
     read_turn,
     results_parts,
+    sco_parts,
     seconds,
     split_turn,
     text_of,
@@ -108,6 +111,8 @@ class Now:
     """The powers that must act in the open phase (1897's powers own nothing before their first builds)."""
     holders: dict[str, str | None] = field(default_factory=dict)
     """Who plays each power, as the game says (a player's name, None for an empty seat)."""
+    fog: bool = False
+    """A fog-of-war game (:attr:`dippouch.game.Settings.fog`): each client is told only what its power sees."""
 
 
 def _draw_powers(board: DaideBoard, args: Sequence[Tree], partial: bool) -> list[str] | None:
@@ -206,7 +211,7 @@ class DaideServer(Connections):
             hist = [p for p in self.store.history(self.game) if p.status != "abandoned"]
             last = hist[-1]
             data = last.next_position or last.position
-            return Now(None, None, position_from_data(self.variant, data), None, st.ending)
+            return Now(None, None, position_from_data(self.variant, data), None, st.ending, fog=st.settings.fog)
         rec = self.store.phase_record(self.game, st.phase, open_ok=True, submissions=False)
         return Now(
             int(rec["id"]),
@@ -216,6 +221,7 @@ class DaideServer(Connections):
             st.ending,
             frozenset(ps.power for ps in st.powers if ps.must_act),
             {ps.power: ps.player for ps in st.powers},
+            fog=st.settings.fog,
         )
 
     async def _poll(self) -> None:
@@ -243,25 +249,38 @@ class DaideServer(Connections):
         self.state = now
         hist = await self._call(lambda: [p for p in self.store.history(self.game) if p.status != "abandoned"])
         ids = [p.id for p in hist]
-        msgs: list[list[int]] = []
+        turns: list[tuple[Position, list[Any], Position | None]] = []
         if before is not None and before.phase_id in ids:
             for p in hist[ids.index(before.phase_id) :]:
                 if p.status != "processed":
                     continue
                 pos = position_from_data(self.variant, p.position)
                 after = position_from_data(self.variant, p.next_position) if p.next_position else None
-                msgs += [self._m(*m) for m in results_parts(self.board, pos, p.results or [], after)]
-        elif now.phase_id is not None:
-            msgs.append(self._m(*self.board.now(now.position)))
+                turns.append((pos, p.results or [], after))
+        told: dict[Sighted, list[list[int]]] = {}
+
+        def tell(powers: Sighted) -> list[list[int]]:
+            """The turns' messages as ``powers`` see them, made once for every client seeing the same."""
+            if powers not in told:
+                msgs: list[list[int]] = []
+                if turns:
+                    for pos, results, after in turns:
+                        msgs += [self._m(*m) for m in results_parts(self.board, pos, results, after, powers)]
+                elif now.phase_id is not None:
+                    msgs.append(self._m(*now_parts(self.board, now.position, powers)))
+                if now.ended is not None:
+                    msgs += ending
+                told[powers] = msgs
+            return told[powers]
+
+        ending = self._ending(now) if now.ended is not None else []
         for seat in self.seats.values():
             seat.orders.clear()
             seat.ready = False
             seat.phase = now.phase
-        if now.ended is not None:
-            msgs += self._ending(now)
         for c in list(self.conns):
             if c.in_game:
-                for m in msgs:
+                for m in tell(self._sighted(c)):
                     self._send(c, m)
                 if now.ended is None and c.power is not None:
                     self._tme(c)
@@ -270,6 +289,14 @@ class DaideServer(Connections):
                 self._send(c, self._m("OFF"))
                 self._drop(c)
             self.finished.set()
+
+    def _sighted(self, c: Conn) -> Sighted:
+        """Whose sight ``c`` reads the board with: a fog game's seated client its power's, an observer's (or
+        a connection's not seated yet) nobody's until the game ends, when every client is shown the whole."""
+        st = self.state
+        if st is None or not st.fog or st.ended is not None:
+            return None
+        return frozenset({c.power}) if c.power is not None else frozenset()
 
     def _lost(self, now: Now) -> None:
         """Forget the seats the game gave someone else meanwhile (a coordinator seated a person): their client is
@@ -445,8 +472,8 @@ class DaideServer(Connections):
             if c.power is not None:
                 self._send(c, self._hlo(c.power))
             if st is not None:
-                self._send(c, self._m(*self.board.sco(st.position)))
-                self._send(c, self._m(*self.board.now(st.position)))
+                self._send(c, self._m(*sco_parts(self.board, st.position, self._sighted(c))))
+                self._send(c, self._m(*now_parts(self.board, st.position, self._sighted(c))))
                 if c.power is not None:
                     self._tme(c)
 
@@ -483,12 +510,12 @@ class DaideServer(Connections):
     async def _on_NOW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         no_arguments(args)
         if self.state is not None:
-            self._send(c, self._m(*self.board.now(self.state.position)))
+            self._send(c, self._m(*now_parts(self.board, self.state.position, self._sighted(c))))
 
     async def _on_SCO(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         no_arguments(args)
         if self.state is not None:
-            self._send(c, self._m(*self.board.sco(self.state.position)))
+            self._send(c, self._m(*sco_parts(self.board, self.state.position, self._sighted(c))))
 
     async def _on_TME(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         if not args:
@@ -515,8 +542,8 @@ class DaideServer(Connections):
         hist = await self._call(self._phases)
         if not args:
             first = position_from_data(self.variant, hist[0].position)
-            self._send(c, self._m(*self.board.sco(first)))
-            self._send(c, self._m(*self.board.now(first)))
+            self._send(c, self._m(*sco_parts(self.board, first, self._sighted(c))))
+            self._send(c, self._m(*now_parts(self.board, first, self._sighted(c))))
             return
         if len(args) > 1:
             raise Syntax(args[1].at)
@@ -524,7 +551,7 @@ class DaideServer(Connections):
         for p in hist:
             pos = position_from_data(self.variant, p.position)
             if pos.phase == phase and p.status == "processed":
-                for m in told_parts(self.board, pos, p, sco=True):
+                for m in told_parts(self.board, pos, p, sco=True, powers=self._sighted(c)):
                     self._send(c, self._m(*m))
                 return
         self._rej(c, tokens)
@@ -539,7 +566,8 @@ class DaideServer(Connections):
             self._rej(c, tokens)
             return
         for p in hist[last:]:
-            for m in told_parts(self.board, position_from_data(self.variant, p.position), p, sco=False):
+            pos = position_from_data(self.variant, p.position)
+            for m in told_parts(self.board, pos, p, sco=False, powers=self._sighted(c)):
                 self._send(c, self._m(*m))
 
     async def _on_SMR(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
