@@ -133,3 +133,49 @@ def test_the_same_game_without_fog_tells_everything(store: GameStore) -> None:
     assert len(_units(seen["now"])) == 22 and len(_units(seen["now_before"])) == 22
     assert {"LON", "LVP", "EDI", "BUL", "PAR"} <= _centres(seen["sco_before"])
     assert len(_units(seen["watched"][1])) == 22 and len(_units(seen["watched"][2])) == 22
+
+
+def test_an_observer_of_a_fog_game_sees_the_whole_board_once_it_has_ended(store: GameStore) -> None:
+    from dippouch.play.votes import vote
+
+    store.create_game("g", "standard", now=datetime.now(UTC), settings=Settings(fog=True))
+
+    async def observe(port: int) -> list[str]:
+        c = await Raw.open(port)
+        c.send("OBS")
+        await c.until("MAP")
+        c.send("YES (MAP ('standard'))")
+        return [await c.until("SCO"), await c.until("NOW")]
+
+    async def main() -> dict[str, Any]:
+        server = daide_server(store, "g", poll=0.1)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            running = await asyncio.wait_for(observe(port), 30)
+            c = await Raw.open(port)
+            c.send("OBS")
+            await c.until("MAP")
+            c.send("YES (MAP ('standard'))")
+            await c.until("NOW")
+
+            def all_draw() -> None:
+                for power in store.variant("g").power_names:
+                    vote(store, "g", power, True, now=datetime.now(UTC))
+
+            await asyncio.to_thread(all_draw)
+            ending = await asyncio.wait_for(c.until("SCO"), 30)
+        finally:
+            await server.close()
+        server = daide_server(store, "g", poll=0.1)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            ended = await asyncio.wait_for(observe(port), 30)
+        finally:
+            await server.close()
+        return {"running": running, "ending": ending, "ended": ended}
+
+    seen = asyncio.run(main())
+    assert seen["running"] == ["SCO", "NOW ( SPR 1901 )"]
+    assert {"LON", "PAR", "VIE", "MOS"} <= _centres(seen["ending"])
+    assert {"LON", "PAR", "VIE", "MOS"} <= _centres(seen["ended"][0])
+    assert len(_units(seen["ended"][1])) == 22
