@@ -1,5 +1,6 @@
 """Fog of war at the DAIDE door: a client seated in a fog game is told only what its power sees (NOW, SCO, ORD,
-HST), an observer no unit while the game runs; the same game without fog tells everything."""
+HST, and THX's notes: an order for a unit out of sight is answered as one for no unit), an observer no unit
+while the game runs and the whole board once it has ended; the same game without fog tells everything."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def _play_spring(store: GameStore, *, fog: bool) -> dict[str, Any]:
         await watcher.until("MAP")
         watcher.send("YES (MAP ('standard'))")
         watched = [await watcher.until("SCO"), await watcher.until("NOW")]
+        c.send("SUB ((AUS AMY MUN) HLD) ((AUS AMY VEN) HLD)")  # Germany's army out of sight, Italy's in it
+        probed = [await c.until("THX"), await c.until("THX")]
         c.send("SUB ((AUS FLT TRI) MTO ADR) ((AUS AMY VIE) MTO GAL) ((AUS AMY BUD) HLD)")
         for _ in range(3):
             await c.until("THX")
@@ -67,6 +70,7 @@ def _play_spring(store: GameStore, *, fog: bool) -> dict[str, Any]:
             "history": history,
             "history_now": h,
             "watched": watched,
+            "probed": probed,
         }
 
     async def main() -> dict[str, Any]:
@@ -122,6 +126,7 @@ def test_a_fog_client_is_told_only_what_its_power_sees(store: GameStore) -> None
     assert not {"LON", "PAR", "BUL"} & set(seen["sco_before"].split())  # unseen centres are not told unowned
     for sco in [m for m in seen["told"] + seen["history"] if m.startswith("SCO")]:
         assert _centres(sco) <= saw_after, sco
+    assert seen["probed"] == ["THX ( ( AUS AMY MUN ) HLD ) ( NSU )", "THX ( ( AUS AMY VEN ) HLD ) ( NYU )"]
     assert seen["watched"][0] == "SCO" and seen["watched"][1:] == ["NOW ( SPR 1901 )", "NOW ( FAL 1901 )"]
 
 
@@ -132,6 +137,7 @@ def test_the_same_game_without_fog_tells_everything(store: GameStore) -> None:
     assert "ORD ( SPR 1901 ) ( ( ENG FLT LON ) HLD ) ( SUC )" in ords
     assert len(_units(seen["now"])) == 22 and len(_units(seen["now_before"])) == 22
     assert {"LON", "LVP", "EDI", "BUL", "PAR"} <= _centres(seen["sco_before"])
+    assert seen["probed"] == ["THX ( ( AUS AMY MUN ) HLD ) ( NYU )", "THX ( ( AUS AMY VEN ) HLD ) ( NYU )"]
     assert len(_units(seen["watched"][1])) == 22 and len(_units(seen["watched"][2])) == 22
 
 

@@ -44,6 +44,7 @@ from typing import Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.position import Position
+from dippouch.core.sight import sight, veil
 from dippouch.interop.daide import DAIDE_PLAYER
 from dippouch.interop.daide.board import DaideBoard, Syntax
 from dippouch.interop.daide.codec import (
@@ -293,10 +294,14 @@ class DaideServer(Connections):
     def _sighted(self, c: Conn) -> Sighted:
         """Whose sight ``c`` reads the board with: a fog game's seated client its power's, an observer's (or
         a connection's not seated yet) nobody's until the game ends, when every client is shown the whole."""
-        st = self.state
-        if st is None or not st.fog or st.ended is not None:
+        if not self._fogged():
             return None
         return frozenset({c.power}) if c.power is not None else frozenset()
+
+    def _fogged(self) -> bool:
+        """A fog game still running: once it has ended, the whole of it is shown to all."""
+        st = self.state
+        return st is not None and st.fog and st.ended is None
 
     def _lost(self, now: Now) -> None:
         """Forget the seats the game gave someone else meanwhile (a coordinator seated a person): their client is
@@ -596,13 +601,14 @@ class DaideServer(Connections):
             self._rej(c, tokens)
             return
         kind = self.variant.calendar.kind(st.position.phase)
-        notes, fresh = fit_orders(self.board, seat, st.position, kind, read)
+        board = self._position(seat.power)
+        notes, fresh = fit_orders(self.board, seat, board, kind, read)
         before = dict(seat.orders)
         for key, r, order, _t in fresh:
             seat.orders[key] = (r, order)
         # The game's own arrival check says which orders it would refuse, so the version recorded holds only
         # the orders taken, and is marked ready only when they are complete.
-        refusing = refused(self.variant, self._position(), seat, kind) if fresh else set()
+        refusing = refused(self.variant, board, seat, kind) if fresh else set()
         take_back(seat, refusing, before)
         taken = await self._submit(seat, ready=self._want(seat)) if fresh else set()
         if taken is None:  # the game took none of it (the phase moved on meanwhile): the SUB is refused
@@ -614,7 +620,7 @@ class DaideServer(Connections):
             take_back(seat, taken, before)
             await self._submit(seat, ready=self._want(seat))
         for key, r, _order, t in fresh:
-            note = self.board.refusal_note(r, seat.power, st.position) if key in refusing else "MBV"
+            note = self.board.refusal_note(r, seat.power, board) if key in refusing else "MBV"
             notes.append((t, note))
         order_of = {id(t): i for i, t in enumerate(rest)}
         for t, note in sorted(notes, key=lambda n: order_of[id(n[0])]):
@@ -629,9 +635,15 @@ class DaideServer(Connections):
         if held != seat.player:
             raise LookupError(f"{seat.power} is played by {held} now, not by {seat.player}")
 
-    def _position(self) -> Position:
-        assert self.state is not None
-        return self.state.position
+    def _position(self, power: str | None = None) -> Position:
+        """The open phase's position, as ``power`` sees it in a fog game: its orders are fitted and checked on
+        that, as the game checks them on arrival, so a note (NYU for a unit that is not its own, NSU for none)
+        tells nothing of a unit out of sight."""
+        st = self.state
+        assert st is not None
+        if power is None or not self._fogged():
+            return st.position
+        return veil(st.position, sight(self.variant, st.position, power))
 
     def _missing(self, seat: DaideSeat) -> list[Any] | None:
         return missing(self.board, self._position(), seat)
@@ -756,7 +768,7 @@ class DaideServer(Connections):
         if len(inner) == 1:
             seat.orders.clear()
         else:
-            if not withdraw(self.board, seat, self._position(), inner[1]):
+            if not withdraw(self.board, seat, self._position(seat.power), inner[1]):
                 self._rej(c, tokens)
                 return
         await self._submit(seat, ready=False)
