@@ -7,7 +7,10 @@ through :func:`dippouch.play.votes.vote`. The use cases sit above this room, so 
 (:class:`UseCases`; :func:`dippouch.play.daide.daide_server` builds a server with them). The server reads the game only through the store's public
 readers (status, history, phase records), and it notices a phase processed by anyone (its own players
 being ready, the deadline worker, a person on the web) by looking every ``poll`` seconds, then sends each
-DAIDE client the results (ORD), the ownership (SCO) and the new position (NOW).
+DAIDE client the results (ORD), the ownership (SCO) and the new position (NOW). In a fog-of-war game still
+running (:attr:`dippouch.game.Settings.fog`) each of these, and the history (HST), tells a seated client only
+what its power sees (:mod:`dippouch.core.sight`; results as :func:`dippouch.render.fog.fog_record` keeps them for
+the web) and its orders are fitted on that; an observer sees no unit until the game ends.
 
 Seats: a DAIDE client that says NME gets the first power of ``seats`` (by default every power) whose seat is,
 when it asks, empty or a program's (a bot's, an earlier DAIDE client's), empty ones first; it is recorded in the
