@@ -21,7 +21,7 @@ from dippouch.catalog import load_variant, variant_names
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import Msg, msg, quantity
 from dippouch.core.notation import OrderParseError, OrderReader, format_order, parse_order
 from dippouch.core.orders import Build, Hold, Order
 from dippouch.core.position import Position
@@ -143,8 +143,8 @@ def handle_request(request: Any, *, max_orders: int | None = None) -> dict[str, 
         raise RequestError(
             msg(
                 "%(total)s orders in one request; the limit here is %(most)s (all powers together)",
-                total=f"{total:,}",
-                most=f"{max_orders:,}",
+                total=quantity(total),
+                most=quantity(max_orders),
             )
         )
     parsed: dict[str, list[Order]] = {}
@@ -266,8 +266,8 @@ def _orders(variant: Variant, value: Any, kind: PhaseKind) -> Iterator[tuple[str
                 f"orders.{name}",
                 message=msg(
                     "%(size)s characters of orders; the limit is %(most)s characters and %(lines)d orders",
-                    size=f"{size:,}",
-                    most=f"{MAX_ORDER_TEXT:,}",
+                    size=quantity(size),
+                    most=quantity(MAX_ORDER_TEXT),
                     lines=MAX_ORDER_LINES,
                 ),
             )
@@ -282,7 +282,7 @@ def _orders(variant: Variant, value: Any, kind: PhaseKind) -> Iterator[tuple[str
                     f"orders.{name}[{i}]",
                     message=msg(
                         "an order of %(size)s characters; the limit is %(most)d (one order an entry)",
-                        size=f"{len(t):,}",
+                        size=quantity(len(t)),
                         most=MAX_ORDER_LENGTH,
                     ),
                 )

@@ -20,7 +20,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
 from dippouch.core.lookup import load_rule_modules
-from dippouch.core.messages import Msg, as_msg, msg, nmsg
+from dippouch.core.messages import Msg, as_msg, msg, nmsg, quantity
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
@@ -642,8 +642,8 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
         raise GameError(
             msg(
                 "the order text is %(length)s characters long; at most %(most)s are accepted",
-                length=f"{len(text):,}",
-                most=f"{bounds.total:,}",
+                length=quantity(len(text)),
+                most=quantity(bounds.total),
             )
         )
     if "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
@@ -653,8 +653,8 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
         raise GameError(
             msg(
                 "%(count)s lines of orders; at most %(most)s lines are sent or checked at once",
-                count=f"{len(lines):,}",
-                most=f"{bounds.lines:,}",
+                count=quantity(len(lines)),
+                most=quantity(bounds.lines),
             )
         )
     size = sum(len(ln) for ln in lines)
@@ -662,8 +662,8 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
         raise GameError(
             msg(
                 "%(count)s characters of orders besides quoted lines; at most %(most)s characters are accepted",
-                count=f"{size:,}",
-                most=f"{bounds.chars:,}",
+                count=quantity(size),
+                most=quantity(bounds.chars),
             )
         )
     if bounds.line is not None:
@@ -674,7 +674,7 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
                         "line %(line)s is %(length)s characters long; an order line has at most %(most)s "
                         "(one order a line)",
                         line=n,
-                        length=f"{len(line):,}",
+                        length=quantity(len(line)),
                         most=bounds.line,
                     )
                 )

@@ -3,7 +3,10 @@ command line) turns what the layers under it tell people (:class:`dippouch.core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
+
+from babel.numbers import format_decimal
 
 from dippouch.core.messages import ENGLISH, Msg, as_msg, render
 from dippouch.i18n import DEFAULT, LANGUAGES, phase_words, translations
@@ -19,7 +22,7 @@ without a table, and the command line, say a hint as the layers write it."""
 def say(message: Msg | str, lang: str, door: str | None = None) -> str:
     """``message`` in ``lang``: its template from the reader's catalogue, each value in its turn (a nested
     message, choices, a phase's name in the reader's words, a hint as ``door`` words it; names and numbers as
-    they are). A text not made a message yet is said as itself, or as its translation where the catalogue has
+    they are, a quantity with the reader's digit grouping). A text not made a message yet is said as itself, or as its translation where the catalogue has
     it whole."""
     m = as_msg(message)
     if not m.id:
@@ -27,4 +30,11 @@ def say(message: Msg | str, lang: str, door: str | None = None) -> str:
     hints = DOOR_HINTS.get(door or "", {})
     if lang not in LANGUAGES or lang == DEFAULT:
         return render(m, ENGLISH, None, hints)
-    return render(m, translations(lang), lambda name: phase_words(name, lang), hints)
+    return render(m, translations(lang), lambda name: phase_words(name, lang), hints, _number_in(lang))
+
+
+@cache
+def _number_in(lang: str) -> Callable[[int | float], str]:
+    """How ``lang`` writes a quantity (:class:`dippouch.core.messages.Quantity`): its digit grouping and decimal
+    sign, as Babel's locale data has them."""
+    return lambda value: format_decimal(value, locale=lang)

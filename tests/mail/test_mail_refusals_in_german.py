@@ -54,7 +54,7 @@ def test_a_german_sender_reads_the_refusal_in_german(tmp_path: Path) -> None:
     assert got.status == "refused"
     assert got.reason == ENGLISH  # the mail log, as the coordinator's tools read it
     body = _reply(store)
-    assert "Grund: 1,001 Befehlszeilen; höchstens 1,000 Zeilen werden auf einmal gesendet oder geprüft.\n" in body
+    assert "Grund: 1.001 Befehlszeilen; höchstens 1.000 Zeilen werden auf einmal gesendet oder geprüft.\n" in body
     assert "lines of orders" not in body
 
 

@@ -65,8 +65,8 @@ CASES: list[tuple[str, Callable[[], object], str, str]] = [
     (
         "a whole number",
         lambda: gamefile._int("lots", "phases[2].seq", 0, 1_000_000),
-        "phases[2].seq: erwartet wird eine ganze Zahl von 0 bis 1,000,000, nicht 'lots'",
-        "phases[2].seq : un nombre entier de 0 à 1,000,000 est attendu, pas 'lots'",
+        "phases[2].seq: erwartet wird eine ganze Zahl von 0 bis 1.000.000, nicht 'lots'",
+        "phases[2].seq : un nombre entier de 0 à 1\u202f000\u202f000 est attendu, pas 'lots'",
     ),
     (
         "a time",

@@ -8,7 +8,8 @@ needs no catalogue) and its ``args`` the values its placeholders take, by name::
     nmsg("%(num)d order", "%(num)d orders", n)               # a count chooses the form, as ngettext does
     pmsg("press rule", "quiet phase")                          # a word that means two things, told apart
 
-A value is a name or a number kept as written (places, units, powers, the player's own words), another
+A value is a name or a number kept as written (places, units, powers, the player's own words, a year), a
+:class:`Quantity` (a size or a count, said with the reader's digit grouping: ``1,001``, ``1.001``), another
 message (a reason inside a refusal), a :class:`Choices` (``a, b or c``), a :class:`PhaseName` (said with
 the reader's season and phase words), or a :class:`Hint`: what to do next, which each door words its own way
 (the command line names its command, the web its page and button). The core builds and returns messages and knows nothing of languages; a
@@ -39,6 +40,7 @@ __all__ = [
     "Hint",
     "Msg",
     "PhaseName",
+    "Quantity",
     "Words",
     "as_msg",
     "choices",
@@ -47,6 +49,7 @@ __all__ = [
     "msg",
     "nmsg",
     "pmsg",
+    "quantity",
     "render",
 ]
 
@@ -77,6 +80,15 @@ class PhaseName:
     phase words."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number said as the reader's language groups its digits (``1,001`` in English, ``1.001`` in German):
+    a size or a limit the layers name, passed as a number and formatted only at the door (a plain ``int``
+    stays as written, as a year must)."""
+
+    value: int | float
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +166,7 @@ class Msg:
         )
 
 
-Arg = str | int | float | Msg | Choices | PhaseName | Hint
+Arg = str | int | float | Msg | Choices | PhaseName | Hint | Quantity
 """What a placeholder of a message holds."""
 
 
@@ -171,6 +183,11 @@ def nmsg(singular: str, plural: str, num: int, /, **args: Arg) -> Msg:
 def pmsg(context: str, template: str, /, **args: Arg) -> Msg:
     """A message told apart from another of the same English by ``context``."""
     return Msg(template, args, context=context)
+
+
+def quantity(value: int | float) -> Quantity:
+    """``value`` as a size or a count, said with the reader's digit grouping (a ``%(name)s`` placeholder)."""
+    return Quantity(value)
 
 
 def hint(key: str, template: str, /, **args: Arg) -> Hint:
@@ -232,14 +249,16 @@ def render(
     words: Words = ENGLISH,
     phase: Callable[[str], str] | None = None,
     hints: Mapping[str, Msg] | None = None,
+    number: Callable[[int | float], str] | None = None,
     *,
     _depth: int = 0,
 ) -> str:
     """``m`` in the language of ``words`` (English by default), each nested message, list of choices and phase
     name in its turn (``phase``: a phase's name in that language; as written if None), each :class:`Hint` as
-    the door's ``hints`` word it (else as the command line does). A translation whose placeholders do not fit
-    its values (a catalogue's mistake) is passed over for the English."""
-    said = _Said(words, phase, hints or {})
+    the door's ``hints`` word it (else as the command line does), each :class:`Quantity` as ``number`` writes
+    it in that language (English's ``1,001`` if None). A translation whose placeholders do not fit its values
+    (a catalogue's mistake) is passed over for the English."""
+    said = _Said(words, phase, hints or {}, number)
     return said.message(m, _depth)
 
 
@@ -248,6 +267,7 @@ class _Said:
     words: Words
     phase: Callable[[str], str] | None
     hints: Mapping[str, Msg]
+    number: Callable[[int | float], str] | None
 
     def message(self, m: Msg, depth: int) -> str:
         words = self.words
@@ -289,6 +309,8 @@ class _Said:
                 return f"{', '.join(items[:-1])} or {items[-1]}"
         if isinstance(value, PhaseName):
             return self.phase(value.name) if self.phase is not None else value.name
+        if isinstance(value, Quantity):
+            return self.number(value.value) if self.number is not None else f"{value.value:,}"
         return value
 
 
@@ -301,6 +323,8 @@ def _arg_data(value: Arg) -> Any:
         return {"phase": value.name}
     if isinstance(value, Hint):
         return {"hint": value.key, "text": value.text.to_data()}
+    if isinstance(value, Quantity):
+        return {"quantity": value.value}
     return value
 
 
@@ -314,6 +338,8 @@ def _arg_of(data: Any) -> Arg:
             return PhaseName(str(data["phase"]))
         if "hint" in data:
             return Hint(str(data["hint"]), Msg.from_data(data["text"]))
+        if "quantity" in data and isinstance(data["quantity"], int | float):
+            return Quantity(data["quantity"])
     if isinstance(data, bool):  # JSON has no other way to say a flag; kept as its word
         return str(data)
     if isinstance(data, int | float | str):

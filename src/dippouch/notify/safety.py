@@ -26,7 +26,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import Msg, msg, quantity
 from dippouch.game import GameError
 from dippouch.settings import current, site
 
@@ -136,8 +136,8 @@ def _check_form(url: str, what: Msg | str, *, private: bool | None) -> tuple[str
             msg(
                 "the %(what)s is %(size)s characters long; at most %(most)s are taken",
                 what=what,
-                size=f"{len(url):,}",
-                most=f"{MAX_URL:,}",
+                size=quantity(len(url)),
+                most=quantity(MAX_URL),
             )
         )
     try:

@@ -18,7 +18,7 @@ from typing import Any
 
 from dippouch.characters import hidden_character
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import Arg, PhaseName, hint, msg
+from dippouch.core.messages import Arg, PhaseName, hint, msg, quantity
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
@@ -91,7 +91,7 @@ def _plain(text: str, where: str | None, limit: int) -> str:
     in words (a sentence of their own each, for the reader's language)."""
     if not text or len(text) > limit:
         cut = f"{text[:40]!r}..." if len(text) > 40 else repr(text)
-        values: dict[str, Arg] = {"most": limit, "length": f"{len(text):,}", "name": cut}
+        values: dict[str, Arg] = {"most": limit, "length": quantity(len(text)), "name": cut}
         raise GameError(
             msg("a game's name must be 1 to %(most)s characters (it is %(length)s: %(name)s)", **values)
             if where is None
@@ -254,7 +254,7 @@ def _int(value: Any, where: str, lo: int, hi: int) -> int:
                 "%(where)s: expected a whole number from %(least)s to %(most)s, not %(value)s",
                 where=where,
                 least=lo,
-                most=f"{hi:,}",
+                most=quantity(hi),
                 value=shown(value),
             )
         )
@@ -271,7 +271,9 @@ def _text(value: Any, where: str, limit: int, *, optional: bool = False) -> str 
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > limit:
-        raise GameError(msg("%(where)s: expected text of at most %(most)s characters", where=where, most=f"{limit:,}"))
+        raise GameError(
+            msg("%(where)s: expected text of at most %(most)s characters", where=where, most=quantity(limit))
+        )
     return value
 
 
@@ -343,7 +345,7 @@ def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
                 msg(
                     "game.paused_remaining: a paused game needs the seconds left on its clock, 0 to %(most)s, not "
                     "%(value)s",
-                    most=f"{MAX_PAUSED_SECONDS:,}",
+                    most=quantity(MAX_PAUSED_SECONDS),
                     value=shown(paused),
                 )
             )

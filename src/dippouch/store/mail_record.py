@@ -12,7 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.core.messages import hint, msg
+from dippouch.core.messages import hint, msg, quantity
 from dippouch.game import GameError, as_utc
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailNoticeRow, MailReviewRow
 
@@ -188,7 +188,7 @@ def import_mail_record(
             return None
         if not isinstance(value, str) or len(value) > limit:
             raise GameError(
-                msg("%(where)s: expected text of at most %(most)s characters", where=where, most=f"{limit:,}")
+                msg("%(where)s: expected text of at most %(most)s characters", where=where, most=quantity(limit))
             )
         return value
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import msg, quantity
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow
@@ -88,7 +88,7 @@ def check_reason(reason: str | None, power: str | None = None) -> str:
         raise GameError(
             msg(
                 "the reason is %(length)s characters long; at most %(most)s are kept",
-                length=f"{len(text):,}",
+                length=quantity(len(text)),
                 most=MAX_REASON,
             )
         )

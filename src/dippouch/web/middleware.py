@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import msg, quantity
 from dippouch.i18n import best_language
 from dippouch.web.answers.base import error_data
 from dippouch.web.assets import current
@@ -36,7 +36,7 @@ __all__ = [
 I18N_DOMAIN = "site"
 
 MAX_BODY = 2_000_000
-TOO_LARGE = msg("request body too large (at most %(most)s bytes)", most=f"{MAX_BODY:,}")
+TOO_LARGE = msg("request body too large (at most %(most)s bytes)", most=quantity(MAX_BODY))
 BODY_TIMEOUT = 10.0
 SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
 
