@@ -72,7 +72,13 @@ def test_a_holiday_recorded_once_shows_in_every_game_without_its_reason(site: Si
         site.browser().post("/api/me/absences", json={"first_day": "2026-12-03", "last_day": "2026-12-04"}).status_code
         == 401
     )
-    assert _api(site, ann, "DELETE", f"/api/me/absences/{absence_id}").status_code == 200
+    done = _api(site, ann, "DELETE", f"/api/me/absences/{absence_id}")
+    assert done.status_code == 200
+    assert done.json() == {
+        "message": f"absence #{absence_id} removed",  # English, the API's language when none is asked for
+        "code": "absence #%(id)s removed",
+        "params": {"id": absence_id},
+    }
     assert "away 3" not in ann.get("/games/alpha").text
 
 

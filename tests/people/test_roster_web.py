@@ -97,7 +97,15 @@ def test_a_person_keeps_their_addresses_on_their_own_page(site: Site) -> None:
         site, ann, "POST", "/api/me/addresses", {"address": TRIP, "first_day": "2027-08-03", "last_day": "2027-08-21"}
     )
     assert r.status_code == 200 and r.json()["first_day"] == "2027-08-03" and not r.json()["in_force"]
-    assert _api(site, ann, "DELETE", f"/api/me/addresses/{r.json()['id']}").status_code == 200
+    trip = r.json()["id"]
+    # What was done is a message value: said in the language asked for, its code and values the same in every.
+    done = _api(site, ann, "DELETE", f"/api/me/addresses/{trip}?lang=de")
+    assert done.status_code == 200
+    assert done.json() == {
+        "message": f"Adresse #{trip} entfernt",
+        "code": "address #%(id)s removed",
+        "params": {"id": trip},
+    }
 
 
 def test_nobody_else_reads_or_changes_a_persons_addresses(site: Site) -> None:

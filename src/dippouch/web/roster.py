@@ -25,6 +25,7 @@ from starlette.requests import Request
 from dippouch.core.errors import NotFound
 from dippouch.core.messages import N_, Msg, msg
 from dippouch.game import GameError
+from dippouch.i18n import DEFAULT, LANGUAGES
 from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
 from dippouch.people.addresses import address_in_force
@@ -35,6 +36,7 @@ from dippouch.store import absences as absence_store
 from dippouch.store import addresses as address_store
 from dippouch.store.people import person_by_email
 from dippouch.web.anonymity import absences_seen, seen_powers, takes_part
+from dippouch.web.answers.base import web_said
 from dippouch.web.answers.roster import (
     AbsenceAnswer,
     AbsencesAnswer,
@@ -759,10 +761,21 @@ def api_edit_address(address_id: int, body: AddressIn, web: WebDep, _: WriterDep
     return _address(web, pid, address_id)
 
 
+def _done(request: Request, message: Msg) -> DoneAnswer:
+    """What the JSON API answers a change it made: its message said in the language the caller asked for
+    (``?lang=``; English, the language programs read, otherwise), with its code and values to branch on."""
+    asked = request.query_params.get("lang", "")
+    return DoneAnswer(
+        message=web_said(message, asked if asked in LANGUAGES else DEFAULT),
+        code=message.code,
+        params=message.to_data().get("args", {}),
+    )
+
+
 @router.delete("/api/me/addresses/{address_id}", **answers(DoneAnswer))
-def api_remove_address(address_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
+def api_remove_address(request: Request, address_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
     roster_cases.remove_address(web.store, pid, address_id)
-    return DoneAnswer(message=f"address #{address_id} removed")
+    return _done(request, msg("address #%(id)s removed", id=address_id))
 
 
 @router.get("/api/me/absences", **answers(AbsencesAnswer))
@@ -784,10 +797,10 @@ def api_add_absence(body: AbsenceIn, web: WebDep, _: WriterDep, pid: PersonDep) 
 
 
 @router.delete("/api/me/absences/{absence_id}", **answers(DoneAnswer))
-def api_remove_absence(absence_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
+def api_remove_absence(request: Request, absence_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
     roster_cases.remove_absence(web.store, pid, absence_id, now=web.now())
     _touch_seats(web, pid)
-    return DoneAnswer(message=f"absence #{absence_id} removed")
+    return _done(request, msg("absence #%(id)s removed", id=absence_id))
 
 
 @router.get("/api/games/{name}/roster", **answers(RosterAnswer))

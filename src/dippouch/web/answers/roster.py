@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from dippouch.web.answers.base import Answer
@@ -40,7 +42,11 @@ class AddressesAnswer(Answer):
 
 
 class DoneAnswer(Answer):
-    message: str
+    """A change the API made, told as a message value: said in the caller's language, with its code and values."""
+
+    message: str = Field(description="What was done, in the language asked for (?lang=; English otherwise).")
+    code: str = Field(description="Which message it is (its English template), the same in every language.")
+    params: dict[str, Any] = Field(description="The values the message's placeholders take, by name.")
 
 
 class AbsenceAnswer(Answer):
