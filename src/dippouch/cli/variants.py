@@ -83,7 +83,9 @@ def variants(
 def _list() -> None:
     out = _console()
     from dippouch.catalog import load_variant, variant_files
+    from dippouch.cli.errors import cli_language
     from dippouch.core.errors import DippouchError, VariantError
+    from dippouch.saying import say
 
     table = Table("variant", "title", "powers", "centres", "victory", "from")
     broken: list[tuple[str, Path, list[str]]] = []
@@ -100,7 +102,7 @@ def _list() -> None:
             )
             continue
         except DippouchError as e:
-            broken.append((f.name, f.path, [str(e)]))
+            broken.append((f.name, f.path, [say(e.msg, cli_language())]))
             table.add_row(f.name, Text("BROKEN", style="red"), "", "", "1 problem, see below", source)
             continue
         table.add_row(f.name, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), _victory(v.victory), source)

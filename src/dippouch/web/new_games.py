@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch import settings as site_settings
 from dippouch.catalog import load_variant, variant_names
+from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 from dippouch.game import Settings
 from dippouch.play import games
@@ -106,6 +107,9 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
     try:
         return games.import_file(web.store, data, name=name or None)
     except (AttributeError, TypeError, ValueError, KeyError) as e:
+        if isinstance(e, DippouchError):
+            # A refusal of the layers (a NotFound is a KeyError too): said by its message value, not its English.
+            raise BadInput(e.msg) from None
         why = f"{type(e).__name__}: {e}"[:250]  # the error is cut, not the sentence around it
         raise BadInput(msg("the game file is incomplete or in the wrong shape (%(why)s)", why=why)) from None
 
