@@ -52,7 +52,7 @@ class RatedGameRow(Base):
     """The system it was scored under (a counted game's)."""
     problem: Mapped[str | None] = mapped_column(sa.Text)
     """Why a counted game could not be scored, in English (the logs', the check's and an old row's)."""
-    why: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
+    why: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON(none_as_null=True))
     """The same as a message value (:meth:`dippouch.core.messages.Msg.to_data`), said in the reader's language
     where it is shown; None for a row whose English no template of migration 0032 read."""
     rated: Mapped[bool]
