@@ -12,6 +12,7 @@ from dippouch.interop.daide.codec import (
     MAX_PAYLOAD,
     ErrorCode,
     ProtocolError,
+    Raw,
     Wire,
     decode,
     encode,
@@ -47,6 +48,21 @@ class Connections:
 
     def _m(self, *parts: Any) -> list[int]:
         return tokens_of(self.vocab, *parts)
+
+    def _yes(self, c: Conn, tokens: list[int]) -> None:
+        self._send(c, self._m("YES", [Raw.of(tokens)]))
+
+    def _rej(self, c: Conn, tokens: list[int]) -> None:
+        self._send(c, self._m("REJ", [Raw.of(tokens)]))
+
+    def _tell(self, c: Conn, tokens: list[int], told: list[Any] | None) -> None:
+        """Each reply of ``told`` to ``c`` (a request answered in several messages); REJ of the request when
+        there is nothing to tell."""
+        if told is None:
+            self._rej(c, tokens)
+            return
+        for m in told:
+            self._send(c, self._m(*m))
 
     def _send(self, c: Conn, tokens: list[int]) -> None:
         """Write a diplomacy message; one too long for DAIDE's header (an echo of a long message, a map too big

@@ -45,7 +45,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from dippouch.core.calendar import PhaseKind
 from dippouch.core.position import Position
 from dippouch.core.sight import sight, veil
 from dippouch.interop.daide import DAIDE_PLAYER
@@ -64,6 +63,13 @@ from dippouch.interop.daide.codec import (
 )
 from dippouch.interop.daide.connections import Connections
 from dippouch.interop.daide.gate import Gate, Limits
+from dippouch.interop.daide.history import (
+    first_parts,
+    last_orders_parts,
+    seen_positions,
+    turn_parts,
+    turns_after,
+)
 from dippouch.interop.daide.replies import (
     Sighted,
     ending_parts,
@@ -77,7 +83,6 @@ from dippouch.interop.daide.replies import (
     seconds,
     split_turn,
     text_of,
-    told_parts,
 )
 from dippouch.interop.daide.seats import (
     Conn,
@@ -242,8 +247,6 @@ class DaideServer(Connections):
 
     async def catch_up(self) -> None:
         """Tell the clients about every phase processed since the last look, and the game's end."""
-        from dippouch.game import position_from_data
-
         before = self.state
         now = await self._call(self._read)
         self._lost(now)
@@ -251,16 +254,8 @@ class DaideServer(Connections):
             self.state = now
             return
         self.state = now
-        hist = await self._call(lambda: [p for p in self.store.history(self.game) if p.status != "abandoned"])
-        ids = [p.id for p in hist]
-        turns: list[tuple[Position, list[Any], Position | None]] = []
-        if before is not None and before.phase_id in ids:
-            for p in hist[ids.index(before.phase_id) :]:
-                if p.status != "processed":
-                    continue
-                pos = position_from_data(self.variant, p.position)
-                after = position_from_data(self.variant, p.next_position) if p.next_position else None
-                turns.append((pos, p.results or [], after))
+        hist = await self._call(self._phases)
+        turns = turns_after(self.variant, hist, before.phase_id) if before is not None else []
         told: dict[Sighted, list[list[int]]] = {}
 
         def tell(powers: Sighted) -> list[list[int]]:
@@ -326,13 +321,7 @@ class DaideServer(Connections):
                 self._drop(c)
 
     def _ending(self, now: Now) -> list[list[int]]:
-        from dippouch.game import position_from_data
-
-        seen = [
-            position_from_data(self.variant, p.next_position or p.position)
-            for p in self.store.history(self.game)
-            if p.status != "abandoned"
-        ]
+        seen = seen_positions(self.variant, self._phases())
         names = {p: (s.name, s.version) for p, s in self.seats.items()}
         return [self._m(*m) for m in ending_parts(self.board, now.position, now.ended, seen, names)]
 
@@ -385,12 +374,6 @@ class DaideServer(Connections):
                 await handler(c, tokens, tree[1:])
         except Syntax as e:
             self._send(c, self._m("HUH", [Raw.of(tokens[: e.at]), "ERR", Raw.of(tokens[e.at :])]))
-
-    def _yes(self, c: Conn, tokens: list[int]) -> None:
-        self._send(c, self._m("YES", [Raw.of(tokens)]))
-
-    def _rej(self, c: Conn, tokens: list[int]) -> None:
-        self._send(c, self._m("REJ", [Raw.of(tokens)]))
 
     def _open(self) -> bool:
         return self.state is not None and self.state.ended is None and self.state.phase is not None
@@ -545,38 +528,21 @@ class DaideServer(Connections):
         return [p for p in self.store.history(self.game) if p.status != "abandoned"]
 
     async def _on_HST(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        from dippouch.game import position_from_data
-
-        hist = await self._call(self._phases)
-        if not args:
-            first = position_from_data(self.variant, hist[0].position)
-            self._send(c, self._m(*sco_parts(self.board, first, self._sighted(c))))
-            self._send(c, self._m(*now_parts(self.board, first, self._sighted(c))))
-            return
         if len(args) > 1:
             raise Syntax(args[1].at)
-        phase = read_turn(self.board, args[0])
-        for p in hist:
-            pos = position_from_data(self.variant, p.position)
-            if pos.phase == phase and p.status == "processed":
-                for m in told_parts(self.board, pos, p, sco=True, powers=self._sighted(c)):
-                    self._send(c, self._m(*m))
-                return
-        self._rej(c, tokens)
+        hist = await self._call(self._phases)
+        turn = read_turn(self.board, args[0]) if args else None
+        told = (
+            first_parts(self.board, self.variant, hist, self._sighted(c))
+            if turn is None
+            else turn_parts(self.board, self.variant, hist, turn, self._sighted(c))
+        )
+        self._tell(c, tokens, told)
 
     async def _on_ORD(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        from dippouch.game import position_from_data
-
         no_arguments(args)
-        hist = [p for p in await self._call(self._phases) if p.status == "processed"]
-        last = max((i for i, p in enumerate(hist) if p.kind == PhaseKind.MOVEMENT.value), default=None)
-        if last is None:
-            self._rej(c, tokens)
-            return
-        for p in hist[last:]:
-            pos = position_from_data(self.variant, p.position)
-            for m in told_parts(self.board, pos, p, sco=False, powers=self._sighted(c)):
-                self._send(c, self._m(*m))
+        hist = await self._call(self._phases)
+        self._tell(c, tokens, last_orders_parts(self.board, self.variant, hist, self._sighted(c)))
 
     async def _on_SMR(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         no_arguments(args)
