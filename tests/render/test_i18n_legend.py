@@ -50,3 +50,14 @@ def test_the_english_map_is_the_one_drawn_without_a_language() -> None:
     except FileNotFoundError:
         pytest.skip("the standard map's geometry is not built here")
     assert render_svg(STD, STD.start, ORDERS, options=RenderOptions(lang="en")) == plain
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "in sight: 3 centres, 3 units"), ("de", "in Sicht: 3 Zentren")])
+def test_a_fog_readers_legend_counts_what_is_in_sight(lang: str, said: str) -> None:
+    """Under fog of war a power out of sight has no centre and no unit on the reader's map: its legend line
+    says so of the sight, not of the power (it read "Austria: 0 centres, 0 units", as if Austria were out)."""
+    seen = frozenset({"par", "bre", "mar", "pic", "bur", "gas", "spa", "mao"})
+    svg = render_svg(STD, STD.start, None, options=RenderOptions(lang=lang, seen=seen))
+    assert said in svg
+    plain = render_svg(STD, STD.start, None, options=RenderOptions(lang=lang))
+    assert "in sight" not in plain and "in Sicht" not in plain

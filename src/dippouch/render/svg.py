@@ -836,6 +836,7 @@ def draw_svg(
             bool(drawn),
             _unit_changes(kind, drawn, results),
             lang=options.lang,
+            fog=options.seen is not None,
         )
         if options.legend
         else ([], 0.0)
@@ -967,6 +968,7 @@ def _legend(
     changes: Mapping[str, int] | None = None,
     *,
     lang: str = "en",
+    fog: bool = False,
 ) -> tuple[list[str], float]:
     fs = st.font
     r = fs * 0.55
@@ -979,7 +981,8 @@ def _legend(
     for power, change in (changes or {}).items():
         counts_u[power] = counts_u.get(power, 0) + change
     entries = [
-        (p, f"{p.name}", _counts(counts_c.get(p.name, 0), counts_u.get(p.name, 0), lang)) for p in variant.powers
+        (p, f"{p.name}", _counts(counts_c.get(p.name, 0), counts_u.get(p.name, 0), lang, fog=fog))
+        for p in variant.powers
     ]
     longest = max((_text_width(n, fs, True) + _text_width(c, fs * 0.85) for _, n, c in entries), default=fs * 10)
     col_w = longest * 0.62 + r * 3 + fs
@@ -1041,16 +1044,19 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _counts(centres: int, units: int, lang: str) -> str:
-    """A power's line in the legend: ``3 centres, 3 units``, in ``lang``."""
+def _counts(centres: int, units: int, lang: str, *, fog: bool = False) -> str:
+    """A power's line in the legend: ``3 centres, 3 units``, in ``lang``. Under fog of war the counts are of
+    what the reader sees (``in sight: 0 centres, 0 units``), never read as a power's whole."""
     if lang == "en":
-        return f"{_count(centres, 'centre')}, {_count(units, 'unit')}"
+        counts = f"{_count(centres, 'centre')}, {_count(units, 'unit')}"
+        return f"in sight: {counts}" if fog else counts
     t = translations(lang)
-    return (
+    counts = (
         t.ngettext("%(num)d centre", "%(num)d centres", centres) % {"num": centres}
         + ", "
         + t.ngettext("%(num)d unit", "%(num)d units", units) % {"num": units}
     )
+    return str(t.pgettext("map legend", "in sight: %(counts)s")) % {"counts": counts} if fog else counts
 
 
 def _key_words(lang: str) -> dict[str, str]:
