@@ -52,7 +52,7 @@ def _play_spring(store: GameStore, *, fog: bool) -> dict[str, Any]:
         while not (t := await c.text()).startswith("NOW"):
             told.append(t)
         c.send("ORD")
-        asked = []
+        asked: list[str] = []
         while len(asked) < len([m for m in told if m.startswith("ORD")]):
             asked.append(await c.until("ORD"))
         c.send("HST (SPR 1901)")

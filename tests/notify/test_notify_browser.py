@@ -111,12 +111,19 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: Live
     cdp.send(
         "ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registrations[-1], "data": got.text}
     )
-    # Read in the same poll that finds it: headless Chromium may drop a shown notification soon after.
-    shown = page.wait_for_function(
-        "navigator.serviceWorker.getRegistration('/').then(r => r.getNotifications())"
-        ".then(ns => ns.length ? ns.map(n => [n.title, n.body, n.data.url]) : null)",
-        timeout=30_000,
-    ).json_value()
+    # page.evaluate awaits the promise (wait_for_function does not: a promise is already "truthy"), so the
+    # page itself polls for the notification for up to 30 s.
+    shown = page.evaluate(
+        """async () => {
+            const reg = await navigator.serviceWorker.getRegistration('/');
+            for (let i = 0; i < 300; i++) {
+                const ns = await reg.getNotifications();
+                if (ns.length) return ns.map(n => [n.title, n.body, n.data.url]);
+                await new Promise(done => setTimeout(done, 100));
+            }
+            return [];
+        }"""
+    )
     assert shown == [
         [
             "demo: a seat is offered to you",

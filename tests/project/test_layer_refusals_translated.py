@@ -72,14 +72,14 @@ def plain_refusals(src: Path = SRC, layers: tuple[str, ...] = LAYERS) -> list[tu
         if not any(rel == layer or rel.startswith(layer + "/") for layer in layers):
             continue
         constants: dict[str, str] = {}
-        for node in tree.body:
+        for top in tree.body:
             if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and (text := _text(node.value)) is not None
+                isinstance(top, ast.Assign)
+                and len(top.targets) == 1
+                and isinstance(top.targets[0], ast.Name)
+                and (text := _text(top.value)) is not None
             ):
-                constants[node.targets[0].id] = text
+                constants[top.targets[0].id] = text
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and _base_name(node.func) in errors):
                 continue

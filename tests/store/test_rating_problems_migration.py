@@ -104,7 +104,7 @@ def test_old_problems_get_the_message_that_says_them(db_url: str, caplog: pytest
         # Downgrade drops the messages and keeps the English.
         _migrate(engine, "0031", down=True)
         with engine.connect() as conn:
-            rows = dict(conn.execute(sa.text("SELECT game_id, problem FROM rating_games")).all())
+            rows: dict[int, str | None] = dict(conn.execute(sa.text("SELECT game_id, problem FROM rating_games")).all())
         assert rows == OLD
         _migrate(engine, "head")
     finally:

@@ -95,10 +95,10 @@ def test_old_endings_get_the_message_that_says_them(db_url: str, caplog: pytest.
         got = _endings(engine)
         assert got["running"] is None and got["imported"] == OLD["imported"]
         for name, old in OLD.items():
-            ending = Ending.from_data(got[name])
-            assert ending.text == old["text"] and list(ending.powers) == old["powers"]
+            ended = Ending.from_data(got[name])
+            assert ended.text == old["text"] and list(ended.powers) == old["powers"]
             # The message says the English as it was stored, and is the one today's code makes for it.
-            assert str(ending.message) == old["text"], name
+            assert str(ended.message) == old["text"], name
         victory = Ending.from_data(got["victory"]).why
         assert victory == nmsg(
             "%(power)s wins with %(num)d supply centre.",
