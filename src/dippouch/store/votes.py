@@ -117,21 +117,7 @@ def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> E
             log_event(s, g, now, "vote", power=power, draw=draw)
             return None
         if r is None:
-            r = ProposalRow(
-                game_id=g.id,
-                phase_id=ph.id,
-                kind="draw",
-                values={},
-                proposer=power,
-                ballots={power: True},
-                rule=settings.vote_rule,
-                status="open",
-                created_at=now,
-                expires_at=ph.deadline,
-            )
-            s.add(r)
-            s.flush()
-            log_event(s, g, now, "proposal", proposal=r.id, proposal_kind="draw", values={})
+            r = _opened(s, g, ph, "draw", {}, power, {power: True}, settings.vote_rule, now)
         else:
             r.ballots = {**r.ballots, power: draw}  # a new dict: the JSON column sees the change
             log_event(s, g, now, "ballot", proposal=r.id)
@@ -177,22 +163,40 @@ def _adopt_old_votes(s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> Pro
         _checked(s, g, ph, "draw", {}, None)
     except GameError:
         return None
+    r = _opened(s, g, ph, "draw", {}, yes_first[0], ballots, settings.vote_rule, now, from_old_votes=True)
+    _decide(s, g, ph, r, now)
+    return r
+
+
+def _opened(
+    s: Session,
+    g: GameRow,
+    ph: PhaseRow,
+    kind: str,
+    values: dict[str, Any],
+    proposer: str,
+    ballots: dict[str, bool],
+    rule: str,
+    now: datetime,
+    **detail: Any,
+) -> ProposalRow:
+    """A proposal opened in ``ph`` (it lapses at the phase's deadline) and its event logged: a power's own
+    proposal, a draw vote when none is open, the old draw votes read as one."""
     r = ProposalRow(
         game_id=g.id,
         phase_id=ph.id,
-        kind="draw",
-        values={},
-        proposer=yes_first[0],
+        kind=kind,
+        values=values,
+        proposer=proposer,
         ballots=ballots,
-        rule=settings.vote_rule,
+        rule=rule,
         status="open",
         created_at=now,
         expires_at=ph.deadline,
     )
     s.add(r)
     s.flush()
-    log_event(s, g, now, "proposal", proposal=r.id, proposal_kind="draw", values={}, from_old_votes=True)
-    _decide(s, g, ph, r, now)
+    log_event(s, g, now, "proposal", proposal=r.id, proposal_kind=kind, values=values, **detail)
     return r
 
 
@@ -551,22 +555,8 @@ def propose(
                     id=same,
                 )
             )
-        r = ProposalRow(
-            game_id=g.id,
-            phase_id=ph.id,
-            kind=kind,
-            values=values,
-            proposer=power,
-            # The concerned proposer of a concession or a replacement casts no ballot under "not concerned".
-            ballots={power: True},
-            rule=rule,
-            status="open",
-            created_at=now,
-            expires_at=ph.deadline,
-        )
-        s.add(r)
-        s.flush()
-        log_event(s, g, now, "proposal", proposal=r.id, proposal_kind=kind, values=values)
+        # The concerned proposer of a concession or a replacement casts no ballot under "not concerned".
+        r = _opened(s, g, ph, kind, values, power, {power: True}, rule, now)
         ending = _decide(s, g, ph, r, now)
         return _read(s, g, r, current_phase(s, g) or ph, now), ending
 
