@@ -4,7 +4,9 @@
 every power a bot plays that must act and has sent nothing in the open phase, asks the bot for orders and
 submits them through :meth:`GameStore.submit` like any player (a version, source ``bot``, marked ready,
 checked line by line on arrival), so a bot never holds a phase up. A bot sees what any player of its power
-sees: the phase's public position, never anyone's orders. A power in civil disorder in a game whose policy
+sees: the phase's public position, never anyone's orders; in a fog-of-war game only its power's sight of it
+(:func:`dippouch.game.seen_position`), and it remembers and judges others by what it saw, not by the whole
+history's orders. A power in civil disorder in a game whose policy
 names a bot level is first handed to a bot of that level (the seat's history shows it), which plays it until
 a person takes the seat back (``dippouch players replace``).
 
@@ -40,7 +42,7 @@ from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order
 from dippouch.bots.memory import Memory, recalled
 from dippouch.core.messages import msg
-from dippouch.game import GameError, as_utc, position_from_data
+from dippouch.game import GameError, as_utc, position_from_data, seen_position
 from dippouch.press.rules import shown_sender
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.db import Database
@@ -300,9 +302,10 @@ def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list
             position = position_from_data(variant, record["position"])
         kind = variant.calendar.kind(position.phase)
         if memories is None and kind is PhaseKind.MOVEMENT:
-            memories = _memories(store, name, variant, [p.power for p in st.powers])
+            memories = _memories(store, name, variant, [p.power for p in st.powers], fog=st.settings.fog)
         memory = (memories or {}).get(ps.power)
-        orders = _orders(store, name, st.phase, variant, position, ps.power, level, memory, think)
+        seen = seen_position(variant, position, ps.power, st.settings)
+        orders = _orders(store, name, st.phase, variant, seen, ps.power, level, memory, think, fog=st.settings.fog)
         text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
         result = store.submit(
             name,
@@ -318,8 +321,11 @@ def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list
     return moves
 
 
-def _memories(store: GameStore, name: str, variant: Variant, powers: list[str]) -> dict[str, Memory]:
-    """What the bots' earlier moves came to, read once for every bot of the game (bots/memory.py)."""
+def _memories(store: GameStore, name: str, variant: Variant, powers: list[str], *, fog: bool) -> dict[str, Memory]:
+    """What the bots' earlier moves came to, read once for every bot of the game (bots/memory.py). None in a
+    fog-of-war game: the memory reads every power's orders of the whole history, which a player there never saw."""
+    if fog:
+        return {}
     kind = PhaseKind.MOVEMENT.value
     done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind]
     return recalled(variant, done, powers)
@@ -335,6 +341,8 @@ def _orders(
     level: str,
     memory: Memory | None,
     think: Think = think_here,
+    *,
+    fog: bool = False,
 ) -> list[Order]:
     """The bot's orders for ``power``: its level's own plan (the same for the same game, phase and power),
     made and changed to keep what it accepted in the game's press (:mod:`dippouch.bots.negotiate`: planned
@@ -343,9 +351,9 @@ def _orders(
     rng = random.Random(_seed(name, phase, power))
     talk = None
     if variant.calendar.kind(position.phase) is PhaseKind.MOVEMENT:
-        talk = _talk(store, name, variant, position, phase, power, hostile=False)
+        talk = _talk(store, name, variant, position, phase, power, hostile=False, fog=fog)
         if talk is not None and talk.commitments:
-            talk = _talk(store, name, variant, position, phase, power)
+            talk = _talk(store, name, variant, position, phase, power, fog=fog)
     if talk is None or not talk.commitments:
         return think(level, variant, position, power, rng, memory)
     view = negotiate.planning_view(variant, position, power, talk.commitments, talk.hostile)
@@ -362,7 +370,15 @@ class _Talk:
 
 
 def _talk(
-    store: GameStore, name: str, variant: Variant, position: Position, phase: str, power: str, *, hostile: bool = True
+    store: GameStore,
+    name: str,
+    variant: Variant,
+    position: Position,
+    phase: str,
+    power: str,
+    *,
+    hostile: bool = True,
+    fog: bool = False,
 ) -> _Talk | None:
     """What ``power``'s bot accepted in the press (read back from its own messages) and, with ``hostile``, who
     is at war with it; ``None`` in a game without press between powers."""
@@ -372,12 +388,15 @@ def _talk(
     if rules.kind == "none":
         return None
     said = [(m.phase, m.text) for m in store_press.messages_since(store, name, power, 0) if m.mine]
-    war = _hostile(store, name, variant, position, power) if hostile else set()
+    war = _hostile(store, name, variant, position, power, fog=fog) if hostile else set()
     return _Talk(negotiate.accepted(variant, said, phase), war)
 
 
-def _hostile(store: GameStore, name: str, variant: Variant, position: Position, power: str) -> set[str]:
-    """The powers at war with ``power``: the board, and the orders of the last two movement phases."""
+def _hostile(store: GameStore, name: str, variant: Variant, position: Position, power: str, *, fog: bool) -> set[str]:
+    """The powers at war with ``power``: the board, and the orders of the last two movement phases (in a
+    fog-of-war game the board it sees alone: the orders of the phases are everyone's, most of them unseen)."""
+    if fog:
+        return negotiate.at_war(variant, position, power, [])
     kind = PhaseKind.MOVEMENT.value
     done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind][-2:]
     recent = [o for results in done for o in negotiate.recent_orders(variant, results)]
@@ -422,19 +441,23 @@ def answer_press(
     if not bots:
         return []
     record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
-    position = position_from_data(variant, record["position"])
+    board = position_from_data(variant, record["position"])
     proposals = negotiate.parse_request(variant, text)
-    memories = _memories(store, game, variant, bots) if proposals else {}
+    fog = st.settings.fog
+    memories = _memories(store, game, variant, bots, fog=fog) if proposals else {}
     sent: list[int] = []
     for bot in bots:
+        position = seen_position(variant, board, bot, st.settings)
         asker = shown_sender(rules, sender, reader=bot, finished=False)
-        talk = _talk(store, game, variant, position, st.phase, bot)
+        talk = _talk(store, game, variant, position, st.phase, bot, fog=fog)
         hostile = talk.hostile if talk is not None else set()
         commitments = talk.commitments if talk is not None else []
         promised = negotiate.promised_units(variant, position, bot, commitments)
         # The bot's own plan for the phase, as it would order now: a support is weighed against it.
         plan = (
-            _orders(store, game, st.phase, variant, position, bot, seats[bot], memories.get(bot)) if proposals else []
+            _orders(store, game, st.phase, variant, position, bot, seats[bot], memories.get(bot), fog=fog)
+            if proposals
+            else []
         )
         answers = [
             negotiate.decide(
@@ -460,7 +483,7 @@ def answer_press(
             continue
         sent.append(got)
         if any(a.yes and a.proposal.kind == "support" for a in answers):
-            _reorder(store, game, st.phase, variant, position, bot, seats[bot], now)
+            _reorder(store, game, st.phase, variant, position, bot, seats[bot], now, fog=fog)
     return sent
 
 
@@ -475,11 +498,21 @@ def _addressed(variant: Variant, position: Position, bot: str, text: str, answer
 
 
 def _reorder(
-    store: GameStore, game: str, phase: str, variant: Variant, position: Position, power: str, level: str, now: datetime
+    store: GameStore,
+    game: str,
+    phase: str,
+    variant: Variant,
+    position: Position,
+    power: str,
+    level: str,
+    now: datetime,
+    *,
+    fog: bool,
 ) -> None:
-    """Send the bot's orders again, now with what it accepted (a person's request came after its orders)."""
-    memories = _memories(store, game, variant, [power])
-    orders = _orders(store, game, phase, variant, position, power, level, memories.get(power))
+    """Send the bot's orders again, now with what it accepted (a person's request came after its orders);
+    ``position`` is what the bot sees."""
+    memories = _memories(store, game, variant, [power], fog=fog)
+    orders = _orders(store, game, phase, variant, position, power, level, memories.get(power), fog=fog)
     kind = variant.calendar.kind(position.phase)
     text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
     store.submit(game, power, text, now=now, ready=True, phase=phase, source="bot", replace_with_nothing=not orders)
@@ -515,7 +548,7 @@ def play_outside(store: GameStore, game: str, power: str, bot: Bot, *, now: date
     if row is None or not row.must_act:
         return None
     record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
-    position = position_from_data(variant, record["position"])
+    position = seen_position(variant, position_from_data(variant, record["position"]), row.power, st.settings)
     kind = variant.calendar.kind(position.phase)
     orders = bot.orders(variant, position, row.power, random.Random(_seed(game, st.phase, row.power)))
     text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
