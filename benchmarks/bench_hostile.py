@@ -144,11 +144,13 @@ def build(folder: Path, players: int, long_years: int) -> World:
     return World(url, seats[:players], long_game, tokens[0])
 
 
-def serve(url: str, folder: Path) -> tuple[subprocess.Popen[str], int]:
+def serve(url: str, folder: Path, trace: Path | None = None) -> tuple[subprocess.Popen[str], int]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     env = {**os.environ, "DIPPOUCH_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    if trace is not None:
+        env["DIPPOUCH_WRITE_TRACE"] = str(trace)
     exe = Path(sys.executable).parent / "dippouch"
     log = open(folder / "serve.log", "w")  # noqa: SIM115  (kept open for the server's life)
     proc = subprocess.Popen(
@@ -463,16 +465,68 @@ def tree_cpu(pid: int) -> tuple[float, float]:
     return cpu_seconds(pid), children
 
 
+@dataclass
+class Holder:
+    """One place that took SQLite's write lock, over a run (``DIPPOUCH_WRITE_TRACE``'s lines summed)."""
+
+    who: str
+    count: int = 0
+    held: float = 0.0
+    longest: float = 0.0
+    waited: float = 0.0
+    commit: float = 0.0
+
+
+def _place(frame: str) -> str:
+    """``store/processing.py:123 process_locked`` -> ``store/processing.py process_locked``."""
+    where, _, function = frame.partition(" ")
+    return f"{where.rsplit(':', 1)[0]} {function}"
+
+
+def write_holders(trace: Path, frames: int = 2) -> list[Holder]:
+    """The trace's write transactions summed by who began them (the innermost ``frames`` of dippouch's frames,
+    without line numbers, so that one function's transactions are one holder)."""
+    by: dict[str, Holder] = {}
+    for line in trace.read_text().splitlines():
+        try:
+            t = json.loads(line)
+        except ValueError:  # a line cut short by the server's end
+            continue
+        who = " < ".join(_place(w) for w in t["who"][:frames]) or "?"
+        h = by.setdefault(who, Holder(who))
+        h.count += 1
+        h.held += t["held"]
+        h.longest = max(h.longest, t["held"])
+        h.waited += t["waited"]
+        h.commit += t.get("commit", 0.0)
+    return list(by.values())
+
+
+def _print_holders(holders: list[Holder], top: int = 12) -> None:
+    total = sum(h.held for h in holders)
+    print(f"write transactions: {sum(h.count for h in holders)}, the lock held {total:.2f} s in all")
+    for title, key in (("by total hold", lambda h: h.held), ("by longest hold", lambda h: h.longest)):
+        print(f"  {title}:")
+        for h in sorted(holders, key=key, reverse=True)[:top]:
+            print(
+                f"    {h.held * 1000:8.1f} ms in {h.count:5d}  longest {h.longest * 1000:7.1f} ms  "
+                f"waited {h.waited * 1000:8.1f} ms  commits {h.commit * 1000:7.1f} ms  {h.who}"
+            )
+
+
 def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-hostile-") as d:
         folder = Path(d)
         t0 = time.perf_counter()
         world = build(folder, args.players, args.long_years)
         built = time.perf_counter() - t0
-        proc, port = serve(world.url, folder)
+        trace = folder / "writes.jsonl" if args.write_trace else None
+        proc, port = serve(world.url, folder, trace)
         try:
             # Warm-up: every player's page once (what a server that has been running has made already).
             asyncio.run(players(port, world, 3.0, args.page_rate * 2, args.submit_rate))
+            if trace is not None:
+                trace.write_bytes(b"")  # the timed part only (emptied: the server appends to the file it opened)
             s0, w0 = tree_cpu(proc.pid)
             attacker = Attacker(port, world, args.hostile_threads, args.jobs) if hostile else None
             lat = asyncio.run(players(port, world, args.seconds, args.page_rate, args.submit_rate))
@@ -480,6 +534,7 @@ def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
             cpu, workers = s1 - s0 + w1 - w0, w1 - w0
             got = attacker.finish() if attacker else None
             errors_logged = sum(1 for line in (folder / "serve.log").read_text().splitlines() if "Traceback" in line)
+            holders = write_holders(trace) if trace is not None and trace.exists() else None
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=30)
@@ -490,6 +545,7 @@ def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
         "workers": workers,
         "hostile": got,
         "tracebacks": errors_logged,
+        "holders": holders,
     }
 
 
@@ -506,6 +562,11 @@ def main(argv: list[str] | None = None) -> int:
         type=lambda text: text.split(","),
         default=None,
         help="the hostile person's jobs, one a thread in turn: games_and_bots,sandbox,drawings,checks (all)",
+    )
+    ap.add_argument(
+        "--write-trace",
+        action="store_true",
+        help="trace who holds SQLite's write lock in each run (DIPPOUCH_WRITE_TRACE) and print the top holders",
     )
     args = ap.parse_args(argv)
     from dippouch import settings
@@ -527,6 +588,8 @@ def main(argv: list[str] | None = None) -> int:
         print(_line("submissions", lat.submissions))
         if lat.errors:
             print("players' errors:", dict(lat.errors))
+        if r["holders"] is not None:
+            _print_holders(r["holders"])
     qp, lp = _pct(quiet["lat"].pages, 0.99), _pct(loud["lat"].pages, 0.99)
     qs, ls = _pct(quiet["lat"].submissions, 0.99), _pct(loud["lat"].submissions, 0.99)
     print(f"\np99 with the hostile account / without: pages {lp / qp:.2f}x, submissions {ls / qs:.2f}x")

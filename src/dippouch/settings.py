@@ -623,6 +623,15 @@ class Settings:
             "DIPPOUCH_REQUEST_BURST", 60.0, 1.0, 1_000_000.0, "60", N_("requests from %(lowest)s to %(highest)s")
         )
 
+    # --- measuring
+
+    @cached_property
+    def write_trace(self) -> Path | None:
+        """``DIPPOUCH_WRITE_TRACE``: a file to which every write transaction on SQLite appends how long it held the
+        database's one write lock and who took it (dippouch.store.db; a benchmark's question, off by default)."""
+        given = self._given("DIPPOUCH_WRITE_TRACE")
+        return Path(given).expanduser() if given else None
+
     # --- the crash and race tests' stopping points
 
     @cached_property

@@ -7,6 +7,7 @@ database: its engine, its sessions and its clock (the game store is a :class:`Da
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -14,6 +15,7 @@ import shlex
 import stat
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -236,7 +238,7 @@ def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine
             cur.close()
 
         if write_lock:
-            _WriteQueue().attach(engine)
+            _WriteQueue(settings.current().write_trace).attach(engine)
         else:
             sa.event.listen(engine, "begin", _begin_deferred)
 
@@ -255,20 +257,35 @@ class _WriteQueue:
     gives it back: a commit, a rollback, the pool resetting or throwing away a connection."""
 
     _HELD = "dippouch_writing"
+    _TRACED = "dippouch_traced"
 
-    def __init__(self) -> None:
+    def __init__(self, trace: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self._trace = None if trace is None else _WriteTrace(trace)
 
     def attach(self, engine: sa.Engine) -> None:
         sa.event.listen(engine, "begin", self._begin)
-        sa.event.listen(engine, "commit", self._ended)
+        sa.event.listen(engine, "commit", self._committing)
         sa.event.listen(engine, "rollback", self._ended)
         sa.event.listen(engine, "reset", self._reset)
         sa.event.listen(engine, "invalidate", self._invalidated)
+        if self._trace is not None:
+            # The commit's own flush comes after the "commit" event, where the lock is given back: timed here.
+            trace, commit = self._trace, engine.dialect.do_commit
+
+            def do_commit(dbapi_connection: Any) -> None:
+                began = time.perf_counter()
+                try:
+                    commit(dbapi_connection)
+                finally:
+                    trace.committed(time.perf_counter() - began)
+
+            engine.dialect.do_commit = do_commit  # type: ignore[method-assign]
 
     def _begin(self, conn: sa.Connection) -> None:
         # IMMEDIATE takes the write lock up front: two processes processing the same phase queue up instead of
         # both reading "open" and one failing with "database is locked" at commit.
+        asked = time.perf_counter() if self._trace is not None else 0.0
         held = self._lock.acquire(timeout=_BUSY_SECONDS)
         try:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
@@ -278,14 +295,29 @@ class _WriteQueue:
             raise
         if held:
             conn.info[self._HELD] = True
+        if self._trace is not None:
+            conn.info[self._TRACED] = (asked, time.perf_counter(), _WriteTrace.who())
+
+    def _committing(self, conn: sa.Connection) -> None:
+        if self._trace is not None and not conn.invalidated and self._TRACED in conn.info:
+            self._trace.committing()
+        self._ended(conn)
 
     def _ended(self, conn: sa.Connection) -> None:
         # An invalidated connection has no record to read (asking reconnects); its pool event gave it back.
-        if not conn.invalidated and conn.info.pop(self._HELD, False):
+        if conn.invalidated:
+            return
+        if self._trace is not None and (times := conn.info.pop(self._TRACED, None)) is not None:
+            self._trace.record(*times)
+        if conn.info.pop(self._HELD, False):
             self._lock.release()
 
     def _dropped(self, record: Any) -> None:
-        if record is not None and record.info.pop(self._HELD, False):
+        if record is None:
+            return
+        if self._trace is not None and (times := record.info.pop(self._TRACED, None)) is not None:
+            self._trace.record(*times)
+        if record.info.pop(self._HELD, False):
             self._lock.release()
 
     def _reset(self, dbapi_connection: Any, connection_record: Any, reset_state: Any) -> None:
@@ -293,6 +325,76 @@ class _WriteQueue:
 
     def _invalidated(self, dbapi_connection: Any, connection_record: Any, exception: Any) -> None:
         self._dropped(connection_record)
+
+
+_PACKAGE = str(Path(__file__).resolve().parent.parent) + os.sep
+_HERE = str(Path(__file__).resolve())
+
+
+class _WriteTrace:
+    """Who holds SQLite's one write lock, and for how long (``DIPPOUCH_WRITE_TRACE``): every submission waits
+    for it, so the transactions that hold it longest are what a player's write waits behind. One JSON line a
+    write transaction, appended by one ``write`` each (whole lines, so the server's processes can share the
+    file): ``waited`` (seconds from asking to having the lock), ``held`` (from having it to the commit or
+    rollback), ``commit`` (the commit's own flush, after the process's other threads may ask again but before
+    SQLite lets them in; 0 for a rollback), ``who`` (the innermost frames of dippouch that began it, innermost
+    first, read when it began), ``pid``. Made only when the setting names a file: otherwise no clock is read."""
+
+    FRAMES = 4
+    """How many of dippouch's frames ``who`` names: the innermost is often a helper (``Database.clock``); its
+    callers say whose transaction it was."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._pid = 0
+        self._pending = threading.local()
+
+    def _file(self) -> int:
+        if self._fd is None or self._pid != os.getpid():  # a forked child writes through a descriptor of its own
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            self._pid = os.getpid()
+        return self._fd
+
+    @classmethod
+    def who(cls) -> list[str]:
+        frames: list[str] = []
+        f: Any = sys._getframe(1)
+        while f is not None and len(frames) < cls.FRAMES:
+            name = f.f_code.co_filename
+            if name.startswith(_PACKAGE) and name != _HERE:
+                frames.append(f"{name[len(_PACKAGE) :]}:{f.f_lineno} {f.f_code.co_name}")
+            elif name == _HERE and f.f_code.co_name not in ("_begin", "_ended", "_dropped", "record", "who"):
+                frames.append(f"store/db.py:{f.f_lineno} {f.f_code.co_name}")
+            f = f.f_back
+        return frames
+
+    def record(self, asked: float, got: float, who: list[str]) -> None:
+        """A transaction ends: written at once, or, when it ends in a commit, once :meth:`committed` has timed
+        the commit (the same thread, just after)."""
+        line = {
+            "waited": round(got - asked, 6),
+            "held": round(time.perf_counter() - got, 6),
+            "commit": 0.0,
+            "who": who,
+            "pid": os.getpid(),
+        }
+        if self._pending.__dict__.pop("committing", False):
+            self._pending.line = line
+        else:
+            self._write(line)
+
+    def committing(self) -> None:
+        self._pending.committing = True
+
+    def committed(self, seconds: float) -> None:
+        line = self._pending.__dict__.pop("line", None)
+        if line is not None:
+            line["commit"] = round(seconds, 6)
+            self._write(line)
+
+    def _write(self, line: dict[str, Any]) -> None:
+        os.write(self._file(), (json.dumps(line) + "\n").encode())
 
 
 def alembic_config() -> Config:
@@ -442,6 +544,12 @@ class Database:
         was 300 ms on a loaded machine); this one takes no lock, sees one snapshot (WAL), and refuses a write
         (``query_only``) so a misuse fails loudly. Elsewhere it is :attr:`session`."""
         return self._reads()()
+
+    @property
+    def reads_without_lock(self) -> bool:
+        """Whether :meth:`read_session` reads without taking the write lock (a SQLite file), so that work read
+        there first shortens the write transaction that follows it."""
+        return self._reads() is not self.session
 
     @property
     def read_engine(self) -> sa.Engine:
