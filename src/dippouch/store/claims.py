@@ -13,11 +13,12 @@ from datetime import datetime
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow, SubmissionRow
-from dippouch.store.processing import process_locked
+from dippouch.store.processing import adjudicate_ahead, process_locked
 from dippouch.store.readiness import phase_due, review
 from dippouch.store.rows import game_variant
 
@@ -125,7 +126,7 @@ def due_count(db: Database, *, now: datetime | None = None) -> int:
 
 def is_due(db: Database, phase_id: int, *, now: datetime | None = None) -> bool:
     """Whether this phase is open and due (deadline passed, or everyone who must act is ready)."""
-    with db.session() as s:
+    with db.read_session() as s:  # a look: the processing that follows checks again under the lock
         now = db.db_now(s) if now is None else as_utc(now)
         ph = s.get(PhaseRow, phase_id)
         if ph is None or ph.status != "open":
@@ -133,6 +134,25 @@ def is_due(db: Database, phase_id: int, *, now: datetime | None = None) -> bool:
         g = s.get(GameRow, ph.game_id)
         assert g is not None
         return phase_due(db, s, g, game_variant(g), ph, now)
+
+
+def _claim_query(
+    db: Database, s: Session, now: datetime | None, skip: Sequence[int]
+) -> sa.Select[int, int, str, str, str, datetime | None]:
+    """The open phase with the oldest deadline that has passed, of an active game, not in ``skip`` nor held for
+    the coordinator's review: its id, game id, game, variant, phase and deadline."""
+    pg = s.get_bind().dialect.name == "postgresql"
+    at = (sa.func.clock_timestamp() if pg else db.db_now(s)) if now is None else as_utc(now)
+    held = review().held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
+    skip = [*skip, *held]
+    return (
+        sa.select(PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline)
+        .join(GameRow, GameRow.id == PhaseRow.game_id)
+        .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= at)
+        .where(PhaseRow.id.not_in(list(skip)) if skip else sa.true())
+        .order_by(PhaseRow.deadline, PhaseRow.id)
+        .limit(1)
+    )
 
 
 def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequence[int] = ()) -> DuePhase | None:
@@ -152,22 +172,18 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     from dippouch.store.absences import apply_locked
 
     while True:
+        ahead = None
+        if db.reads_without_lock:
+            # SQLite: the phase the claim will find is adjudicated first from a snapshot, without the file's write
+            # lock (process_locked uses it only if what it stood on still stands).
+            with db.read_session() as s:
+                row = s.execute(_claim_query(db, s, now, skip)).first()
+            if row is None:
+                return None
+            ahead = adjudicate_ahead(db, row[0])
         try:
             with db.session() as s, s.begin():
-                pg = s.get_bind().dialect.name == "postgresql"
-                at = (sa.func.clock_timestamp() if pg else db.db_now(s)) if now is None else as_utc(now)
-                held = review().held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
-                skip = [*skip, *held]
-                q = (
-                    sa.select(PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline)
-                    .join(GameRow, GameRow.id == PhaseRow.game_id)
-                    .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= at)
-                    .where(PhaseRow.id.not_in(list(skip)) if skip else sa.true())
-                    .order_by(PhaseRow.deadline, PhaseRow.id)
-                    .limit(1)
-                    .with_for_update(of=GameRow, skip_locked=True)
-                )
-                row = s.execute(q).first()
+                row = s.execute(_claim_query(db, s, now, skip).with_for_update(of=GameRow, skip_locked=True)).first()
                 if row is None:
                     return None
                 phase_id, game_id, game, variant, phase, deadline = row
@@ -177,7 +193,7 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
                     # Players away at the deadline get the game's absence policy first, under the same lock: an
                     # extended phase is then not due, and standing or proxy orders are a version at the deadline.
                     apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now))
-                    ok = process_locked(db, s, g, phase_id, now, only_if_due=True)
+                    ok = process_locked(db, s, g, phase_id, now, only_if_due=True, ahead=ahead)
                 except (sa.exc.SQLAlchemyError, PhaseFailed):
                     raise
                 except Exception as e:  # rolled back; the caller skips this phase and goes on

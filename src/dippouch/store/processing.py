@@ -1,4 +1,6 @@
-"""Processing a phase: read, adjudicate and write in one transaction, then open the next phase.
+"""Processing a phase: read, adjudicate and write in one transaction, then open the next phase (on SQLite the
+adjudication is made from a snapshot before that transaction and used in it only if what it stood on still stands:
+:func:`adjudicate_ahead`).
 
 A crash anywhere leaves the game before the phase or after it; processing an already processed phase is a
 no-op, and the unique ``(game, branch, seq)`` key stops two processes from both writing the next phase.
@@ -8,8 +10,9 @@ never interleave. What deadline workers find and claim is :mod:`dippouch.store.c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -26,7 +29,7 @@ from dippouch.game import (
     powers_to_act,
 )
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.readiness import phase_due, review
 from dippouch.store.records import result_data
 from dippouch.store.rows import (
@@ -41,10 +44,14 @@ from dippouch.store.rows import (
 )
 from dippouch.store.standing import standing_versions
 
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
+    from dippouch.game import Ending
+
 I18N_DOMAIN = "rules"
 """The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
-__all__ = ["IDLE_PHASES", "process", "process_locked", "process_phase"]
+__all__ = ["IDLE_PHASES", "Adjudicated", "adjudicate_ahead", "process", "process_locked", "process_phase"]
 
 IDLE_PHASES = 6
 """How many phases in a row one ``process`` call runs before their deadlines because nobody has anything to
@@ -62,7 +69,8 @@ def process(db: Database, name: str, *, now: datetime, force: bool = False, limi
     done: list[str] = []
     idle = 0
     for _ in range(limit):
-        with db.session() as s:
+        # What to process is read from a snapshot (no write lock): process_phase checks it again under the lock.
+        with db.read_session() as s:
             g = game_row(s, name)
             if g.status == "paused" and force and not done:
                 raise GameError(msg("game %(game)s is paused; resume it before processing", game=repr(name)))
@@ -115,6 +123,7 @@ def process_phase(
     does (:func:`dippouch.store.absences.apply_locked`; without ``only_if_due`` it is the coordinator's
     process-now, and the players away today get it).
     """
+    ahead = adjudicate_ahead(db, phase_id)
     try:
         with db.session() as s, s.begin():
             game_id = s.scalar(sa.select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
@@ -128,31 +137,40 @@ def process_phase(
                 from dippouch.store.absences import apply_locked  # loaded when a game may need it, as claims does
 
                 apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now), forced=not only_if_due)
-            return process_locked(db, s, g, phase_id, now, only_if_due=only_if_due)
+            return process_locked(db, s, g, phase_id, now, only_if_due=only_if_due, ahead=ahead)
     except IntegrityError:
         # Another process wrote the next phase first: the phase has been processed, which is what we wanted.
         return False
 
 
-def process_locked(
-    db: Database, s: Session, g: GameRow, phase_id: int, now: datetime | None, *, only_if_due: bool
-) -> bool:
-    """Process the phase of a game whose row this transaction has locked (see :func:`process_phase`)."""
+@dataclass(frozen=True)
+class Adjudicated:
+    """One phase adjudicated from what it stood on (:func:`adjudicate_ahead`): what its processing writes, if
+    the transaction that writes it finds the same submissions standing (:attr:`basis`) under the same variant."""
+
+    phase_id: int
+    variant: Variant
+    basis: tuple[tuple[str, int, int, Any], ...]
+    """(power, submission id, version, its lines) of each standing submission, in the powers' order."""
+    used: dict[str, list[str]]
+    results: list[Any]
+    next_position: dict[str, Any]
+    must: list[str]
+    ending: Ending | None
+
+
+def _basis(latest: dict[str, SubmissionRow]) -> tuple[tuple[str, int, int, Any], ...]:
+    # The lines too, not only the row: a coordinator's review may change a version's lines in place.
+    return tuple((power, sub.id, sub.version, sub.lines) for power, sub in sorted(latest.items()))
+
+
+def _adjudicated(v: Variant, ph: PhaseRow, latest: dict[str, SubmissionRow]) -> Adjudicated:
+    """The adjudication of ``ph`` on the standing submissions ``latest``: pure computation, no writes."""
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.notation import OrderParseError, format_order, parse_order
 
-    ph = s.get(PhaseRow, phase_id, with_for_update=True, populate_existing=True)
-    if ph is None or ph.status != "open" or ph.game_id != g.id:
-        return False
-    now = db.db_now(s) if now is None else as_utc(now)
-    v = game_variant(g)
-    if only_if_due and not phase_due(db, s, g, v, ph, now):
-        return False
-    db.pause_point("process:locked")
-    settings = game_settings(g)
     pos = position_from_data(v, ph.position)
     kind = v.calendar.kind(pos.phase)
-    latest = standing_versions(ph, on_time_only=True)
     orders: dict[str, list[Any]] = {}
     used: dict[str, list[str]] = {}
     for power, sub in sorted(latest.items()):
@@ -167,22 +185,84 @@ def process_locked(
                 continue
         orders[power] = parsed
         used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
-    must = powers_to_act(v, pos)
+    must = list(powers_to_act(v, pos))
+    resolution = adjudicate(v, pos, orders)
+    return Adjudicated(
+        phase_id=ph.id,
+        variant=v,
+        basis=_basis(latest),
+        used=used,
+        results=[result_data(v, r, kind) for r in resolution.results],
+        next_position=position_to_data(v, resolution.next),
+        must=must,
+        ending=game_end(v, resolution.next),
+    )
+
+
+def adjudicate_ahead(db: Database, phase_id: int) -> Adjudicated | None:
+    """Adjudicate an open phase from a snapshot, before the transaction that writes its results takes the write
+    lock; ``None`` where that gains nothing (a database whose reads take the lock too: PostgreSQL locks the game's
+    row alone, so its processing holds no other game's writers up) or the phase is not open.
+
+    On SQLite the write lock is the whole file's: a phase adjudicated inside its transaction (a W3K phase, tens
+    of milliseconds) held every player's submission to every game up for that long. The transaction then
+    checks that the submissions standing are still the ones adjudicated (:func:`process_locked`) and adjudicates
+    again under the lock when one arrived in between, so the results are always those of what stands."""
+    if not db.reads_without_lock:
+        return None
+    try:
+        with db.read_session() as s:
+            ph = s.get(PhaseRow, phase_id)
+            if ph is None or ph.status != "open":
+                return None
+            g = s.get(GameRow, ph.game_id)
+            if g is None:
+                return None
+            ahead = _adjudicated(game_variant(g), ph, standing_versions(ph, on_time_only=True))
+    except Exception:  # a phase that cannot be adjudicated fails again under the lock, where its caller reports it
+        return None
+    db.pause_point("process:adjudicated")
+    return ahead
+
+
+def process_locked(
+    db: Database,
+    s: Session,
+    g: GameRow,
+    phase_id: int,
+    now: datetime | None,
+    *,
+    only_if_due: bool,
+    ahead: Adjudicated | None = None,
+) -> bool:
+    """Process the phase of a game whose row this transaction has locked (see :func:`process_phase`): with the
+    adjudication ``ahead`` made before the lock (:func:`adjudicate_ahead`) when it stands on the submissions
+    standing now, else adjudicated here."""
+    ph = s.get(PhaseRow, phase_id, with_for_update=True, populate_existing=True)
+    if ph is None or ph.status != "open" or ph.game_id != g.id:
+        return False
+    now = db.db_now(s) if now is None else as_utc(now)
+    v = game_variant(g)
+    if only_if_due and not phase_due(db, s, g, v, ph, now):
+        return False
+    db.pause_point("process:locked")
+    settings = game_settings(g)
+    latest = standing_versions(ph, on_time_only=True)
+    done = ahead
+    if done is None or done.phase_id != ph.id or done.variant is not v or done.basis != _basis(latest):
+        done = _adjudicated(v, ph, latest)
     # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
     sent_photos = review().photo_powers(s, ph)  # taken part, whatever the coordinator made of them
-    missed = [p for p in must if p not in latest and p not in sent_photos]
-    resolution = adjudicate(v, pos, orders)
-    results = [result_data(v, r, kind) for r in resolution.results]
-    nxt = resolution.next
+    missed = [p for p in done.must if p not in latest and p not in sent_photos]
     ph.status = "processed"
     ph.processed_at = now
-    ph.orders = used
-    ph.results = results
-    ph.next_position = position_to_data(v, nxt)
+    ph.orders = done.used
+    ph.results = done.results
+    ph.next_position = done.next_position
     ph.missed = missed
     s.flush()
     db.crash_point("process:after-results")
-    ending = game_end(v, nxt)
+    ending = done.ending
     if ending is not None:
         g.status = "finished"
         g.ending = ending.to_data()

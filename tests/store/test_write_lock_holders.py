@@ -1,0 +1,214 @@
+"""Who holds SQLite's one write lock, and for how short: the trace of write transactions (``DIPPOUCH_WRITE_TRACE``)
+names a long writer, and a phase is adjudicated before its write transaction (from a snapshot) with the same
+results as under the lock, adjudicated again under the lock when a submission arrived in between."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dbsupport import migrated_sqlite
+from dippouch import settings
+from dippouch.store import GameStore, processing
+from dippouch.store.processing import Adjudicated
+from workersupport import wait_until
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+
+def _paused_at(monkeypatch: pytest.MonkeyPatch, folder: Path, point: str, **more: str) -> None:
+    """This process stops at ``point`` until ``<point>.go`` appears in ``folder`` (dippouch.store.faults), as the
+    stores opened after this call read their settings."""
+    monkeypatch.setenv("DIPPOUCH_PAUSE_AT", point)
+    monkeypatch.setenv("DIPPOUCH_PAUSE_DIR", str(folder))
+    for name, value in more.items():
+        monkeypatch.setenv(name, value)
+    settings.reread()
+
+
+def _in_thread(work: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append(work())
+        except BaseException as e:  # the test's thread raises it
+            out.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, out
+
+
+def _result(t: threading.Thread, out: list[Any]) -> Any:
+    t.join(60)
+    assert not t.is_alive() and len(out) == 1
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]
+
+
+@pytest.fixture
+def adjudications(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The phase ids adjudicated, once an adjudication (before the lock or under it)."""
+    seen: list[int] = []
+    real = processing._adjudicated
+
+    def counted(*args: Any) -> Adjudicated:
+        done = real(*args)
+        seen.append(done.phase_id)
+        return done
+
+    monkeypatch.setattr(processing, "_adjudicated", counted)
+    return seen
+
+
+# --------------------------------------------------------------------------------------------------
+# The trace
+
+
+def test_the_trace_records_a_long_writer_and_the_code_that_began_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = migrated_sqlite(tmp_path / "games.db")  # before the trace: its first copy migrates a database
+    trace = tmp_path / "writes.jsonl"
+    _paused_at(monkeypatch, tmp_path, "process:locked", DIPPOUCH_WRITE_TRACE=str(trace))
+    store = GameStore(url)
+    try:
+        store.create_game("g", "standard", now=T0)
+        store.submit("g", "France", "A par - bur", now=T0)
+        t, out = _in_thread(lambda: store.process("g", now=T0, force=True))
+        wait_until("the processing to hold the lock", (tmp_path / "process-locked.reached").exists)
+        # The other writers of the process wait meanwhile: one that asks now waits for the processing's commit.
+        w, written = _in_thread(lambda: store.submit("g", "England", "F lon - nth", now=T0))
+        wait_until("the waiting writer to be seen waiting", lambda: w.is_alive())
+        held_for = 0.3  # how long the processing holds the lock: what the trace must report
+        threading.Event().wait(held_for)
+        (tmp_path / "process-locked.go").touch()
+        assert _result(t, out) == ["Spring 1901 Movement"]
+        _result(w, written)
+    finally:
+        store.close()
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert all(set(t) == {"waited", "held", "commit", "who", "pid"} for t in lines)
+    longest = max(lines, key=lambda t: t["held"])
+    assert longest["held"] >= held_for
+    assert longest["who"][0].startswith("store/processing.py:") and longest["who"][0].endswith(" process_phase")
+    assert any(frame.endswith(" process") for frame in longest["who"][1:])  # its callers name whose it was
+    # The creation and first submission held it briefly; the England submission, refused at once (the phase
+    # had moved on) or not, waited while the processing held it.
+    assert sum(1 for t in lines if t["held"] < held_for) >= 2
+    assert max(t["waited"] for t in lines) >= held_for / 2
+    assert longest["commit"] > 0  # its commit's flush, timed after the lock was given back
+
+
+def test_without_the_setting_nothing_is_traced(tmp_path: Path) -> None:
+    store = GameStore(migrated_sqlite(tmp_path / "games.db"))
+    try:
+        store.create_game("g", "standard", now=T0)
+        assert settings.current().write_trace is None
+        with store.engine.begin() as conn:
+            assert not any(k.startswith("dippouch_traced") for k in conn.info)
+    finally:
+        store.close()
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".jsonl"] == []
+
+
+# --------------------------------------------------------------------------------------------------
+# Adjudicated before the lock
+
+
+def _play(store: GameStore, name: str, years: int, seed: int) -> int:
+    """A standard game begun at T0 played ``years`` game years with random legal orders (``seed``; a power in ten
+    misses a phase), each phase processed as a coordinator's "process now" does; the phases processed."""
+    from dippouch.core.calendar import PhaseKind
+    from dippouch.core.legal_orders import legal_orders
+    from dippouch.core.notation import format_order
+    from dippouch.game import position_from_data, powers_to_act
+
+    store.create_game(name, "standard", now=T0)
+    v = store.variant(name)
+    rng = random.Random(seed)
+    now, processed = T0, 0
+    while True:
+        open_ = next(h for h in store.history(name) if h.status == "open")
+        pos = position_from_data(v, open_.position)
+        if pos.phase.year >= v.start.phase.year + years:
+            return processed
+        kind = v.calendar.kind(pos.phase)
+        now += timedelta(hours=1)
+        for power in powers_to_act(v, pos):
+            legal = legal_orders(v, pos, power)
+            places = sorted(legal)
+            if kind == PhaseKind.ADJUSTMENTS:
+                need = abs(len(pos.centres_of(power)) - len(pos.units_of(power)))
+                rng.shuffle(places)
+                places = places[:need]
+            text = "\n".join(format_order(v, rng.choice(legal[p]), phase_kind=kind) for p in places if legal[p])
+            if rng.random() >= 0.1:
+                store.submit(name, power, text or "no orders", now=now)
+        now += timedelta(hours=1)
+        processed += len(store.process(name, now=now, force=True, limit=1))
+
+
+def _records(store: GameStore, name: str) -> list[tuple[Any, ...]]:
+    out = []
+    for h in store.history(name):
+        r = store.phase_record(name, h.name, open_ok=True, submissions=False)
+        out.append((r["name"], r["kind"], r["orders"], r["results"], r["missed"], r["next_position"]))
+    return out
+
+
+def test_adjudicated_before_the_lock_writes_what_adjudicating_under_it_writes(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch, adjudications: list[int]
+) -> None:
+    """One game played four game years (builds, missed phases) as the store processes it (on SQLite
+    adjudicated ahead of the lock), the same game again adjudicated under the lock only: their records match,
+    and each phase was adjudicated once."""
+    processed = _play(store, "ahead", years=4, seed=52)
+    assert len(adjudications) == len(set(adjudications)) == processed  # never adjudicated twice
+    monkeypatch.setattr(processing, "adjudicate_ahead", lambda db, phase_id: None)
+    assert _play(store, "inside", years=4, seed=52) == processed
+    ahead, inside = _records(store, "ahead"), _records(store, "inside")
+    assert processed >= 10 and ahead == inside
+    assert any(r[4] for r in ahead) and {"movement", "adjustments"} <= {r[1] for r in ahead}  # and missed phases
+
+
+@pytest.mark.parametrize("by", ["process now", "deadline"])
+def test_a_submission_landing_between_the_adjudication_and_the_write_is_adjudicated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, adjudications: list[int], by: str
+) -> None:
+    """SQLite: France's orders change while the phase's adjudication (made from a snapshot, without the lock) waits
+    for the lock; the transaction sees another submission standing, adjudicates again, and writes the new orders.
+    (PostgreSQL adjudicates under the game's lock only: nothing can land in between.)"""
+    url = migrated_sqlite(tmp_path / "games.db")
+    _paused_at(monkeypatch, tmp_path, "process:adjudicated")
+    store = GameStore(url)
+    try:
+        store.create_game("g", "standard", now=T0)
+        store.submit("g", "France", "A par - pic", now=T0 + timedelta(minutes=1))
+        deadline = store.status("g", now=T0).deadline
+        assert deadline is not None
+        after = deadline + timedelta(minutes=1)
+        if by == "process now":
+            t, out = _in_thread(lambda: store.process("g", now=T0 + timedelta(minutes=5), force=True))
+        else:
+            t, out = _in_thread(lambda: store.process_next_due(now=after))
+        wait_until("the phase to be adjudicated from its snapshot", (tmp_path / "process-adjudicated.reached").exists)
+        store.submit("g", "France", "A par - bur", now=T0 + timedelta(minutes=2))
+        (tmp_path / "process-adjudicated.go").touch()
+        assert _result(t, out)
+        rec = store.phase_record("g", "Spring 1901 Movement", submissions=False)
+    finally:
+        store.close()
+    assert rec["orders"]["France"] == ["A par - bur"]
+    assert any(r.get("order") == "A par - bur" for r in rec["results"])
+    first = rec["id"]
+    assert adjudications == [first, first]  # before the lock on the first orders, again under it
