@@ -27,7 +27,15 @@ from dippouch.store.models_pages import PageVersionRow, SharedPageRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.records import submission_to_data
 
-__all__ = ["Shared", "bump_pages", "bump_pages_in", "keep_page", "seat_submissions", "shared_page"]
+__all__ = [
+    "Shared",
+    "bump_pages",
+    "bump_pages_in",
+    "keep_page",
+    "phase_submissions",
+    "seat_submissions",
+    "shared_page",
+]
 
 
 @dataclass(frozen=True)
@@ -194,3 +202,17 @@ def seat_submissions(db: Database, phase_id: int, power: str) -> tuple[list[dict
             position = stored
             out.append(submission_to_data(sub, deadline))
     return out, position
+
+
+def phase_submissions(db: Database, phase_id: int) -> list[dict[str, Any]]:
+    """Every version sent in a phase, oldest first, as :func:`dippouch.store.records.phase_to_data` writes them:
+    what a phase's report needs beside the rows a page has loaded already, in one query (the phase's whole
+    record reads the game, the phase and the next one again)."""
+    q = (
+        sa.select(SubmissionRow, PhaseRow.deadline)
+        .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+        .where(SubmissionRow.phase_id == phase_id)
+        .order_by(SubmissionRow.id)
+    )
+    with db.session() as s:
+        return [submission_to_data(sub, deadline) for sub, deadline in s.execute(q)]

@@ -19,11 +19,13 @@ from dippouch.game import as_utc, draw_needs, position_from_data
 from dippouch.names import board_unit, phase_words
 from dippouch.report import phase_report
 from dippouch.saying import say
+from dippouch.store.page_cache import phase_submissions
 from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
+from dippouch.web.encoded import Whole
 from dippouch.web.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
@@ -44,6 +46,7 @@ __all__ = [
     "games_list",
     "kind_name",
     "phase_map",
+    "phase_map_encoded",
     "phase_map_record",
     "record",
     "view_drawn",
@@ -115,8 +118,6 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
     fog_in = data.pop("_fog_in", None)
     ending = data.pop("_ending", None)
     draw_why = data.pop("_draw_why", None)
-    if lang is not None and report_in is not None:
-        data["last_report"] = report_in(lang)
     if lang is not None and lang != "en":
         # The page's words: the board and the phases' names in the reader's language (new values: the
         # cached view is shared by every reader).
@@ -132,6 +133,10 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
     sight = fog_powers(web, name, viewer, (data["marker"], data.get("settings") or {}, str(data.get("state"))))
     if sight is not None and fog_in is not None:
         data.update(fog_in(sight, lang, data))
+    elif report_in is not None:
+        # Made here for the one language asked for (None: the game's own), not with the view for every reader: a
+        # report reads the phase's versions and is the dearest part of a page made afresh after processing.
+        data["last_report"] = report_in(lang)
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
@@ -208,8 +213,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         }
         for p in st.powers
     ]
-    last_report = _report(web, name, st, hist, processed[-1]) if processed else None
-    # The report in another language, made when a page asks for it (and kept like the game's own).
+    # The last report, made when a reader asks for it in their language (game_view) and kept per language.
     report_in = partial(_report, web, name, st, hist, processed[-1]) if processed else None
     shown = current if current is not None else line[-1]
     after = current is None and shown.next_position is not None
@@ -274,7 +278,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "ending": st.ending.text if st.ending else None,
         "_ending": st.ending.message if st.ending else None,
         "_draw_why": needs_why,
-        "last_report": last_report,
+        "last_report": None,
         "last_processed_id": processed[-1].id if processed else None,
         "history": [
             {
@@ -386,7 +390,7 @@ def _report(
             submissions=False,
         )
         # The versions sent, read once per phase: the report names the lines that were not accepted.
-        rec["submissions"] = web.read.phase_record(name, phase_id=ph.id)["submissions"]
+        rec["submissions"] = phase_submissions(web.read, ph.id)
         rec = fogged_record(web, name, rec, sight)
         hit = phase_report(st.game_variant or web.variant_of(name), rec, lang=lang)
         with web.lock:
@@ -404,6 +408,15 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, boa
     (:func:`board_url`), the board's fixed parts are drawn by reference to its file."""
     h = _pictured(web, name, phase_id, view, viewer)
     return _phase_map(web, name, h, view, board, fog_powers(web, name, viewer))
+
+
+def phase_map_encoded(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> Whole:
+    """:func:`phase_map` as bytes, plain and compressed, made once a process for each picture: its address
+    answers the same picture for ever, so every reader after the first is served the kept bytes."""
+    h = _pictured(web, name, phase_id, view, viewer)
+    sight = fog_powers(web, name, viewer)
+    key = ("encoded", name, h.id, h.status, fog_tag(sight), view)
+    return web.maps.encoded(key, lambda: _phase_map(web, name, h, view, None, sight))
 
 
 def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> StoredPhase:

@@ -31,6 +31,7 @@ from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
 from dippouch.web.deps import language, time_zone
+from dippouch.web.encoded import Gapped
 from dippouch.web.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
 from dippouch.web.service import Web
 
@@ -40,6 +41,7 @@ __all__ = [
     "current",
     "etag_of",
     "game_headers",
+    "gapped",
     "hold",
     "last_modified",
     "made",
@@ -269,3 +271,34 @@ def hold(lock: threading.Lock) -> bool:
         return False
     lock.acquire()
     return True
+
+
+@dataclass
+class _Gaps:
+    """The pages this process serves to visitors, compressed once (per app: :meth:`Web.kept`), by the page's
+    text: the same text object a process keeps for its visitors (``Web.pages``) is looked up by identity, its
+    hash computed once."""
+
+    pages: dict[str, Gapped] = field(default_factory=dict)
+    size: int = 0
+
+
+KEPT_BYTES = 48_000_000
+"""The bound of :func:`gapped`'s pages in a process, in bytes (a standard game's page: some 12 KB, plain and
+compressed): past it, every kept one is dropped and made again when asked for."""
+
+
+def gapped(web: Web, html: str, gap: str) -> Gapped:
+    """``html`` (a page made once, ``gap`` where each answer's own bytes go) in parts, plain and compressed,
+    made once a process for each page."""
+    kept = web.kept(__name__ + ".gapped", _Gaps)
+    page = kept.pages.get(html)
+    if page is None:
+        page = Gapped.of(html, gap)
+        with web.lock:
+            if kept.size + page.size > KEPT_BYTES:
+                kept.pages.clear()
+                kept.size = 0
+            kept.pages[html] = page
+            kept.size += page.size
+    return page

@@ -1,0 +1,150 @@
+"""What is made once is compressed once (dippouch.web.encoded): a visitor's game page is gzipped from parts
+deflated when the page was made, with the visitor's own CSRF field stored between them, and a phase's map is kept
+as plain, gzip and brotli bytes. Each form must decompress to exactly the plain bytes, each request must get the
+form its Accept-Encoding takes, and the compression layer must not compress an answer again."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+
+import brotli
+import pytest
+from fastapi.testclient import TestClient
+
+from dippouch.web import games
+from dippouch.web.encoded import Gapped, Whole, accepted, chosen
+from dippouch.web.security import Viewer
+from websupport import Site
+
+GAP = "__gap__"
+
+
+@pytest.mark.parametrize("fill", [b"", b"m.Zm9vYmFy", b"x" * 70_000])
+def test_a_gapped_text_gzipped_is_its_plain_bytes(fill: bytes) -> None:
+    text = "<html>" + "the board " * 400 + GAP + "<p>between</p>" * 50 + GAP + "</html>"
+    page = Gapped.of(text, GAP)
+    plain = page.plain(fill)
+    assert plain == text.replace(GAP, fill.decode()).encode()
+    got = page.gzip(fill)
+    assert gzip.decompress(got) == plain
+    # One gzip member, nothing after it: a browser that stops at the first member's end still has it all.
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    assert member.decompress(got) == plain and member.eof and member.unused_data == b""
+    # The text's parts compressed, the two fills stored as they are.
+    assert len(got) < (len(plain) - 2 * len(fill)) // 3 + 2 * len(fill) + 64
+
+
+def test_a_text_without_gaps_is_one_deflated_part() -> None:
+    page = Gapped.of("no gap here " * 100, GAP)
+    assert len(page.deflated) == 1
+    assert gzip.decompress(page.gzip(b"unused")) == ("no gap here " * 100).encode()
+
+
+def test_bytes_served_whole_decompress_to_the_plain_bytes() -> None:
+    data = ("<svg>" + "<path d='M 1 2 L 3 4'/>" * 2000 + "</svg>").encode()
+    whole = Whole.of(data)
+    assert gzip.decompress(whole.gzip) == data and brotli.decompress(whole.br) == data
+    assert whole.body(None) is whole.plain and whole.body("br") is whole.br and whole.body("gzip") is whole.gzip
+
+
+def test_the_coding_a_request_takes() -> None:
+    browser = "gzip, deflate, br, zstd"
+    assert chosen(browser, ("br", "gzip")) == "br"
+    assert chosen(browser, ("gzip",)) == "gzip"
+    assert chosen("gzip;q=0.5, br;q=0", ("br", "gzip")) == "gzip"
+    assert chosen("*", ("br", "gzip")) == "br"
+    assert chosen("*, br;q=0", ("br", "gzip")) == "gzip"
+    assert chosen("identity", ("br", "gzip")) is None
+    assert chosen(None, ("gzip",)) is None and chosen("", ("gzip",)) is None
+    assert chosen("GZip", ("gzip",)) == "gzip"
+    assert not accepted("gzip;q=0", "gzip") and not accepted("gzip;q=nonsense", "gzip")
+
+
+def _raw(c: TestClient, url: str, accept: str | None) -> tuple[dict[str, str], bytes]:
+    """The answer's headers and its bytes as sent (not decoded by the client)."""
+    headers = {"Accept-Encoding": accept} if accept is not None else {"Accept-Encoding": "identity"}
+    with c.stream("GET", url, headers=headers) as r:
+        assert r.status_code == 200, r.read()
+        return dict(r.headers), b"".join(r.iter_raw())
+
+
+TOKEN = re.compile(rb'"(m\.[A-Za-z0-9_=-]+)"')
+"""A masked CSRF token where a page carries it (its head's meta element, its forms' fields)."""
+
+
+def _without_token(page: bytes) -> bytes:
+    return TOKEN.sub(b'""', page)
+
+
+@pytest.fixture
+def site(db_url: str) -> Site:
+    s = Site(db_url, limits={})
+    s.new_game("g", movement="2d")
+    return s
+
+
+def test_a_visitor_s_page_is_gzipped_once_and_reads_as_the_plain_one(site: Site) -> None:
+    c = site.browser()
+    plain_headers, plain = _raw(c, "/games/g", None)
+    assert "content-encoding" not in plain_headers
+    assert "Accept-Encoding" in plain_headers["vary"]
+    gz_headers, gz = _raw(c, "/games/g", "gzip, deflate, br, zstd")
+    # gzip, chosen by the page over the layer's zstd and brotli, and not compressed again by the layer.
+    assert gz_headers["content-encoding"] == "gzip"
+    assert "Accept-Encoding" in gz_headers["vary"]
+    page = gzip.decompress(gz)
+    assert b">Spring 1901 Movement<" in page
+    assert _without_token(page) == _without_token(plain)
+    # Each answer carries a token masked afresh, in every form of the page.
+    tokens = TOKEN.findall(page)
+    assert len(tokens) >= 2 and len(set(tokens)) == 1
+    assert set(tokens).isdisjoint(TOKEN.findall(plain))
+    assert int(gz_headers["content-length"]) == len(gz) < len(plain) // 2
+
+
+def test_a_client_that_takes_only_brotli_gets_the_page_compressed_by_the_layer(site: Site) -> None:
+    c = site.browser()
+    headers, body = _raw(c, "/games/g", "br")
+    assert headers["content-encoding"] == "br"
+    assert b">Spring 1901 Movement<" in brotli.decompress(body)
+
+
+def test_a_phase_s_map_is_kept_compressed_and_each_form_is_the_same_picture(site: Site) -> None:
+    c = site.browser()
+    url = re.search(r'<img src="(/games/g/phases/\d+/map-board\.svg)"', c.get("/games/g").text)
+    assert url, "the game page names its map"
+    plain_headers, plain = _raw(c, url.group(1), None)
+    assert "content-encoding" not in plain_headers and b"<svg" in plain[:400]
+    for accept, coding, decode in (
+        ("gzip, deflate, br, zstd", "br", brotli.decompress),
+        ("gzip", "gzip", gzip.decompress),
+    ):
+        headers, body = _raw(c, url.group(1), accept)
+        assert headers["content-encoding"] == coding and headers["vary"] == "Accept-Encoding"
+        assert decode(body) == plain
+    # Kept: the second reader is served the very bytes the first one was.
+    web = site.web
+    phase_id = int(url.group(1).split("/")[4])
+    first = games.phase_map_encoded(web, "g", phase_id, "board", Viewer())
+    assert games.phase_map_encoded(web, "g", phase_id, "board", Viewer()) is first
+    assert first.plain == plain
+
+
+def test_a_map_s_kept_bytes_change_when_the_phase_does(site: Site) -> None:
+    c = site.browser()
+
+    def shown() -> tuple[str, bytes]:
+        url = re.search(r'<img src="(/games/g/phases/\d+/map-[a-z-]+\.svg)"', c.get("/games/g").text)
+        assert url
+        return url.group(1), gzip.decompress(_raw(c, url.group(1), "gzip")[1])
+
+    before_url, before = shown()
+    site.web.store.process("g", now=site.clock(), force=True)
+    site.web.touched("g")
+    after_url, after = shown()
+    assert after_url != before_url
+    assert after != before and b"<svg" in after[:400]
+    # The phase processed keeps its own picture under its own address.
+    assert gzip.decompress(_raw(c, before_url, "gzip")[1]) == before
