@@ -212,3 +212,32 @@ def test_a_submission_landing_between_the_adjudication_and_the_write_is_adjudica
     assert any(r.get("order") == "A par - bur" for r in rec["results"])
     first = rec["id"]
     assert adjudications == [first, first]  # before the lock on the first orders, again under it
+
+
+def test_reads_and_refusals_at_the_cap_take_no_write_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the trace found holding the lock beside a hostile person, traced again: a person at their cap of games
+    refused from a snapshot, and a game page's reads of its absences, take no write transaction on SQLite."""
+    from dippouch.play.openings import TemplateChoices, create_from_template
+    from dippouch.store import absences
+    from dippouch.store.openings import MAX_CREATED
+    from dippouch.store.people import create_person
+
+    url = migrated_sqlite(tmp_path / "games.db")
+    trace = tmp_path / "writes.jsonl"
+    monkeypatch.setenv("DIPPOUCH_WRITE_TRACE", str(trace))
+    settings.reread()
+    store = GameStore(url)
+    try:
+        ann = create_person(store, "Ann", now=T0)
+        for i in range(MAX_CREATED):
+            create_from_template(store, ann, TemplateChoices("variant-hundred3", name=f"g{i}"), now=T0)
+        trace.write_bytes(b"")
+        with pytest.raises(Exception, match="not finished"):
+            create_from_template(store, ann, TemplateChoices("variant-hundred3", name="one-more"), now=T0)
+        absences.absence_policy(store, "g0")
+        absences.game_absences(store, "g0", T0.date())
+        absences.absence_uses(store, "g0")
+    finally:
+        store.close()
+    holders = [t["who"] for t in map(json.loads, trace.read_text().splitlines())]
+    assert not [w for w in holders if any("openings.py" in f or "absences.py" in f for f in w)], holders

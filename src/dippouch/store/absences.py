@@ -222,7 +222,7 @@ def _policy_of(s: Session, g: GameRow) -> AbsencePolicy:
 
 
 def absence_policy(db: Database, game: str) -> AbsencePolicy:
-    with db.session() as s:
+    with db.read_session() as s:  # a page's read: no write lock
         return _policy_of(s, game_row(s, game))
 
 
@@ -290,7 +290,7 @@ def _aways(s: Session, person_ids: list[int], since: date) -> dict[int, list[Awa
 
 def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
     """The game's players away now or later (days only), by first day."""
-    with db.session() as s:
+    with db.read_session() as s:  # a page's read: no write lock
         g = game_row(s, game)
         seats = s.execute(
             sa.select(PlayerRow.power, PersonRow.name, PersonRow.id)
@@ -315,7 +315,7 @@ def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
 
 
 def absence_uses(db: Database, game: str) -> list[Use]:
-    with db.session() as s:
+    with db.read_session() as s:  # a page's read: no write lock
         g = game_row(s, game)
         q = (
             sa.select(AbsenceUseRow, PhaseRow.name)
