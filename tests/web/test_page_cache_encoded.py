@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.web import games
-from dippouch.web.encoded import Gapped, Whole, accepted, chosen
+from dippouch.web.encoded import Gapped, accepted, chosen, compressed
 from dippouch.web.security import Viewer
 from websupport import Site
 
@@ -42,11 +42,12 @@ def test_a_text_without_gaps_is_one_deflated_part() -> None:
     assert gzip.decompress(page.gzip(b"unused")) == ("no gap here " * 100).encode()
 
 
-def test_bytes_served_whole_decompress_to_the_plain_bytes() -> None:
+def test_bytes_compressed_once_decompress_to_the_plain_bytes() -> None:
     data = ("<svg>" + "<path d='M 1 2 L 3 4'/>" * 2000 + "</svg>").encode()
-    whole = Whole.of(data)
-    assert gzip.decompress(whole.gzip) == data and brotli.decompress(whole.br) == data
-    assert whole.body(None) is whole.plain and whole.body("br") is whole.br and whole.body("gzip") is whole.gzip
+    assert gzip.decompress(compressed(data, "gzip")) == data
+    assert brotli.decompress(compressed(data, "br")) == data
+    with pytest.raises(ValueError, match="no such coding"):
+        compressed(data, "zstd")
 
 
 def test_the_coding_a_request_takes() -> None:
@@ -127,9 +128,9 @@ def test_a_phase_s_map_is_kept_compressed_and_each_form_is_the_same_picture(site
     # Kept: the second reader is served the very bytes the first one was.
     web = site.web
     phase_id = int(url.group(1).split("/")[4])
-    first = games.phase_map_encoded(web, "g", phase_id, "board", Viewer())
-    assert games.phase_map_encoded(web, "g", phase_id, "board", Viewer()) is first
-    assert first.plain == plain
+    first = games.phase_map_encoded(web, "g", phase_id, "board", Viewer(), "br")
+    assert games.phase_map_encoded(web, "g", phase_id, "board", Viewer(), "br") is first
+    assert brotli.decompress(first) == plain
 
 
 def test_a_map_s_kept_bytes_change_when_the_phase_does(site: Site) -> None:

@@ -25,7 +25,6 @@ from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
-from dippouch.web.encoded import Whole
 from dippouch.web.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
@@ -410,13 +409,14 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, boa
     return _phase_map(web, name, h, view, board, fog_powers(web, name, viewer))
 
 
-def phase_map_encoded(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> Whole:
-    """:func:`phase_map` as bytes, plain and compressed, made once a process for each picture: its address
-    answers the same picture for ever, so every reader after the first is served the kept bytes."""
+def phase_map_encoded(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, coding: str) -> bytes:
+    """:func:`phase_map` in ``coding`` (:data:`dippouch.web.encoded.OFFERED`), compressed once a process for each
+    picture: its address answers the same picture for ever, so every reader after the first is served the kept
+    bytes."""
     h = _pictured(web, name, phase_id, view, viewer)
     sight = fog_powers(web, name, viewer)
-    key = ("encoded", name, h.id, h.status, fog_tag(sight), view)
-    return web.maps.encoded(key, lambda: _phase_map(web, name, h, view, None, sight))
+    key = (name, h.id, h.status, fog_tag(sight), view)
+    return web.maps.encoded(key, coding, lambda: _phase_map(web, name, h, view, None, sight))
 
 
 def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> StoredPhase:

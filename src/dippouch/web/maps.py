@@ -28,7 +28,7 @@ from xml.sax.saxutils import unescape
 
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.web.encoded import Whole
+from dippouch.web.encoded import compressed
 
 __all__ = [
     "MapCache",
@@ -157,12 +157,12 @@ class MapCache:
     PDF_BYTES = 64_000_000
     """The PDF cache's bound, in bytes (a W3K map's PDF is a few hundred KB): the least recently used go first."""
 
-    ENCODED_BYTES = 96_000_000
-    """The bound of the pictures kept compressed (:meth:`encoded`), in bytes: a standard map is some 360 KB plain,
-    gzip and brotli together, so about 260 of them."""
+    ENCODED_BYTES = 32_000_000
+    """The bound of the pictures kept compressed (:meth:`encoded`), in bytes: a standard map is some 65 KB in
+    brotli, so about 500 of them (the least recently used go first)."""
 
     def __init__(self) -> None:
-        self._encoded: OrderedDict[tuple[Any, ...], Whole] = OrderedDict()
+        self._encoded: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._encoded_size = 0
         self._svgs: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
         self._pdfs: OrderedDict[str, bytes] = OrderedDict()
@@ -208,23 +208,24 @@ class MapCache:
         rec, show = _drawn(record, orders, draft)
         return self._cached((*key, after, show, board), lambda: _phase_drawing(variant, rec, after, show, board))
 
-    def encoded(self, key: tuple[Any, ...], draw: Callable[[], str]) -> Whole:
-        """The picture ``draw`` makes (``key`` must name one picture for ever, as :meth:`phase_svg`'s do) as bytes,
-        plain and compressed once (:class:`dippouch.web.encoded.Whole`): served to every reader without being
-        encoded or compressed again. Kept apart from the pictures' text, so a picture served from here is not
-        drawn again when its text has left that cache."""
+    def encoded(self, key: tuple[Any, ...], coding: str, draw: Callable[[], str]) -> bytes:
+        """The picture ``draw`` makes (``key`` must name one picture for ever, as :meth:`phase_svg`'s do) in
+        ``coding`` (:data:`dippouch.web.encoded.OFFERED`), compressed once and served to every reader after
+        without being compressed again. Kept apart from the pictures' text (a third of its size), so a picture
+        served from here is not drawn again when its text has left that cache."""
+        key = (*key, coding)
         with self._lock:
             got = self._encoded.get(key)
             if got is not None:
                 self._encoded.move_to_end(key)
                 return got
-        got = Whole.of(draw().encode())
+        got = compressed(draw().encode(), coding)
         with self._lock:
             if key not in self._encoded:
                 self._encoded[key] = got
-                self._encoded_size += got.size
+                self._encoded_size += len(got)
             while self._encoded_size > self.ENCODED_BYTES and len(self._encoded) > 1:
-                self._encoded_size -= self._encoded.popitem(last=False)[1].size
+                self._encoded_size -= len(self._encoded.popitem(last=False)[1])
         return got
 
     @staticmethod

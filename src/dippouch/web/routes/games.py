@@ -37,7 +37,7 @@ from dippouch.web.deps import (
     speaks,
     words,
 )
-from dippouch.web.encoded import Whole, chosen
+from dippouch.web.encoded import OFFERED, chosen
 from dippouch.web.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
 from dippouch.web.forms import PageForm
 from dippouch.web.maps import pdf_of, preview_of
@@ -328,12 +328,13 @@ def phase_map(
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    # Compressed once for every reader (some 220 KB plain, 65 KB in brotli for a standard map), not per request.
-    picture = games.phase_map_encoded(web, name, phase_id, view, viewer)
-    coding = chosen(request.headers.get("accept-encoding"), Whole.OFFERED)
-    if coding is not None:
-        headers["Content-Encoding"] = coding
-    return Response(picture.body(coding), media_type="image/svg+xml", headers=headers)
+    coding = chosen(request.headers.get("accept-encoding"), OFFERED)
+    if coding is None:
+        return Response(games.phase_map(web, name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
+    # Compressed once for every reader (a standard map: some 220 KB plain, 65 KB in brotli), not per request.
+    headers["Content-Encoding"] = coding
+    picture = games.phase_map_encoded(web, name, phase_id, view, viewer, coding)
+    return Response(picture, media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/games/{name}/board-{digest}.svg", include_in_schema=False)
