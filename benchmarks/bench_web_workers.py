@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gzip
 import json
 import os
 import platform
@@ -60,7 +61,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import brotli
 import sqlalchemy as sa
+import zstandard
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import ORDERS, POWERS, Conn, cpu_seconds
@@ -149,6 +152,23 @@ class Tally:
 
 MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"')
 
+BROWSER_ENCODINGS = "gzip, deflate, br, zstd"
+"""The Accept-Encoding a current Chrome sends, which the page and map requests send by default
+(``--accept-encoding``)."""
+
+
+def decoded(body: bytes) -> bytes:
+    """An answer's bytes as the browser reads them: gzip and zstd told by their magic numbers, brotli (which has
+    none) tried on anything that does not start like text."""
+    if body[:2] == b"\x1f\x8b":
+        return gzip.decompress(body)
+    if body[:4] == b"\x28\xb5\x2f\xfd":
+        return bytes(zstandard.ZstdDecompressor().decompressobj().decompress(body))
+    if body and body[:1] not in b"<\n\r\t {[":
+        with contextlib.suppress(brotli.error):
+            return bytes(brotli.decompress(body))
+    return body
+
 
 async def open_loop(
     ports: list[int],
@@ -159,6 +179,7 @@ async def open_loop(
     timeout: float,
     tally: Tally,
     maps: Tally | None = None,
+    map_headers: dict[str, str] | None = None,
 ) -> None:
     """``clients`` connections together send ``rate`` requests a second on a fixed schedule for ``seconds``,
     client ``i``'s k-th request being ``requests[(i + k * clients) % len]``: every request is used in turn.
@@ -167,7 +188,8 @@ async def open_loop(
     Client ``i`` talks to web process ``ports[i % len(ports)]`` (a load balancer's round robin, by connection).
 
     With ``maps``, a client then fetches the map a page names, as a browser does, unless it has fetched
-    that address before (the browser's cache: the server marks maps immutable), and counts it there."""
+    that address before (the browser's cache: the server marks maps immutable), and counts it there, sending
+    ``map_headers``."""
     start = time.perf_counter()
     stop = start + seconds
     interval = clients / rate
@@ -207,7 +229,7 @@ async def open_loop(
             answer = await timed(tally, t0, method, path, body, headers)
             if answer is None:
                 continue
-            status, text = answer
+            status, text = answer[0], decoded(answer[1])
             if status >= 400:
                 message = text.decode(errors="replace")
                 with contextlib.suppress(ValueError, AttributeError):
@@ -219,7 +241,7 @@ async def open_loop(
             elif maps is not None and (m := MAP_IMG.search(text)) and m.group(1) not in cached:
                 cached.add(m.group(1))
                 url = m.group(1).decode()
-                got = await timed(maps, time.perf_counter(), "GET", url)
+                got = await timed(maps, time.perf_counter(), "GET", url, b"", map_headers)
                 if got is not None and got[0] != 200:
                     maps.errors.append(f"GET {url}: {got[0]}")
         conn.close()
@@ -235,13 +257,28 @@ async def mixed(
     p, s, m, y = Tally(), Tally(), Tally(), Tally()
     t0 = time.perf_counter()
     rounds = [
-        open_loop(ports, args.clients - writers - players, args.seconds, args.page_rate, pages, args.timeout, p, m),
+        open_loop(
+            ports,
+            args.clients - writers - players,
+            args.seconds,
+            args.page_rate,
+            pages,
+            args.timeout,
+            p,
+            m,
+            accepts(args),
+        ),
         open_loop(ports, writers, args.seconds, args.submit_rate, posts, args.timeout, s),
     ]
     if players:
         rounds.append(open_loop(ports, players, args.seconds, args.play_rate, plays, args.timeout, y))
     await asyncio.gather(*rounds)
     return p, s, m, y, time.perf_counter() - t0
+
+
+def accepts(args: argparse.Namespace) -> dict[str, str]:
+    """The headers a page or map request sends: the browser's Accept-Encoding unless ``--accept-encoding ''``."""
+    return {"Accept-Encoding": args.accept_encoding} if args.accept_encoding else {}
 
 
 def free_port() -> int:
@@ -316,8 +353,10 @@ def fresh_pages(url: str, port: int, names: list[str], sample: int) -> tuple[int
         for name in chosen:
             open_phase = store.status(name, now=store.clock()).phase
             conn = Conn(port)
-            status, body = asyncio.run(conn.request("GET", f"/games/{name}", b"", {}))
-            if status != 200 or f">{open_phase}<" not in body.decode():
+            status, body = asyncio.run(
+                conn.request("GET", f"/games/{name}", b"", {"Accept-Encoding": BROWSER_ENCODINGS})
+            )
+            if status != 200 or f">{open_phase}<" not in decoded(body).decode():
                 stale.append(f"{name}: database has {open_phase} open, page answered {status}")
     finally:
         store.close()
@@ -356,6 +395,12 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds of game-page requests alone after the measured round (the workers still running), for the "
         "web CPU a page request costs; 0: none",
     )
+    ap.add_argument(
+        "--accept-encoding",
+        default=BROWSER_ENCODINGS,
+        help="the Accept-Encoding of page and map requests (default: a browser's; '' for none, as before "
+        "2026-11-26 evening, when the server sent everything plain)",
+    )
     args = ap.parse_args(argv)
     admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
     if not admin:
@@ -370,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# {args.games} standard games, every phase {args.phase_seconds:g} s, {args.workers} workers, "
         f"{args.web} web process{'es' if args.web > 1 else ''}, "
         f"PostgreSQL; {args.clients} clients: {args.page_rate:g} pages/s + {args.submit_rate:g} submissions/s "
-        f"+ {args.play_rate:g} player pages/s for {args.seconds:g} s"
+        f"+ {args.play_rate:g} player pages/s for {args.seconds:g} s; Accept-Encoding: {args.accept_encoding!r}"
     )
     with fresh_database("postgres", admin) as url, tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()
@@ -395,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             rng = random.Random(15)
             order = names[:]
             rng.shuffle(order)
-            pages: list[Request] = [("GET", f"/games/{n}", b"", {}) for n in order]
+            pages: list[Request] = [("GET", f"/games/{n}", b"", accepts(args)) for n in order]
             posts: list[Request] = []
             for (name, power), key in sorted(keys.items()):
                 body = json.dumps({"text": ORDERS[power]}).encode()
