@@ -27,14 +27,13 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from urllib.parse import quote
 
 from dippouch.game import Settings, as_utc
 from dippouch.notify import channels, reminders, unlogged
-from dippouch.notify.events import preferences
 from dippouch.notify.registry import (
     KINDS,
     LOOK_BACK,
@@ -52,7 +51,6 @@ from dippouch.notify.registry import (
     when,
 )
 from dippouch.store import events as logged
-from dippouch.store import notify as stored_notify
 from dippouch.store import votes as stored_votes
 from dippouch.store.db import DatabaseError
 from dippouch.store.events import LoggedEvent
@@ -94,6 +92,8 @@ class Dispatched:
     queued: Counter[tuple[str, str]] = field(default_factory=Counter)
     events: int = 0
     failed: list[str] = field(default_factory=list)
+    more: bool = False
+    """The pass was stopped (``stop``) with events left: the next one goes on where it stopped."""
 
     def of(self, kind: str) -> int:
         return sum(n for (_, k), n in self.queued.items() if k == kind)
@@ -108,6 +108,8 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
     only for events recent enough to be told (:meth:`Look.recent`): a first look on a database with years
     of history reads no one's choices for them."""
     phases = logged.processed_phases_of(look.store, rows)
+    # The seats (and their people's choices) of every game the page names, in a few queries for the lot.
+    look.prefetch_seated(r.game_id for r in rows if ROW_KINDS[r.kind] in ("phase_processed", "game_starting"))
     out: list[tuple[int, list[Event]]] = []
     for r in rows:
         kind = ROW_KINDS[r.kind]
@@ -163,7 +165,7 @@ def seat_lost(look: Look, r: LoggedEvent) -> Event:
     person = r.detail.get("person")
     readers: tuple[Reader, ...] = ()
     if isinstance(person, int) and look.recent(r.at):
-        readers = (Reader(person, str(facts["power"]), str(r.id), facts, preferences(look.store, person)),)
+        readers = (Reader(person, str(facts["power"]), str(r.id), facts, look.prefs(person)),)
     return Event("seat_lost", r.at, r.game_id, r.game, facts, readers, f"seat_lost:{r.id}", row=r)
 
 
@@ -194,14 +196,12 @@ def proposal_made(look: Look, r: LoggedEvent) -> Event:
         }
         # The draw of every survivor is voted on in the page's draw box; the others in the proposals' list.
         part = "draw" if found.kind == "draw" and not found.values.get("powers") else "proposals"
-        for pid, power in stored_notify.seated_people(look.store, r.game_id):
+        for pid, power in look.seated(r.game_id):
             # Who has voted by the time this is sent (the proposer in proposing) has nothing left to do here.
             if power in found.voters and power != found.proposer and power not in found.ballots:
                 url = f"/games/{quote(r.game, safe='')}/play/{quote(power, safe='')}#{part}"
                 readers.append(
-                    Reader(
-                        pid, power, str(found.id), {**facts, "power": power, "url": url}, preferences(look.store, pid)
-                    )
+                    Reader(pid, power, str(found.id), {**facts, "power": power, "url": url}, look.prefs(pid))
                 )
     return Event("proposal", r.at, r.game_id, r.game, facts, tuple(readers), f"proposal:{r.id}", row=r)
 
@@ -234,38 +234,69 @@ def dispatch(
     *,
     slow: bool = True,
     only: Sequence[Channel] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Dispatched:
     """Hand what happened to every registered channel (``only``: to these alone, leaving every channel's mark
     where it is, as the mail's and the scan's own commands do). ``slow``: also the unlogged scan and the
     scans for what the event log does not record yet (games starting, press, seats offered), which read every
-    seated person's choices, so the worker runs them less often; the deadline reminders run every look."""
+    seated person's choices, so the worker runs them less often; the deadline reminders run every look.
+
+    ``stop`` is asked between events (never before the first, so every pass gets on): once it says yes the
+    pass ends there (``more`` set), having handed each channel every event before that one, so the next pass
+    goes on in order from the channels' marks and records (a worker gives a backlog of notifications a slice
+    of its look, and due phases go first)."""
     look = Look(store, as_utc(now))
     report = Dispatched()
     full = only is None
     chans = registered() if only is None else list(only)
     if not chans:
         return report
+    halt = _after_first(stop)
     wanted = {k for ch in chans for k in ch.kinds}
     row_kinds = [rk for rk, k in ROW_KINDS.items() if k in wanted]
     if row_kinds:
-        _dispatch_log(look, chans, row_kinds, full, report)
+        _dispatch_log(look, chans, row_kinds, full, report, halt)
     # Reminders every look: a short phase's reminder (a lead of minutes) a look late may come after its
-    # deadline. What has no log row yet is scanned on the slow looks only.
-    found = unlogged.found(look, wanted) if slow else []
-    for ev in found:
-        for ch in chans:
-            if ev.kind in ch.kinds:
-                _hand(ch, ev, look, report)
+    # deadline. What has no log row yet is scanned on the slow looks only. Each is marked per reader as it is
+    # queued, so a pass stopped among them finds the rest again next time (and not the ones it handed).
     # After the scan: a game found starting is told before anyone is reminded of its first deadline.
-    for ev in reminders.due(look) if "deadline" in wanted else []:
-        for ch in chans:
-            if ev.kind in ch.kinds:
-                _hand(ch, ev, look, report)
+    sources: list[Callable[[], list[Event]]] = [lambda: unlogged.found(look, wanted) if slow else []]
+    if "deadline" in wanted:
+        sources.append(lambda: reminders.due(look))
+    for source in sources:
+        if report.more:
+            break
+        for ev in source():
+            if halt():
+                report.more = True
+                break
+            for ch in chans:
+                if ev.kind in ch.kinds:
+                    _hand(ch, ev, look, report)
     return report
 
 
+def _after_first(stop: Callable[[], bool] | None) -> Callable[[], bool]:
+    """``stop``, except that its first question is answered no without asking."""
+    asked = False
+
+    def halt() -> bool:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return False
+        return stop is not None and stop()
+
+    return halt
+
+
 def _dispatch_log(
-    look: Look, chans: Sequence[Channel], row_kinds: Sequence[str], full: bool, report: Dispatched
+    look: Look,
+    chans: Sequence[Channel],
+    row_kinds: Sequence[str],
+    full: bool,
+    report: Dispatched,
+    halt: Callable[[], bool],
 ) -> None:
     store = look.store
     marks = {ch.name: logged.dispatch_mark(store, ch.name) or 0 for ch in chans}
@@ -274,11 +305,10 @@ def _dispatch_log(
     ok_upto = dict(marks)
     stuck: set[str] = set()
     """Channels whose mark can go no further this look: an event failed, or is too recent to pass."""
-    while True:
+    while not report.more:
         rows = logged.events_after(store, after, row_kinds, limit=PAGE)
         if not rows:
             break
-        report.events += len(rows)
         handled: list[tuple[str, int]] = []
         due = {
             ch.name: {
@@ -291,6 +321,10 @@ def _dispatch_log(
         wanted = set().union(*due.values())
         made = dict(_from_rows(look, [r for r in rows if r.id in wanted]))
         for row in rows:
+            if row.id in wanted and halt():
+                report.more = True  # the rest of the page, and the pages after it, wait for the next pass
+                break
+            report.events += 1
             for ch in chans:
                 if row.id in due[ch.name]:
                     mine = [ev for ev in made[row.id] if ev.kind in ch.kinds]

@@ -7,7 +7,7 @@ messages a day, and mail is the slowest way to read them).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from dippouch.core.messages import N_, msg
@@ -26,6 +26,7 @@ __all__ = [
     "MAX_DEADLINE_HOURS",
     "NoticePreferences",
     "preferences",
+    "preferences_of",
     "save_preferences",
 ]
 
@@ -67,7 +68,15 @@ class NoticePreferences:
 
 def preferences(db: Database, person_id: int) -> NoticePreferences:
     """The person's choices, defaults filled in."""
-    got, hours = stored.stored_preferences(db, person_id)
+    return _filled(*stored.stored_preferences(db, person_id))
+
+
+def preferences_of(db: Database, person_ids: Iterable[int]) -> dict[int, NoticePreferences]:
+    """:func:`preferences` of several people in one read (an event's readers, a page of the event log's)."""
+    return {pid: _filled(got, hours) for pid, (got, hours) in stored.stored_preferences_of(db, person_ids).items()}
+
+
+def _filled(got: Mapping[tuple[str, str], bool], hours: int | None) -> NoticePreferences:
     choices = {(e, c): got.get((e, c), (e, c) not in _DEFAULT_OFF) for e in EVENTS for c in CHANNELS}
     return NoticePreferences(choices, DEFAULT_DEADLINE_HOURS if hours is None else hours)
 

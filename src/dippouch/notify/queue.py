@@ -15,7 +15,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -55,6 +55,8 @@ class DrainReport:
     sent: list[int] = field(default_factory=list)
     retry: list[tuple[int, str]] = field(default_factory=list)
     failed: list[tuple[int, str]] = field(default_factory=list)
+    more: bool = False
+    """Stopped (``stop``) before the queue was worked through: the rest waits for the next drain."""
 
 
 def backoff(attempts: int) -> timedelta:
@@ -71,9 +73,11 @@ def items_for(
     game_id: int | None = None,
     prefs: NoticePreferences | None = None,
     only: str | None = None,
+    targets: Sequence[stored.Target] | None = None,
 ) -> list[dict[str, Any]]:
     """The deliveries ``event`` makes for the person by their choices (not queued yet); ``only``: those of one
-    channel (each channel of the dispatcher queues its own)."""
+    channel (each channel of the dispatcher queues its own); ``targets``: the person's, when the caller has
+    read them already (the dispatcher reads a look's readers' at once)."""
     if event not in EVENTS:
         raise GameError(msg("no event %(event)s; events: %(events)s", event=repr(event), events=", ".join(EVENTS)))
     if not key or len(key) > MAX_KEY:
@@ -82,7 +86,7 @@ def items_for(
     if only is not None and not prefs.wants(event, only):
         return []
     message = compose(event, facts)
-    kept = stored.targets(db, person_id) if only != "email" else []
+    kept = [] if only == "email" else stored.targets(db, person_id) if targets is None else targets
     out: list[dict[str, Any]] = []
     for channel in CHANNELS:
         if (only is not None and channel != only) or not prefs.wants(event, channel):
@@ -169,10 +173,13 @@ def deliver_due(
     lease: timedelta = LEASE,
     client: httpx.Client | None = None,
     sender: MailSender = no_mail_sender,
+    stop: Callable[[], bool] | None = None,
 ) -> DrainReport:
     """Deliver every notification due at ``now`` (at most ``limit``). Safe to run in several processes at
     once: each row is claimed before it is sent and sent once. ``sender``: where the installation's mail
-    comes from (:data:`~dippouch.notify.transports.MailSender`), for e-mails handed to the outbox."""
+    comes from (:data:`~dippouch.notify.transports.MailSender`), for e-mails handed to the outbox. ``stop``:
+    asked before each batch is claimed but the first (a batch claimed is sent: an unsent claim would hold its
+    rows back for the lease)."""
     now = as_utc(now)
     worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
     report = DrainReport()
@@ -181,6 +188,9 @@ def deliver_due(
     start = time.monotonic()
     try:
         while len(report.sent) + len(report.failed) + len(report.retry) < limit:
+            if stop is not None and (report.sent or report.failed or report.retry) and stop():
+                report.more = True
+                break
             # Each claim's lease runs from the moment it is taken, not from the start of a long drain (whose
             # ``now`` would leave later claims already run out for the other workers).
             at = now + timedelta(seconds=time.monotonic() - start)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from dippouch.game import Settings, as_utc
-from dippouch.notify.events import NoticePreferences, preferences
+from dippouch.notify.events import NoticePreferences, preferences_of
 from dippouch.store import notify as stored
 from dippouch.store.events import LoggedEvent, ProcessedPhase
 from dippouch.store.repository import GameStore
@@ -177,15 +177,84 @@ class Look:
             self.shared[key] = make()
         return self.shared[key]
 
+    def _cache(self, name: str) -> dict[Any, Any]:
+        got: dict[Any, Any] = self.shared.setdefault(f"cache:{name}", {})
+        return got
+
+    def settings(self, game: str) -> Settings:
+        """The game's settings, read once a look (the column alone: a notice needs its time zone and language,
+        not the game's state). A look is one pass, so a setting changed since (a deadline extended, a time
+        zone set) is read afresh by the next. Raises when they cannot be read (no such game, or settings this
+        version does not know)."""
+        cache = self._cache("settings")
+        if game not in cache:
+            self.prefetch_settings([game])
+        got = cache[game]
+        if isinstance(got, Exception):
+            raise got
+        return got  # type: ignore[no-any-return]
+
+    def prefetch_settings(self, games: Iterable[str]) -> None:
+        """Read the settings of ``games`` not read yet this look, in one query."""
+        cache = self._cache("settings")
+        wanted = [g for g in set(games) if g and g not in cache]
+        if not wanted:
+            return
+        found = stored.game_settings_of(self.store, wanted)
+        for game in wanted:
+            try:
+                cache[game] = Settings.from_data(found[game])
+            except Exception as e:  # no such game, or settings this version cannot read: the caller decides
+                cache[game] = e
+
     def describe(self, game: str, at: datetime) -> str:
         """``at`` as the game's settings say it (its time zone; the settings read once a look per game)."""
         try:
-            settings: Settings = self.once(
-                f"settings:{game}", lambda: self.store.status(game, now=self.now, drift=False, due=False).settings
-            )
-            return settings.describe(at)
+            return self.settings(game).describe(at)
         except Exception:  # the game's settings cannot describe it: UTC is always right
             return f"{as_utc(at):%Y-%m-%d %H:%M} UTC"
+
+    def seated(self, game_id: int) -> list[tuple[int, str]]:
+        """(person id, power) of the game's seats played now by a person, read once a look per game."""
+        cache = self._cache("seated")
+        if game_id not in cache:
+            self.prefetch_seated([game_id])
+        got: list[tuple[int, str]] = cache[game_id]
+        return got
+
+    def prefetch_seated(self, game_ids: Iterable[int]) -> None:
+        """Read the seats of ``game_ids`` not read yet this look, and their people's choices, in a few queries
+        for them all (a page of the event log names hundreds of games)."""
+        cache = self._cache("seated")
+        wanted = [g for g in set(game_ids) if g not in cache]
+        if not wanted:
+            return
+        cache.update(stored.seated_people_of(self.store, wanted))
+        self.prefetch_prefs(pid for g in wanted for pid, _ in cache[g])
+
+    def prefs(self, person_id: int) -> NoticePreferences:
+        """The person's notification choices, read once a look."""
+        cache = self._cache("prefs")
+        if person_id not in cache:
+            self.prefetch_prefs([person_id])
+        got: NoticePreferences = cache[person_id]
+        return got
+
+    def prefetch_prefs(self, person_ids: Iterable[int]) -> None:
+        cache = self._cache("prefs")
+        wanted = [p for p in set(person_ids) if p not in cache]
+        if wanted:
+            cache.update(preferences_of(self.store, wanted))
+
+    def targets(self, person_id: int) -> list[stored.Target]:
+        """The person's push subscriptions and webhooks, read once a look (with every reader of the look's
+        events not read yet, in one query)."""
+        cache = self._cache("targets")
+        if person_id not in cache:
+            people = set(self._cache("prefs")) | {person_id}
+            cache.update(stored.targets_of(self.store, [p for p in people if p not in cache]))
+        got: list[stored.Target] = cache[person_id]
+        return got
 
     def recent(self, at: datetime) -> bool:
         """Whether something that happened ``at`` may still be told (:meth:`notify_since`), without starting
@@ -214,9 +283,9 @@ def when(settings: Mapping[str, Any], at: datetime | None) -> str:
 
 def seated_readers(look: Look, game_id: int, key: str, facts: Mapping[str, Any], mark: str | None) -> list[Reader]:
     out = []
-    for pid, power in stored.seated_people(look.store, game_id):
+    for pid, power in look.seated(game_id):
         person_mark = mark.replace("{person}", str(pid)) if mark else None
-        out.append(Reader(pid, power, key, {**facts, "power": power}, preferences(look.store, pid), person_mark))
+        out.append(Reader(pid, power, key, {**facts, "power": power}, look.prefs(pid), person_mark))
     return out
 
 

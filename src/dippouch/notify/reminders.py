@@ -25,7 +25,7 @@ from typing import Any
 
 from dippouch.game import GameError, parse_duration
 from dippouch.i18n import translations
-from dippouch.notify.events import DEFAULT_DEADLINE_HOURS, preferences
+from dippouch.notify.events import DEFAULT_DEADLINE_HOURS
 from dippouch.notify.registry import LOOK_BACK, Event, Look, Reader
 from dippouch.store import events as logged
 from dippouch.store import notify as stored
@@ -116,17 +116,20 @@ def due(look: Look) -> list[Event]:
         ]
     )
     out: list[Event] = []
-    for ph in stored.phases_due_within(store, now, longest):
+    near = stored.phases_due_within(store, now, longest)
+    look.prefetch_seated(ph.game_id for ph in near)
+    look.prefetch_settings(ph.game for ph in near)
+    for ph in near:
         assert ph.deadline is not None
         length = ph.deadline - ph.at if ph.at is not None else None
         mail_lead = lead_reached(ph.deadline, game_leads(mail[ph.game_id], length), now) if ph.game_id in mail else None
         # A start recent enough to be told (older ones never are, :data:`LOOK_BACK`) is told first.
         told = _told_of_start(look, ph) if ph.seq == 0 and ph.at is not None and ph.at >= now - LOOK_BACK else None
         people = []
-        for pid, power in stored.seated_people(store, ph.game_id):
+        for pid, power in look.seated(ph.game_id):
             if told is not None and pid not in told:
                 continue  # "orders missing" never comes before "is starting"
-            prefs = preferences(store, pid)
+            prefs = look.prefs(pid)
             hours = prefs.deadline_hours
             lead = scaled([timedelta(hours=hours)], length)
             if lead and lead_reached(ph.deadline, lead, now) is not None:
@@ -174,7 +177,7 @@ def _lead_name(minutes: int) -> str:
 def _told_of_start(look: Look, ph: stored.PhaseFact) -> set[int]:
     """The seated people of a game in its first phase who were told it started (by any channel, or by none
     they chose: the start's mark is recorded either way)."""
-    seated = stored.seated_people(look.store, ph.game_id)
+    seated = look.seated(ph.game_id)
     marks = {
         f"game_starting:{ph.game_id}:{pid}{suffix}": pid
         for pid, _power in seated

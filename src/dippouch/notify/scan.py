@@ -28,6 +28,8 @@ class ScanReport:
     starting: int = 0
     messages: int = 0
     offers: int = 0
+    more: bool = False
+    """The dispatch was stopped with events left (:attr:`Dispatched.more`)."""
 
     @property
     def queued(self) -> int:
@@ -40,7 +42,14 @@ class ScanReport:
         def n(kind: str) -> int:
             return sum(v for (ch, k), v in done.queued.items() if k == kind and ch in channels)
 
-        return cls(n("phase_processed"), n("deadline"), n("game_starting"), n("message_received"), n("seat_offered"))
+        return cls(
+            n("phase_processed"),
+            n("deadline"),
+            n("game_starting"),
+            n("message_received"),
+            n("seat_offered"),
+            more=done.more,
+        )
 
 
 def scan(store: GameStore, now: datetime, *, slow: bool = True) -> ScanReport:

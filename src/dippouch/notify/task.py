@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
 
 from dippouch.notify.dispatch import dispatch
@@ -20,23 +21,31 @@ log = logging.getLogger("dippouch.notify")
 
 
 def run_once(
-    store: GameStore, now: datetime, *, limit: int = 500, slow: bool = True, sender: MailSender = no_mail_sender
+    store: GameStore,
+    now: datetime,
+    *,
+    limit: int = 500,
+    slow: bool = True,
+    sender: MailSender = no_mail_sender,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[ScanReport, DrainReport]:
     """Dispatch (``slow``: games starting, press, seats offered and deadlines too, not only the event log) to
     every registered channel, then deliver the notifications due (``sender``: where the installation's mail
     comes from, :data:`~dippouch.notify.transports.MailSender`). The counts are the notifications'; the game
-    mail's messages wait in the mail outbox."""
-    done = dispatch(store, now, slow=slow)
+    mail's messages wait in the mail outbox. ``stop``: asked between events and between deliveries; once it
+    says yes the rest waits for the next call (:attr:`ScanReport.more`, :attr:`DrainReport.more`)."""
+    done = dispatch(store, now, slow=slow, stop=stop)
     found = ScanReport.of(done)
-    report = deliver_due(store, now, limit=limit, sender=sender)
+    report = deliver_due(store, now, limit=limit, sender=sender, stop=stop)
     if done.total or report.sent or report.failed or report.retry:
         log.info(
-            "notifications: %d queued (%d game mail), %d delivered, %d to retry, %d refused",
+            "notifications: %d queued (%d game mail), %d delivered, %d to retry, %d refused%s",
             found.queued,
             done.total - found.queued,
             len(report.sent),
             len(report.retry),
             len(report.failed),
+            "; more next look" if found.more or report.more else "",
         )
     return found, report
 
@@ -46,21 +55,57 @@ def notify_task(store: GameStore, now: datetime) -> None:
 
 
 class NotifyTask:
-    """The worker's task: the event log, the deadline reminders and the queue every look (a few seconds); games
-    starting and ending, press and seats offered at most every ``every`` seconds (by default the installation's
+    """The worker's task: the event log, the deadline reminders and the queue every look; games starting and
+    ending, press and seats offered at most every ``every`` seconds (by default the installation's
     ``DIPPOUCH_NOTIFY_SCAN_SECONDS``, a minute), since they read every seated person's choices and such news a
-    minute late is still news."""
+    minute late is still news.
 
-    def __init__(self, every: float | None = None, sender: MailSender = no_mail_sender) -> None:
+    Deadlines come first: while it runs no due phase is processed, so a call stops after ``budget`` seconds,
+    or as soon as a phase has fallen due since it began (asked of the database every ``due_every`` seconds),
+    and says so in :attr:`behind`; the worker then processes what is due and calls it again at once, and it
+    goes on from where it stopped (the dispatcher's marks and records: nothing lost, nothing told twice, in
+    order). A backlog of thousands of notifications is worked off in slices between the phases."""
+
+    def __init__(
+        self,
+        every: float | None = None,
+        sender: MailSender = no_mail_sender,
+        *,
+        budget: float = 1.0,
+        due_every: float = 0.2,
+    ) -> None:
         from dippouch.settings import current
 
         self.every = current().notify_scan_seconds if every is None else every
         self.sender = sender
+        self.budget = budget
+        self.due_every = due_every
         self.last: float | None = None
+        self.behind = False
+        """The last call stopped with work left (the worker looks again without waiting)."""
         self.__name__ = "notify_task"
 
     def __call__(self, store: GameStore, now: datetime) -> None:
         slow = self.last is None or time.monotonic() - self.last >= self.every
-        run_once(store, now, slow=slow, sender=self.sender)
-        if slow:
+        found, report = run_once(store, now, slow=slow, sender=self.sender, stop=self._stop(store))
+        self.behind = found.more or report.more
+        if slow and not found.more:
             self.last = time.monotonic()
+
+    def _stop(self, store: GameStore) -> Callable[[], bool]:
+        """When a call is to stop: its budget spent, or more phases due than when it began (those due at its
+        start were left by the worker's look: a broken game's, or in another worker's hands)."""
+        start = checked = time.monotonic()
+        before = store.due_count()
+
+        def stop() -> bool:
+            nonlocal checked
+            at = time.monotonic()
+            if at - start >= self.budget:
+                return True
+            if at - checked < self.due_every:
+                return False
+            checked = at
+            return store.due_count() > before
+
+        return stop

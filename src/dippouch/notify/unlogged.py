@@ -72,7 +72,7 @@ def _messages(look: Look) -> list[Event]:
     for game, game_id, first in press.games_with_press_since(store, look.notify_since()):
         readers: dict[int, list[Reader]] = {}
         facts_of: dict[int, dict[str, str]] = {}
-        for pid, power in stored.seated_people(store, game_id):
+        for pid, power in look.seated(game_id):
             for m in press.messages_since(store, game, power, first - 1):
                 if m.mine:
                     continue

@@ -498,6 +498,67 @@ def seated_people(db: Database, game_id: int) -> list[tuple[int, str]]:
         return [(int(pid or 0), str(power)) for pid, power in s.execute(q)]
 
 
+def seated_people_of(db: Database, game_ids: Iterable[int]) -> dict[int, list[tuple[int, str]]]:
+    """:func:`seated_people` of several games in one query (a page of the event log, the phases near their
+    deadline): game id -> its seats, every game asked for present (an empty list for a game nobody is in)."""
+    ids = sorted(set(game_ids))
+    out: dict[int, list[tuple[int, str]]] = {gid: [] for gid in ids}
+    if not ids:
+        return out
+    q = (
+        sa.select(PlayerRow.game_id, PlayerRow.person_id, PlayerRow.power)
+        .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+        .where(PlayerRow.game_id.in_(ids), PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
+        .order_by(PlayerRow.id)
+    )
+    with db.read_session() as s:
+        for gid, pid, power in s.execute(q):
+            out[int(gid)].append((int(pid or 0), str(power)))
+    return out
+
+
+def game_settings_of(db: Database, names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Game name -> its stored settings, for the games of ``names`` that exist (one query, the settings column
+    alone: a notice says a deadline in its game's time zone and language, and needs nothing else of it)."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    with db.read_session() as s:
+        q = sa.select(GameRow.name, GameRow.settings).where(GameRow.name.in_(wanted))
+        return {str(name): dict(settings or {}) for name, settings in s.execute(q)}
+
+
+def stored_preferences_of(
+    db: Database, person_ids: Iterable[int]
+) -> dict[int, tuple[dict[tuple[str, str], bool], int | None]]:
+    """:func:`stored_preferences` of several people in two queries, every person asked for present."""
+    ids = sorted(set(person_ids))
+    out: dict[int, tuple[dict[tuple[str, str], bool], int | None]] = {pid: ({}, None) for pid in ids}
+    if not ids:
+        return out
+    with db.read_session() as s:
+        q = sa.select(NotifyPrefRow.person_id, NotifyPrefRow.event, NotifyPrefRow.channel, NotifyPrefRow.enabled)
+        for pid, event, channel, on in s.execute(q.where(NotifyPrefRow.person_id.in_(ids))):
+            out[int(pid)][0][(str(event), str(channel))] = bool(on)
+        hq = sa.select(NotifySettingsRow.person_id, NotifySettingsRow.deadline_hours)
+        for pid, hours in s.execute(hq.where(NotifySettingsRow.person_id.in_(ids))):
+            out[int(pid)] = (out[int(pid)][0], hours)
+    return out
+
+
+def targets_of(db: Database, person_ids: Iterable[int]) -> dict[int, list[Target]]:
+    """:func:`targets` of several people in one query, every person asked for present."""
+    ids = sorted(set(person_ids))
+    out: dict[int, list[Target]] = {pid: [] for pid in ids}
+    if not ids:
+        return out
+    with db.read_session() as s:
+        q = sa.select(NotifyTargetRow).where(NotifyTargetRow.person_id.in_(ids)).order_by(NotifyTargetRow.id)
+        for r in s.scalars(q):
+            out[r.person_id].append(_target(r))
+    return out
+
+
 @dataclass(frozen=True)
 class EndedGame:
     game_id: int

@@ -42,7 +42,10 @@ __all__ = ["Processed", "ScanMemory", "StopFlag", "Task", "Worker", "default_tas
 log = logging.getLogger("dippouch.worker")
 
 Task = Callable[[GameStore, datetime], Any]
-"""Other periodic work a worker does after each look for due phases (mail: see :func:`default_tasks`)."""
+"""Other periodic work a worker does after each look for due phases (mail: see :func:`default_tasks`). No due
+phase is processed while a task runs, so a task whose work can pile up does a slice of it a call and sets its
+attribute ``behind`` to True while work is left (:class:`dippouch.notify.task.NotifyTask`): the worker then
+looks again at once rather than after its interval."""
 
 
 class _Metrics:
@@ -309,6 +312,8 @@ class Worker:
         self.stopping = StopFlag()
         self.memory = ScanMemory()
         self.processed = 0
+        self.behind = False
+        """A task of the last look stopped with work left: the next look comes at once."""
         self.last_ok: float | None = None
         """time.monotonic() of the last look that finished without an error (for /healthz)."""
         self.last_error: str | None = None
@@ -329,7 +334,42 @@ class Worker:
     # -- the loop ------------------------------------------------------------------------------------
 
     def look(self) -> list[Processed]:
-        """One look: process due phases until none is left or a stop is asked, then run the tasks."""
+        """One look: process due phases until none is left or a stop is asked, then run the tasks, with the
+        phases that fell due while a task ran processed before the next task (deadlines first: a slow task
+        holds them back for its own length at most, never for the other tasks' too)."""
+        done, fetch_failed = self._process_due()
+        behind = False
+        if not self.stopping.is_set():
+            now = self.store.clock()
+            # Phases still due now are another worker's in hand or a broken game's: only more than these
+            # stops the tasks for processing.
+            left = self.store.due_count() if self.tasks else 0
+            for task in self.tasks:
+                try:
+                    task(self.store, now)
+                except Exception as e:  # mail trouble must not stop deadline processing: logged, counted
+                    if isinstance(e, DatabaseError):
+                        raise
+                    metrics.WORKER_ERRORS.inc()
+                    log.error("%s failed: %s: %s", getattr(task, "__name__", "task"), type(e).__name__, e)
+                behind = behind or getattr(task, "behind", False) is True
+                if self.stopping.is_set():
+                    break
+                if self.store.due_count() > left:
+                    more, failed = self._process_due()
+                    done.extend(more)
+                    fetch_failed = fetch_failed or failed
+                    left = self.store.due_count()
+        self.behind = behind
+        self.processed += len(done)
+        self.last_ok = time.monotonic()
+        self.last_error = fetch_failed or None
+        metrics.WORKER_LAST_LOOP.set_to_current_time()
+        return done
+
+    def _process_due(self) -> tuple[list[Processed], str]:
+        """Process due phases (after the mail's intake) until none is left or a stop is asked; with why the
+        intake failed, if it did (then nothing is processed)."""
         done: list[Processed] = []
         retries = 0
         as_of, fetch_failed = fetch_then_process_as_of(self.store, self.fetch, None)
@@ -343,21 +383,7 @@ class Worker:
                 # Every due phase looked at was in other workers' hands: look again shortly, as more
                 # may be due behind them, rather than idle for a whole interval.
                 self.stopping.wait(0.05)
-        if not self.stopping.is_set():
-            now = self.store.clock()
-            for task in self.tasks:
-                try:
-                    task(self.store, now)
-                except Exception as e:  # mail trouble must not stop deadline processing: logged, counted
-                    if isinstance(e, DatabaseError):
-                        raise
-                    metrics.WORKER_ERRORS.inc()
-                    log.error("%s failed: %s: %s", getattr(task, "__name__", "task"), type(e).__name__, e)
-        self.processed += len(done)
-        self.last_ok = time.monotonic()
-        self.last_error = fetch_failed or None
-        metrics.WORKER_LAST_LOOP.set_to_current_time()
-        return done
+        return done, fetch_failed
 
     def run(self, *, once: bool = False) -> int:
         """Loop until stopped (``once``: a single look); the number of phases processed."""
@@ -376,8 +402,12 @@ class Worker:
                     raise
             if once:
                 break
-            # Back off while the database keeps failing, up to a minute; a stop request ends the wait.
-            self.stopping.wait(min(60.0, self.interval * (2 ** min(failures, 6))) if failures else self.interval)
+            # Back off while the database keeps failing, up to a minute; a stop request ends the wait. A task
+            # behind with its work goes on at once (its slices leave room for due phases in between).
+            if failures:
+                self.stopping.wait(min(60.0, self.interval * (2 ** min(failures, 6))))
+            elif not self.behind:
+                self.stopping.wait(self.interval)
         return self.processed
 
     def health(self) -> tuple[bool, dict[str, Any]]:

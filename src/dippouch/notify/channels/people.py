@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from dippouch.game import Settings
 from dippouch.i18n import DEFAULT, LANGUAGES
 from dippouch.notify import summary
 from dippouch.notify.queue import items_for
@@ -46,14 +45,16 @@ player's rating (:mod:`dippouch.mail.notices`), which this package cannot reach.
 
 
 def _person_language(look: Look, event: Event, person_id: int) -> str | None:
-    """The language the person chose (:func:`dippouch.store.people.preferences_of`), read once a look for
-    all of an event's readers."""
-    ids = sorted({r.person_id for r in event.readers} | {person_id})
-    chosen: dict[int, str] = look.once(
-        "people-languages:" + ",".join(map(str, ids)),
-        lambda: {pid: p.language for pid, p in preferences_of(look.store, ids).items() if p.language in LANGUAGES},
-    )
-    return chosen.get(person_id)
+    """The language the person chose (:func:`dippouch.store.people.preferences_of`), read once a look per
+    person, for all of an event's readers at once."""
+    chosen: dict[int, str | None] = look.once("people-languages", dict)
+    if person_id not in chosen:
+        ids = sorted(({r.person_id for r in event.readers} | {person_id}) - set(chosen))
+        found = preferences_of(look.store, ids)
+        for pid in ids:
+            lang = found[pid].language if pid in found else None
+            chosen[pid] = lang if lang in LANGUAGES else None
+    return chosen[person_id]
 
 
 def _game_language(look: Look, game: str) -> str:
@@ -62,10 +63,7 @@ def _game_language(look: Look, game: str) -> str:
     if not game:
         return DEFAULT
     try:
-        settings: Settings = look.once(
-            f"settings:{game}", lambda: look.store.status(game, now=look.now, drift=False, due=False).settings
-        )
-        return settings.language
+        return look.settings(game).language
     except Exception:  # a game whose settings cannot be read: English is always right
         return DEFAULT
 
@@ -109,6 +107,7 @@ def _items(look: Look, event: Event, r: Reader, channel: str) -> list[dict[str, 
         game_id=event.game_id,
         prefs=r.prefs,
         only=channel,
+        targets=None if channel == "email" else look.targets(r.person_id),
     )
 
 
@@ -131,6 +130,8 @@ def _mailed_results(look: Look, event: Event) -> set[int]:
 
 def tell(event: Event, look: Look, channel: str) -> int:
     """Queue ``event`` by ``channel`` for each of its readers who chose it; how many deliveries are new."""
+    if not event.readers:
+        return 0  # nobody to tell (a game whose seats no account holds): nothing to read, queue or mark
     if event.row is not None and event.at < look.notify_since():
         return 0  # from before notifications started here, or too old to be news
     if event.mark is not None:
