@@ -103,6 +103,8 @@ def test_a_visitor_s_page_is_gzipped_once_and_reads_as_the_plain_one(site: Site)
     assert len(tokens) >= 2 and len(set(tokens)) == 1
     assert set(tokens).isdisjoint(TOKEN.findall(plain))
     assert int(gz_headers["content-length"]) == len(gz) < len(plain) // 2
+    again = c.get("/games/g", headers={"If-None-Match": gz_headers["etag"], "Accept-Encoding": "gzip"})
+    assert again.status_code == 304 and "Accept-Encoding" in again.headers["vary"]
 
 
 def test_a_client_that_takes_only_brotli_gets_the_page_compressed_by_the_layer(site: Site) -> None:

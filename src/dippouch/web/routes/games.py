@@ -118,11 +118,11 @@ def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], h
     version, changed = made
     etag = page_cache.etag_of(version, "page", page_cache.personal(request))
     headers = page_cache.conditional(etag, changed, web.now())
+    headers["Vary"] = f"{headers['Vary']}, Accept-Encoding"  # on a 304 too: it stands for the answer it confirms
     if page_cache.unchanged(request, headers, changed, forms=True):
         return Response(status_code=304, headers=headers)
     page = page_cache.gapped(web, html, PLACEHOLDER)
     fill = csrf_field(request).encode()
-    headers["Vary"] = f"{headers['Vary']}, Accept-Encoding"
     if chosen(request.headers.get("accept-encoding"), ("gzip",)):
         headers["Content-Encoding"] = "gzip"
         body = page.gzip(fill)
