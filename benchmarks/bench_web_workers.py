@@ -473,12 +473,16 @@ def main(argv: list[str] | None = None) -> int:
             n_late, late50, late99, late_max = lateness(url, since)
             alone = Tally()
             cpu_alone = 0.0
+            processed_alone = 0
             if args.pages_alone > 0:
-                # The pages' own cost: the mixed round's CPU counts the maps and the submissions too.
+                # The pages' own cost: the mixed round's CPU counts the maps and the submissions too. The phases
+                # processed meanwhile are counted: each makes its game's page again for its next reader.
                 cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs)
+                processed_alone = phase_counts(url)[0]
                 readers = args.clients - max(1, args.clients // 10)
                 asyncio.run(open_loop(ports, readers, args.pages_alone, args.page_rate, pages, args.timeout, alone))
                 cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_alone
+                processed_alone = phase_counts(url)[0] - processed_alone
             dead = [f"worker {i} exited ({w.returncode})" for i, w in enumerate(workers) if w.poll() is not None]
             for w in workers:  # SIGTERM: each finishes the phase in hand; then nothing changes under the check
                 w.terminate()
@@ -529,7 +533,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"game pages alone (workers running): {f['rps']:.1f} req/s, web CPU "
                 f"{1000 * cpu_alone / max(1, f['requests']):.2f} ms/request, p50 {f['p50']:.1f} ms, "
-                f"p99 {f['p99']:.1f} ms ({f['requests']} requests, {len(alone.errors)} errors)"
+                f"p99 {f['p99']:.1f} ms ({f['requests']} requests, {len(alone.errors)} errors; {processed_alone} "
+                "phases processed meanwhile)"
             )
         print(f"pages afterwards: {checked - len(stale)} of {checked} show the phase the database has open")
         for line in [*stale[:5], *dead]:
