@@ -488,6 +488,10 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     return _orders(held, proof, when=when, token_note=token_note, next_subject=next_subject)
 
 
+_UNREAD = msg("the subject could not be read")
+_NO_GAME = msg("the subject names no game this address takes orders for")
+
+
 def _unreadable(
     store: GameStore,
     msg: Inbound,
@@ -498,8 +502,10 @@ def _unreadable(
     mine: Sequence[tuple[GameNames, str]],
 ) -> _Decided:
     """A subject that names no game, power and phase it can be used for: refused, with the subject that
-    would work where the sender plays one power (game names are not told to strangers)."""
-    why = reading.problem or "the subject could not be read"
+    would work where the sender plays one power (game names are not told to strangers). The reply is in the
+    language of the game the subject names, or of the one game the sender plays; English when neither is
+    known."""
+    why = reading.why or _UNREAD
     suggestion = None
     target = next(((n, p) for n, p in mine if n.name == reading.game), None) or (mine[0] if len(mine) == 1 else None)
     if target is not None:
@@ -509,8 +515,10 @@ def _unreadable(
         suggestion = suggest_subject(gname, reading.power)
     if not mine and reading.game is None:
         # Game names are not told to strangers.
-        why = "the subject names no game this address takes orders for"
-    return _refuse(msg, mail_id, now, why, suggestion, reading=reading)
+        why = _NO_GAME
+    named = reading.game if reading.game is not None else target[0].name if target is not None else None
+    lang = next((_lang(g) for n, g, *_ in games if n.name == named), "en")
+    return _refuse(msg, mail_id, now, str(why), suggestion, reading=reading, lang=lang, shown=say(why, lang, "mail"))
 
 
 def _from_another_address(held: _ForPower, registered: str | None, base: dict[str, Any]) -> _Decided:

@@ -21,9 +21,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dippouch.core.calendar import Phase, PhaseKind
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.core.variant import Variant
 
-__all__ = ["GameNames", "Reading", "phase_label", "read_subject", "suggest_subject"]
+__all__ = ["I18N_DOMAIN", "GameNames", "Reading", "phase_label", "read_subject", "suggest_subject"]
+
+I18N_DOMAIN = "mail"
+"""Why a subject cannot be used is said by the reply to it, in the words of the mail's catalogue."""
 
 _PREFIX_RE = re.compile(
     r"^\s*(?:(?:re|fw|fwd|aw|wg|sv|vs|antw|tr|r)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*|\[[^\]]*\]\s*)", re.IGNORECASE
@@ -152,6 +156,9 @@ class Reading:
     notes: list[str] = field(default_factory=list)
     """Near misses that were accepted ("read 'Powik Bridge' as Powick Bridge")."""
     problem: str | None = None
+    """Why the subject cannot be used, in English: as the mail log records it."""
+    why: Msg | None = None
+    """The same reason as a message value, which a reply says in the game's language."""
     unread: list[str] = field(default_factory=list)
 
     def to_data(self, variant: Variant | None = None) -> dict[str, object]:
@@ -256,7 +263,7 @@ def read_subject(subject: str, games: Sequence[GameNames]) -> Reading:
     game = _find_game(words, used, chunks, chunk_of, games, r)
     if game is None:
         known = ", ".join(repr(g.title) for g in games) or "none"
-        r.problem = f"the subject names no game this address takes orders for (games: {known})"
+        _problem(r, msg("the subject names no game this address takes orders for (games: %(games)s)", games=known))
         _leftovers(words, used, r)
         return r
     r.game = game.name
@@ -296,15 +303,25 @@ def read_subject(subject: str, games: Sequence[GameNames]) -> Reading:
     _leftovers(words, used, r)
     problems = []
     if power is None:
-        problems.append(f"the subject names no power of {game.title} (powers: {', '.join(game.variant.power_names)})")
+        powers = ", ".join(game.variant.power_names)
+        problems.append(
+            msg("the subject names no power of %(game)s (powers: %(powers)s)", game=game.title, powers=powers)
+        )
     phase, phase_problem = _phase(game, season, kind, year_values)
     r.phase = phase
     r.kind_given = kind is not None
     if phase_problem:
         problems.append(phase_problem)
-    if problems:
-        r.problem = "; ".join(problems)
+    if len(problems) == 2:
+        _problem(r, msg("%(problem)s; %(also)s", problem=problems[0], also=problems[1]))
+    elif problems:
+        _problem(r, problems[0])
     return r
+
+
+def _problem(r: Reading, why: Msg) -> None:
+    r.why = why
+    r.problem = str(why)
 
 
 def _leftovers(words: list[str], used: set[int], r: Reading) -> None:
@@ -413,14 +430,21 @@ def _inside(a: tuple[int, str, int, int], b: tuple[int, str, int, int]) -> bool:
 
 def _phase(
     game: GameNames, season: str | None, kind: PhaseKind | None, years: list[tuple[int, bool]]
-) -> tuple[Phase | None, str | None]:
+) -> tuple[Phase | None, Msg | None]:
     cal = game.variant.calendar
     current = game.phase
-    example = f" (the game is in {cal.name(current)})" if current is not None else ""
+
+    def example(why: Msg) -> Msg:
+        """``why``, with the phase the game is in where it has one: the year and season a subject wants."""
+        if current is None:
+            return why
+        return msg("%(problem)s (the game is in %(phase)s)", problem=why, phase=PhaseName(cal.name(current)))
+
     if not years:
-        return None, f"the subject gives no year{example}"
+        return None, example(msg("the subject gives no year"))
     if len(years) > 1 and len({y for y, _ in years}) > 1:
-        return None, f"the subject gives more than one year ({', '.join(str(y) for y, _ in years)}){example}"
+        given = ", ".join(str(y) for y, _ in years)
+        return None, example(msg("the subject gives more than one year (%(years)s)", years=given))
     year, short = years[0]
     if short:
         base = current.year if current is not None else cal.start.year
@@ -430,7 +454,7 @@ def _phase(
     seasoned = [i for i, s in enumerate(cal.steps) if s.season]
     labels = {s.season.lower() for s in cal.steps if s.season}
     if season is None and seasoned:
-        return None, f"the subject gives no season{example}"
+        return None, example(msg("the subject gives no season"))
     steps: list[int] = []
     for i, step in enumerate(cal.steps):
         label = step.season.lower()
@@ -445,11 +469,16 @@ def _phase(
         what = " ".join(x for x in ((season or "").capitalize(), kind.label if kind else "") if x)
         have = ", ".join(sorted({f"{s.season} {s.kind.label}".strip() for s in cal.steps}))
         if season is not None and seasoned and not ({season} | ({"fall"} if season == "autumn" else set())) & labels:
-            return None, f"{game.title} has no season {season.capitalize()} ({have})"
-        return None, f"{game.title} has no {what} phase ({have})"
+            return None, msg(
+                "%(game)s has no season %(season)s (%(phases)s)",
+                game=game.title,
+                season=season.capitalize(),
+                phases=have,
+            )
+        return None, msg("%(game)s has no %(phase)s phase (%(phases)s)", game=game.title, phase=what, phases=have)
     in_year = [Phase(year, i) for i in steps if _occurs(game.variant, year, i)]
     if not in_year:
-        return None, f"{game.title} has no such phase in {year}"
+        return None, msg("%(game)s has no such phase in %(year)s", game=game.title, year=year)
     if kind is None and len(in_year) > 1:
         # "Autumn 1644" alone: the game's current phase if it is one of them, else the movement phase.
         if current is not None and current in in_year:
