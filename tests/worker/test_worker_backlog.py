@@ -142,3 +142,28 @@ def test_a_backlog_is_told_in_slices_of_the_budget_and_nothing_is_lost_or_told_t
     assert recorder.rows == sorted(set(recorder.rows)) and len(recorder.rows) == BACKLOG + 1
     got = [d.key for d in deliveries(store) if d.event == "phase_processed"]
     assert len(got) == len(set(got)) == 2 * BACKLOG
+
+
+def test_the_photograph_reader_reads_no_games_open_phase_while_no_photograph_waits(store: GameStore) -> None:
+    """The reader's scan reads each game's open phase (seconds at a thousand games, holding due phases back):
+    with no photograph to read it asks one question and reads none."""
+    from dippouch.worker.service import PhotoReading
+
+    now = store.clock()
+    for i in range(3):
+        store.create_game(f"p{i}", "standard", now=now - timedelta(hours=2), settings=Settings())
+    sent: list[str] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        sent.append(" ".join(statement.split()).lower())
+
+    engines = {store.engine, store.read_engine}
+    for engine in engines:
+        sa.event.listen(engine, "before_cursor_execute", seen)
+    try:
+        PhotoReading(every=0)(store, now)
+    finally:
+        for engine in engines:
+            sa.event.remove(engine, "before_cursor_execute", seen)
+    selects = [q for q in sent if q.startswith("select")]
+    assert len(selects) == 1 and "from mail_attachments" in selects[0], selects

@@ -7,6 +7,7 @@ where the phase's deadline is read, so a photograph is never handed out before i
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -126,6 +127,28 @@ def open_phase_photos(store: Database, game: str, *, now: datetime) -> PhotoPhas
         ]
         players = {r.power: r.name for r in g.players if r.replaced_at is None}
         return PhotoPhase(g.name, v, dict(ph.position), players, items)
+
+
+def unread_photographs(store: Database, *, skip: Collection[int] = ()) -> bool:
+    """Whether any photograph of orders waits to be read (an image sent by a power, not read, not set aside;
+    ``skip``: attachments left out): one indexed look, so the worker's reader scans the games' open phases
+    (:func:`open_phase_photos`, a query a game) only when there is something to read."""
+    q = (
+        sa.select(MailAttachmentRow.id)
+        .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
+        .where(
+            MailAttachmentRow.content_type.like("image/%"),
+            MailAttachmentRow.ocr_text.is_(None),
+            MailAttachmentRow.set_aside_why.is_(None),
+            MailMessageRow.status.in_(["photo", "accepted"]),
+            MailMessageRow.power.is_not(None),
+        )
+        .limit(1)
+    )
+    if skip:
+        q = q.where(MailAttachmentRow.id.not_in(sorted(skip)))
+    with store.read_session() as s:
+        return s.scalar(q) is not None
 
 
 def photo_bytes(store: Database, attachment: int) -> bytes:

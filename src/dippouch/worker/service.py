@@ -176,12 +176,17 @@ class PhotoReading:
 
     def __call__(self, store: GameStore, now: datetime) -> None:
         from dippouch.mail.ocr import read_unsealed
+        from dippouch.store.photos import unread_photographs
 
         at = time.monotonic()
         if self.last is not None and at - self.last < self.every:
             return
         self.last = at
         skip = {a for a, when in self.failed.items() if at - when < self.retry}
+        # The reader's scan reads every game's open phase (seconds at a thousand games, while no due phase
+        # is processed): only when some photograph waits at all.
+        if not unread_photographs(store, skip=skip):
+            return
         for attachment, problem in read_unsealed(store, now=now, skip=skip, limit=self.limit):
             if problem is None:
                 self.failed.pop(attachment, None)
