@@ -475,6 +475,8 @@ class Holder:
     longest: float = 0.0
     waited: float = 0.0
     commit: float = 0.0
+    longest_commit: float = 0.0
+    longest_wait: float = 0.0
 
 
 def _place(frame: str) -> str:
@@ -499,18 +501,26 @@ def write_holders(trace: Path, frames: int = 2) -> list[Holder]:
         h.longest = max(h.longest, t["held"])
         h.waited += t["waited"]
         h.commit += t.get("commit", 0.0)
+        h.longest_commit = max(h.longest_commit, t.get("commit", 0.0))
+        h.longest_wait = max(h.longest_wait, t["waited"])
     return list(by.values())
 
 
 def _print_holders(holders: list[Holder], top: int = 12) -> None:
     total = sum(h.held for h in holders)
     print(f"write transactions: {sum(h.count for h in holders)}, the lock held {total:.2f} s in all")
-    for title, key in (("by total hold", lambda h: h.held), ("by longest hold", lambda h: h.longest)):
+    rankings: list[tuple[str, Callable[[Holder], float]]] = [
+        ("by total hold", lambda h: h.held),
+        ("by longest hold", lambda h: h.longest),
+        ("by longest commit (its flush, after the hold)", lambda h: h.longest_commit),
+    ]
+    for title, key in rankings:
         print(f"  {title}:")
         for h in sorted(holders, key=key, reverse=True)[:top]:
             print(
                 f"    {h.held * 1000:8.1f} ms in {h.count:5d}  longest {h.longest * 1000:7.1f} ms  "
-                f"waited {h.waited * 1000:8.1f} ms  commits {h.commit * 1000:7.1f} ms  {h.who}"
+                f"waited {h.waited * 1000:8.1f} ms (longest {h.longest_wait * 1000:6.1f})  "
+                f"commits {h.commit * 1000:7.1f} ms (longest {h.longest_commit * 1000:6.1f})  {h.who}"
             )
 
 

@@ -5,8 +5,9 @@ lock back: a commit, a rollback, a statement that failed, a connection thrown aw
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -150,3 +151,55 @@ def test_a_read_session_reads_on_either_database(db_url: str) -> None:
             assert r.execute(sa.text("SELECT 1")).scalar_one() == 1
     finally:
         database.close()
+
+
+def test_a_commit_gives_the_lock_back_once_its_flush_is_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite holds its lock through a commit's flush (an fsync, 200 ms on a busy disk): a writer of the process let
+    in before the flush ends meets SQLite's busy handler and sleeps in steps of up to 100 ms. So the next writer
+    is let in once the commit is done; here the flush waits (a bounded while) for a writer let in too early."""
+    from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+
+    order: list[str] = []
+    flushing, early = threading.Event(), threading.Event()
+    real: Callable[[Any, Any], None] = SQLiteDialect_pysqlite.do_commit
+
+    def slow_flush(self: SQLiteDialect_pysqlite, dbapi_connection: Any) -> None:
+        if threading.current_thread().name == "first":
+            order.append("flush")
+            flushing.set()
+            early.wait(0.5)  # a second writer let in now would begin here
+            order.append("flushed")
+        real(self, dbapi_connection)
+
+    monkeypatch.setattr(SQLiteDialect_pysqlite, "do_commit", slow_flush)
+    monkeypatch.setattr(db, "_BUSY_SECONDS", 5)
+    e = db.make_engine(f"sqlite:///{tmp_path / 'flush.db'}")
+    try:
+        with e.begin() as c:
+            c.exec_driver_sql("CREATE TABLE t (n INTEGER)")
+
+        @sa.event.listens_for(e, "before_cursor_execute")
+        def begins(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+            if statement == "BEGIN IMMEDIATE" and threading.current_thread().name == "second":
+                order.append("second begins")
+                early.set()
+
+        def first() -> None:
+            with e.begin() as c:
+                c.exec_driver_sql("INSERT INTO t VALUES (1)")
+
+        def second() -> None:
+            flushing.wait(5)
+            with e.begin() as c:
+                c.exec_driver_sql("INSERT INTO t VALUES (2)")
+
+        threads = [threading.Thread(target=first, name="first"), threading.Thread(target=second, name="second")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        assert order == ["flush", "flushed", "second begins"]
+        with e.connect() as c:
+            assert c.exec_driver_sql("SELECT count(*) FROM t").scalar() == 2
+    finally:
+        e.dispose()

@@ -254,13 +254,16 @@ class _WriteQueue:
     busy handler sleeps in growing steps (up to 100 ms a try), which made a player's submission wait hundreds
     of milliseconds behind another thread's short write. Other processes still meet SQLite's handler; a thread
     that cannot have this lock in the busy timeout goes on to SQLite's as before. Every way a transaction ends
-    gives it back: a commit, a rollback, the pool resetting or throwing away a connection."""
+    gives it back: a commit (once its flush is done), a rollback, the pool resetting or throwing away a
+    connection."""
 
     _HELD = "dippouch_writing"
     _TRACED = "dippouch_traced"
 
     def __init__(self, trace: Path | None = None) -> None:
         self._lock = threading.Lock()
+        self._committed = threading.local()
+        """``held``: this thread's transaction is committing with the lock, given back once the commit is done."""
         self._trace = None if trace is None else _WriteTrace(trace)
 
     def attach(self, engine: sa.Engine) -> None:
@@ -269,18 +272,21 @@ class _WriteQueue:
         sa.event.listen(engine, "rollback", self._ended)
         sa.event.listen(engine, "reset", self._reset)
         sa.event.listen(engine, "invalidate", self._invalidated)
-        if self._trace is not None:
-            # The commit's own flush comes after the "commit" event, where the lock is given back: timed here.
-            trace, commit = self._trace, engine.dialect.do_commit
+        # The "commit" event comes before the commit itself, whose flush (an fsync of the log) SQLite's lock is
+        # still held for: given back then, the next thread met SQLite's busy handler and slept in its steps (up
+        # to 100 ms) through a flush that took 200 ms on a busy disk (the trace). So it is given back after.
+        commit, trace, after = engine.dialect.do_commit, self._trace, self._after_commit
 
-            def do_commit(dbapi_connection: Any) -> None:
-                began = time.perf_counter()
-                try:
-                    commit(dbapi_connection)
-                finally:
+        def do_commit(dbapi_connection: Any) -> None:
+            began = time.perf_counter() if trace is not None else 0.0
+            try:
+                commit(dbapi_connection)
+            finally:
+                after()
+                if trace is not None:
                     trace.committed(time.perf_counter() - began)
 
-            engine.dialect.do_commit = do_commit  # type: ignore[method-assign]
+        engine.dialect.do_commit = do_commit  # type: ignore[method-assign]
 
     def _begin(self, conn: sa.Connection) -> None:
         # IMMEDIATE takes the write lock up front: two processes processing the same phase queue up instead of
@@ -299,9 +305,18 @@ class _WriteQueue:
             conn.info[self._TRACED] = (asked, time.perf_counter(), _WriteTrace.who())
 
     def _committing(self, conn: sa.Connection) -> None:
-        if self._trace is not None and not conn.invalidated and self._TRACED in conn.info:
+        # The same thread calls do_commit next (Connection._commit_impl), which gives the lock back.
+        if conn.invalidated:
+            return
+        if self._trace is not None and (times := conn.info.pop(self._TRACED, None)) is not None:
             self._trace.committing()
-        self._ended(conn)
+            self._trace.record(*times)
+        if conn.info.pop(self._HELD, False):
+            self._committed.held = True
+
+    def _after_commit(self) -> None:
+        if self._committed.__dict__.pop("held", False):
+            self._lock.release()
 
     def _ended(self, conn: sa.Connection) -> None:
         # An invalidated connection has no record to read (asking reconnects); its pool event gave it back.
@@ -336,8 +351,8 @@ class _WriteTrace:
     for it, so the transactions that hold it longest are what a player's write waits behind. One JSON line a
     write transaction, appended by one ``write`` each (whole lines, so the server's processes can share the
     file): ``waited`` (seconds from asking to having the lock), ``held`` (from having it to the commit or
-    rollback), ``commit`` (the commit's own flush, after the process's other threads may ask again but before
-    SQLite lets them in; 0 for a rollback), ``who`` (the innermost frames of dippouch that began it, innermost
+    rollback), ``commit`` (the commit's own flush, SQLite's lock and the process's still held; 0 for a
+    rollback), ``who`` (the innermost frames of dippouch that began it, innermost
     first, read when it began), ``pid``. Made only when the setting names a file: otherwise no clock is read."""
 
     FRAMES = 4
