@@ -117,13 +117,21 @@ def test_a_processed_phase_is_read_once_for_all_channels(store: GameStore, tally
     assert event.phase is not None and event.phase.name == "Spring 1901 Movement"
     # Found once: one read of the event log, one read of the phases it names; no channel looks for processed
     # phases on its own (the scans this replaced each asked for phases processed since a moment).
-    assert len(sql.selects(r"\bfrom events\b")) == 1
+    # (the log's heads, then the new events whole)
+    assert len(sql.selects(r"\bfrom events\b")) == 2 and len(sql.selects(r"events\.detail.*\bfrom events\b")) == 1
     assert len(sql.selects(r"\bfrom phases\b.*\bphases\.seq in\b")) == 1
     assert sql.selects(r"phases\.processed_at >=") == []
     # The next look hands the processed phase to no one again, and the real channels queue nothing again (the
     # reminders, handed every look, are the test channel's to count as it likes).
-    again = dispatch(store, at + timedelta(minutes=1), slow=False)
+    sql = Statements(store)
+    try:
+        again = dispatch(store, at + timedelta(minutes=1), slow=False)
+    finally:
+        sql.close()
     assert not [key for key in again.queued if key[1] == "phase_processed"]
+    # Its heads are read again (its mark waits GRACE behind the clock), but not the event whole: its detail and
+    # its game's settings are decoded once, by the look that told it.
+    assert sql.selects(r"\bfrom events\b") and not sql.selects(r"events\.detail.*\bfrom events\b")
     assert sum(n for (name, _), n in again.queued.items() if name != "tally") == 0
 
 

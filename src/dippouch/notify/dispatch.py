@@ -80,6 +80,8 @@ log = logging.getLogger("dippouch.notify")
 BUILT_IN = channels.__all__
 """notify's own channels (e-mail, push, webhooks), registered as the dispatcher is loaded."""
 
+HEADS = 5000
+"""Event heads read at a time (ids, kinds and moments: a few hundred kilobytes)."""
 GRACE = timedelta(minutes=10)
 """How far behind the clock a channel's mark stays: longer than any transaction that writes an event."""
 PAGE = 500
@@ -306,7 +308,9 @@ def _dispatch_log(
     stuck: set[str] = set()
     """Channels whose mark can go no further this look: an event failed, or is too recent to pass."""
     while not report.more:
-        rows = logged.events_after(store, after, row_kinds, limit=PAGE)
+        # The heads alone (id, kind, moment): the events of the last GRACE minutes are read every look, and
+        # those every channel has had already are not read whole again (their detail and their game's settings).
+        rows = logged.event_heads_after(store, after, row_kinds, limit=HEADS)
         if not rows:
             break
         handled: list[tuple[str, int]] = []
@@ -319,15 +323,22 @@ def _dispatch_log(
             for ch in chans
         }
         wanted = set().union(*due.values())
-        made = dict(_from_rows(look, [r for r in rows if r.id in wanted]))
+        order = [r.id for r in rows if r.id in wanted]
+        made: dict[int, list[Event]] = {}
+        built = 0
         for row in rows:
             if row.id in wanted and halt():
                 report.more = True  # the rest of the page, and the pages after it, wait for the next pass
                 break
+            if row.id in wanted and built < len(order) and row.id >= order[built]:
+                # The next PAGE of the wanted events, read whole and made into events (seats read for all).
+                chunk = order[built : built + PAGE]
+                built += len(chunk)
+                made.update(_from_rows(look, logged.events_by_id(store, chunk)))
             report.events += 1
             for ch in chans:
                 if row.id in due[ch.name]:
-                    mine = [ev for ev in made[row.id] if ev.kind in ch.kinds]
+                    mine = [ev for ev in made.get(row.id, []) if ev.kind in ch.kinds]
                     if not all([_hand(ch, ev, look, report) for ev in mine]):
                         stuck.add(ch.name)
                         continue
@@ -339,7 +350,7 @@ def _dispatch_log(
         if full:
             logged.mark_dispatched(store, handled, now=look.now)
         after = rows[-1].id
-        if len(rows) < PAGE:
+        if len(rows) < HEADS:
             break
     if full:
         for ch in chans:

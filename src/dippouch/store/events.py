@@ -26,12 +26,15 @@ from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.store.models_notify import NotifyMarkRow
 
 __all__ = [
+    "EventHead",
     "LoggedEvent",
     "ProcessedPhase",
     "advance_mark",
     "dispatch_mark",
     "dispatched",
+    "event_heads_after",
     "events_after",
+    "events_by_id",
     "mark_dispatched",
     "missing_orders",
     "processed_phases_of",
@@ -123,6 +126,57 @@ def events_after(db: Database, after: int, kinds: Iterable[str], *, limit: int =
             LoggedEvent(int(i), int(gid), str(game), str(kind), as_utc(at), dict(detail or {}), dict(settings or {}))
             for i, gid, game, kind, at, detail, settings in s.execute(q)
         ]
+
+
+@dataclass(frozen=True)
+class EventHead:
+    """An event's id, kind and moment: what the dispatcher needs to know whether it has had it."""
+
+    id: int
+    kind: str
+    at: datetime
+
+
+def event_heads_after(db: Database, after: int, kinds: Iterable[str], *, limit: int = 5000) -> list[EventHead]:
+    """The heads of the events of ``kinds`` after ``after``, oldest first (one query, no JSON read: the
+    dispatcher reads again every look the events of the last minutes it has had, and decodes only the new)."""
+    q = (
+        sa.select(EventRow.id, EventRow.kind, EventRow.at)
+        .where(EventRow.id > after, EventRow.kind.in_(list(kinds)))
+        .order_by(EventRow.id)
+        .limit(limit)
+    )
+    with db.read_session() as s:
+        return [EventHead(int(i), str(kind), as_utc(at)) for i, kind, at in s.execute(q)]
+
+
+def events_by_id(db: Database, ids: Iterable[int]) -> list[LoggedEvent]:
+    """The events of ``ids`` whole (with their games' names and settings), oldest first."""
+    wanted = sorted(set(ids))
+    out: list[LoggedEvent] = []
+    with db.read_session() as s:
+        for part in range(0, len(wanted), 500):
+            q = (
+                sa.select(
+                    EventRow.id,
+                    EventRow.game_id,
+                    GameRow.name,
+                    EventRow.kind,
+                    EventRow.at,
+                    EventRow.detail,
+                    GameRow.settings,
+                )
+                .join(GameRow, GameRow.id == EventRow.game_id)
+                .where(EventRow.id.in_(wanted[part : part + 500]))
+                .order_by(EventRow.id)
+            )
+            out += [
+                LoggedEvent(
+                    int(i), int(gid), str(game), str(kind), as_utc(at), dict(detail or {}), dict(settings or {})
+                )
+                for i, gid, game, kind, at, detail, settings in s.execute(q)
+            ]
+    return out
 
 
 def dispatched(db: Database) -> set[tuple[str, int]]:
