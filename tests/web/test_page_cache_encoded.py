@@ -6,6 +6,7 @@ form its Accept-Encoding takes, and the compression layer must not compress an a
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import zlib
 
@@ -13,7 +14,7 @@ import brotli
 import pytest
 from fastapi.testclient import TestClient
 
-from dippouch.web import games
+from dippouch.web import games, page_cache
 from dippouch.web.encoded import Gapped, accepted, chosen, compressed
 from dippouch.web.security import Viewer
 from websupport import Site
@@ -151,3 +152,15 @@ def test_a_map_s_kept_bytes_change_when_the_phase_does(site: Site) -> None:
     assert after != before and b"<svg" in after[:400]
     # The phase processed keeps its own picture under its own address.
     assert gzip.decompress(_raw(c, before_url, "gzip")[1]) == before
+
+
+def test_a_signed_in_reader_s_shared_part_is_read_from_its_json_once(site: Site) -> None:
+    fay = site.browser(site.seat("g", "France", "Fay"))
+    for _ in range(2):
+        r = fay.get("/games/g")
+        assert r.status_code == 200 and ">Spring 1901 Movement<" in r.text
+    kept = site.web.kept("dippouch.web.page_cache.read_once", lambda: None)
+    assert kept is not None and len(kept.parts) == 1
+    text = next(iter(kept.parts))
+    assert page_cache.read_once(site.web, text) is page_cache.read_once(site.web, text)
+    assert json.loads(text) == page_cache.read_once(site.web, text)

@@ -12,6 +12,7 @@ request, and a signed-in person's page is never taken for a visitor's.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import math
 import threading
@@ -21,6 +22,7 @@ from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -47,6 +49,7 @@ __all__ = [
     "made",
     "not_modified",
     "personal",
+    "read_once",
     "required",
     "unchanged",
     "unmodified_since",
@@ -302,3 +305,27 @@ def gapped(web: Web, html: str, gap: str) -> Gapped:
             kept.pages[html] = page
             kept.size += page.size
     return page
+
+
+@dataclass
+class _Read:
+    """Shared parts read back from their JSON (per app: :meth:`Web.kept`), by the text kept in the database."""
+
+    parts: dict[str, Any] = field(default_factory=dict)
+    size: int = 0
+
+
+def read_once(web: Web, text: str) -> Any:
+    """``text`` (a shared part kept as JSON, :func:`made`'s) as data, decoded once a process for each text: every
+    signed-in reader's page starts from it. The data is shared: never changed by its reader."""
+    kept = web.kept(__name__ + ".read_once", _Read)
+    data = kept.parts.get(text)
+    if data is None:
+        data = json.loads(text)
+        with web.lock:
+            if kept.size + len(text) > KEPT_BYTES:
+                kept.parts.clear()
+                kept.size = 0
+            kept.parts[text] = data
+            kept.size += len(text)
+    return data

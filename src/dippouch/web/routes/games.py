@@ -236,7 +236,7 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
     building = web.page_lock(name)
     waited = page_cache.hold(building)
     try:
-        shared = json.loads(page_cache.made(web, name, kind, lang, now, make, waited=waited))
+        shared = page_cache.read_once(web, page_cache.made(web, name, kind, lang, now, make, waited=waited))
     finally:
         building.release()
     mine = request.app.state.templates[lang].env.get_template("_game_personal.html").module
