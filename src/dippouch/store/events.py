@@ -243,14 +243,17 @@ def processed_phases_of(db: Database, events: Sequence[LoggedEvent]) -> dict[int
         q = q.where(PhaseRow.seq.in_(sorted(seqs | {x + 1 for x in seqs})))
     with db.session() as s:
         rows = list(s.execute(q))
+    by_game: dict[int, list[Any]] = {}
+    for r in rows:  # a page names hundreds of games: each event looks among its own game's rows only
+        by_game.setdefault(int(r.game_id), []).append(r)
     out: dict[int, ProcessedPhase] = {}
     for e in wanted:
         seq, branch = e.detail.get("seq"), e.detail.get("branch")
+        game_rows = by_game.get(e.game_id, [])
         mine = [
             r
-            for r in rows
-            if r.game_id == e.game_id
-            and r.status == "processed"
+            for r in game_rows
+            if r.status == "processed"
             and r.name == e.detail.get("phase")
             and (seq is None or r.seq == seq)
             and (branch is None or r.branch == branch)
@@ -258,7 +261,7 @@ def processed_phases_of(db: Database, events: Sequence[LoggedEvent]) -> dict[int
         if not mine:
             continue
         ph = mine[-1]
-        nxt = next((r for r in rows if r.game_id == e.game_id and r.seq == ph.seq + 1 and r.branch == ph.branch), None)
+        nxt = next((r for r in game_rows if r.seq == ph.seq + 1 and r.branch == ph.branch), None)
         out[e.id] = ProcessedPhase(
             int(ph.id),
             e.game_id,
