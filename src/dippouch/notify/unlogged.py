@@ -56,11 +56,16 @@ def _ended(look: Look) -> list[Event]:
 
 
 def _starting_games(look: Look) -> list[Event]:
+    found = stored.starting_games(look.store, look.now - LOOK_BACK)
+    # A thousand games may be starting at once (a tournament's round): their seats and settings in a few
+    # queries for all of them, not a few each.
+    look.prefetch_seated(ph.game_id for ph in found)
+    look.prefetch_settings(ph.game for ph in found)
     return [
         starting(
             look, ph.game_id, ph.game, ph.phase, look.describe(ph.game, ph.deadline) if ph.deadline else "", look.now
         )
-        for ph in stored.starting_games(look.store, look.now - LOOK_BACK)
+        for ph in found
     ]
 
 
