@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.store.db import Database
 from dippouch.store.mail_games import game_id
@@ -71,7 +71,7 @@ def dismiss_held(store: Database, mail_id: int) -> None:
         if m.status != "held":
             raise GameError(msg("message #%(id)s is %(status)s, not held", id=mail_id, status=m.status))
         m.status = "dismissed"
-        m.reason = "dismissed by the coordinator"
+        _set_reason(m, msg("dismissed by the coordinator"))
 
 
 def held_by_confirmation(store: Database, sender: str, code: str) -> int | None:
@@ -128,6 +128,22 @@ class MessageInfo:
     attachments: list[tuple[int, str, str, int]]
     """(id, file name, content type, bytes)."""
     raw: bytes = b""
+    why: Msg | None = None
+    """``reason`` as a message, said in the reader's language; ``None`` for a text kept as it was (from before
+    reasons were values, or imported so), which a door shows as it is (read as a template, a "%" in it would
+    break it)."""
+
+
+def _set_reason(row: MailMessageRow, why: Msg | str) -> None:
+    """Keep the reason both ways: its message for the doors, its English for the logs and older readers."""
+    if isinstance(why, Msg):
+        row.reason, row.reason_msg = str(why), why.to_data()
+    else:
+        row.reason, row.reason_msg = why, None
+
+
+def _why(row: MailMessageRow) -> Msg | None:
+    return Msg.from_data(row.reason_msg) if row.reason_msg else None
 
 
 def _info(m: MailMessageRow, game: str | None, *, raw: bool) -> MessageInfo:
@@ -143,6 +159,7 @@ def _info(m: MailMessageRow, game: str | None, *, raw: bool) -> MessageInfo:
         m.reason,
         [(a.id, a.filename, a.content_type, len(a.data)) for a in m.attachments],
         bytes(m.raw) if raw else b"",
+        _why(m),
     )
 
 
@@ -330,6 +347,8 @@ def finish_in(db: Database, s: Session, finish: Finish) -> int:
     reading = dict(row.reading)
     reading.update(values.pop("reading", None) or {})
     row.reading = reading
+    if "reason" in values:
+        _set_reason(row, values.pop("reason"))
     for k, v in values.items():
         setattr(row, k, v)
     queued = sum(1 for reply in finish.replies if queue_in(s, **reply))

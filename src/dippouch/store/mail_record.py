@@ -12,7 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.core.messages import hint, msg, quantity
+from dippouch.core.messages import Msg, hint, msg, quantity
 from dippouch.game import GameError, as_utc
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailNoticeRow, MailReviewRow
 
@@ -54,6 +54,22 @@ def _time(value: Any, where: str, *, optional: bool = False) -> datetime | None:
         ) from None
 
 
+def _reason_msg(value: Any, where: str) -> dict[str, Any] | None:
+    """A reason's message as a game file keeps it (so another installation says it in its reader's language),
+    checked by reading and saying it; absent in a file written before reasons were messages, whose text is then
+    shown as it is."""
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, dict):
+            raise TypeError(value)
+        said = Msg.from_data(value)
+        str(said)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise GameError(msg("%(where)s: not a message (an object with its id and values)", where=where)) from None
+    return said.to_data()
+
+
 def export_mail_record(s: Session, game_id: int, phase_ids: list[int], event_ids: list[int]) -> dict[str, Any]:
     """A game's mail record for its game file: the ``mail setup`` settings (with the players' tokens), every
     message taken in for it (kept whole, with its attachments, OCR readings and review decisions), phases
@@ -82,6 +98,7 @@ def export_mail_record(s: Session, game_id: int, phase_ids: list[int], event_ids
                 "submission": m.submission_id,
                 "status": m.status,
                 "reason": m.reason,
+                "reason_msg": m.reason_msg,
                 "reading": m.reading,
                 "raw": _b64(m.raw),
                 "attachments": [
@@ -233,6 +250,7 @@ def import_mail_record(
             submission_id=submission(m.get("submission"), f"{where}.submission"),
             status=text(m.get("status"), f"{where}.status", 20, optional=False),
             reason=text(m.get("reason", ""), f"{where}.reason", 100_000, optional=False),
+            reason_msg=_reason_msg(m.get("reason_msg"), f"{where}.reason_msg"),
             reading=reading,
             raw=raw,
         )

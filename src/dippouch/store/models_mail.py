@@ -44,6 +44,10 @@ class MailMessageRow(Base):
     """``accepted``, ``photo`` (waits for a transcription), ``held``, ``late``, ``refused``, ``ignored``,
     ``applied`` (a held message the coordinator applied) or ``dismissed``."""
     reason: Mapped[str] = mapped_column(sa.Text)
+    """What became of it, in English: what the logs and an older program's reader read."""
+    reason_msg: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, nullable=True)
+    """The same as a message value (:meth:`dippouch.core.messages.Msg.to_data`), said in each reader's
+    language; ``None`` for a reason no template read (kept from before, or imported as text): shown as it is."""
     reading: Mapped[dict[str, Any]]
     """What the subject was read as (game, power, phase, version) and the notes about it."""
     raw: Mapped[bytes] = mapped_column(sa.LargeBinary)
