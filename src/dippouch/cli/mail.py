@@ -14,7 +14,7 @@ import typer
 from dippouch.cli import app, command_group
 from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
-from dippouch.core.messages import choices, msg
+from dippouch.core.messages import Msg, choices, msg
 from dippouch.saying import say
 
 I18N_DOMAIN = "cli"
@@ -43,6 +43,12 @@ _PASSWORD_REFUSAL = (
     "your shell's history); set DIPPOUCH_{kind}_PASSWORD, or DIPPOUCH_{kind}_PASSWORD_FILE (a file only you can "
     "read), or password_file in the mail settings file"
 )
+
+
+def _reason(english: str, why: Msg | None, lang: str) -> str:
+    """What became of a message in the reader's language; a reason kept as text (from before reasons were
+    messages, or imported so) as it is: read as a template, a "%" in it would break it."""
+    return english if why is None else say(why, lang)
 
 
 def _refuse_password(value: str | None, kind: str) -> None:
@@ -244,13 +250,13 @@ def fetch(
     resumed = resume_unfinished(store, now=moment)
     for o in resumed:
         counts[o.status] = counts.get(o.status, 0) + 1
-        out.print(o.line(), markup=False)
+        out.print(o.line(cli_language()), markup=False)
     if resumed:
         out.print(f"{len(resumed)} message(s) left unfinished by an earlier fetch taken in again.", markup=False)
     for raw, received, origin in sources:
         o = take_in(store, raw, now=moment, received=received, origin=origin)
         counts[o.status] = counts.get(o.status, 0) + 1
-        out.print(o.line(), markup=False)
+        out.print(o.line(cli_language()), markup=False)
     total = sum(counts.values())
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "nothing new"
     out.print(
@@ -326,6 +332,7 @@ def list_(
 
     from dippouch.store.inbox import messages
 
+    lang = cli_language()
     table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
     for m in messages(_store(db), game=game, status=status):
         table.add_row(
@@ -336,7 +343,7 @@ def list_(
             m.power or "-",
             m.status,
             str(len(m.attachments)),
-            m.reason,
+            _reason(m.reason, m.why, lang),
         )
     out.print(table)
 
@@ -363,7 +370,7 @@ def show(
     sealed = ph is not None and not (unseal and m.game_id is None)
     out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
     out.print(f"Subject: {m.subject}", markup=False)
-    out.print(f"What became of it: {m.reason}", markup=False)
+    out.print(f"What became of it: {_reason(m.reason, m.why, cli_language())}", markup=False)
     for aid, filename, ctype, size in m.attachments:
         out.print(f"  attachment #{aid}: {filename} ({ctype}, {size} bytes)", markup=False)
     if sealed:
@@ -388,7 +395,7 @@ def apply(
     store = _store(db)
     moment = _now(now)
     o = apply_held(store, mail_id, now=moment, power=power)
-    out.print(f"Message #{mail_id} applied: {o.reason}.", markup=False)
+    out.print(f"Message #{mail_id} applied: {say(o.reason, cli_language())}.", markup=False)
     from dippouch.store.review import game_of_message
 
     _after_decision(store, game_of_message(store, mail_id), moment)

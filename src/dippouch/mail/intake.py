@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import Msg, PhaseName, msg
+from dippouch.core.messages import N_, Arg, Msg, PhaseName, as_msg, msg
 from dippouch.game import (
     GameError,
     Settings,
@@ -86,17 +86,15 @@ log = logging.getLogger("dippouch.mail.intake")
 
 I18N_DOMAIN = "mail"
 """The replies' words are in the game's language once the game is known (English before: a stranger's
-message names none). The reasons recorded in the mail log, which a reply quotes, stay in English: the
-coordinator's tools read them."""
+message names none). The reasons recorded in the mail log are message values, said in each reader's language
+where they are shown (the review page, the command line); the log keeps their English too."""
 
 
-def _both(
-    msgid: str, _: Callable[[str], str], values: Mapping[str, Any], shown: Mapping[str, Any] | None = None
-) -> tuple[str, str]:
-    """A refusal in English, as the mail log keeps it, and in the reader's language, as the reply says it
-    (``shown``: the values as the reader reads them, phase names in their words): one message, so the two
-    never drift apart."""
-    return msgid % values, _(msgid) % (values if shown is None else shown)
+def _both(msgid: str, lang: str, /, **values: Arg) -> tuple[Msg, str]:
+    """A refusal as the mail log keeps it (a message) and as the reply says it in ``lang``: one message, so
+    the two never drift apart."""
+    why = Msg(msgid, values)
+    return why, say(why, lang, "mail")
 
 
 def _lang(g: MailGame) -> str:
@@ -110,7 +108,7 @@ def _lang(g: MailGame) -> str:
 @dataclass
 class IntakeOutcome:
     status: str
-    reason: str
+    reason: Msg
     mail_id: int | None = None
     game: str | None = None
     power: str | None = None
@@ -121,11 +119,12 @@ class IntakeOutcome:
     replies: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def line(self) -> str:
+    def line(self, lang: str = "en") -> str:
+        """The outcome as the command line prints it, its reason in ``lang``."""
         who = " ".join(x for x in (self.game, self.power, self.phase) if x)
         v = f" version {self.version}" if self.version else ""
         at = f" received {self.received:%Y-%m-%d %H:%M} UTC" if self.received else ""
-        return f"#{self.mail_id or '-'} {self.status:<9} {self.sender} {who}{v}{at}: {self.reason}"
+        return f"#{self.mail_id or '-'} {self.status:<9} {self.sender} {who}{v}{at}: {say(self.reason, lang)}"
 
 
 def game_config(store: GameStore, game_id: int) -> dict[str, Any]:
@@ -253,7 +252,7 @@ def take_in(
     )
     claimed = mail_intake.claim(store, arrival, is_copy=lambda stored: _content(parse_message(stored)) == mine)
     if isinstance(claimed, str):
-        return IntakeOutcome("duplicate", claimed, sender=msg.sender, received=when)
+        return IntakeOutcome("duplicate", as_msg(claimed), sender=msg.sender, received=when)
     mail_id, when = claimed.id, as_utc(claimed.received_at)  # a resumed claim keeps the time first recorded
     store.crash_point("mail-in:claimed")
     scope = _smtp_from.set(None)
@@ -266,7 +265,9 @@ def take_in(
             if decided.record.replies:
                 out.replies = queued
     except MessageTaken as e:
-        out = IntakeOutcome("duplicate", f"taken in by another process meanwhile ({e.status})")
+        out = IntakeOutcome(
+            "duplicate", Msg(N_("taken in by another process meanwhile (%(status)s)"), {"status": e.status})
+        )
     finally:
         _smtp_from.reset(scope)
     if claimed.resumed:
@@ -292,7 +293,11 @@ def resume_unfinished(store: GameStore, *, now: datetime) -> list[IntakeOutcome]
         except Exception as e:
             log.exception("mail #%s could not be taken in again; it is left for the next fetch", m.id)
             out.append(
-                IntakeOutcome("received", f"not taken in ({type(e).__name__}); left for the next fetch", mail_id=m.id)
+                IntakeOutcome(
+                    "received",
+                    msg("not taken in (%(error)s); left for the next fetch", error=type(e).__name__),
+                    mail_id=m.id,
+                )
             )
     return out
 
@@ -366,7 +371,7 @@ def _refuse(
     msg: Inbound,
     mail_id: int,
     now: datetime,
-    why: str,
+    why: Msg,
     suggestion: str | None,
     *,
     status: str = "refused",
@@ -376,11 +381,15 @@ def _refuse(
     lang: str = "en",
     shown: str | None = None,
 ) -> _Decided:
-    """Refuse the message: ``why`` is recorded as it is (the coordinator's tools read it), ``shown`` is how
-    the reply says it in ``lang`` (by default ``why`` itself)."""
+    """Refuse the message: ``why`` is recorded as it is (a message, said by each reader's door), ``shown`` is
+    how the reply says it in ``lang`` (by default ``why`` said in it)."""
     _ = translations(lang).gettext
     body = compose.refusal_text(
-        subject=msg.subject, why=shown or why, suggestion=suggestion, registered=registered, lang=lang
+        subject=msg.subject,
+        why=shown or say(why, lang, "mail"),
+        suggestion=suggestion,
+        registered=registered,
+        lang=lang,
     )
     replies = (
         [
@@ -411,10 +420,10 @@ def _refuse(
 
 def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: datetime) -> _Decided:
     if msg.automatic:
-        why = f"not answered: {msg.automatic}"
+        why = Msg(N_("not answered: %(what)s"), {"what": msg.automatic})
         return _Decided(IntakeOutcome("ignored", why), _finish(mail_id, status="ignored", reason=why))
     if "@" not in msg.sender:
-        why = "no sender address to answer"
+        why = Msg(N_("no sender address to answer"))
         return _Decided(IntakeOutcome("ignored", why), _finish(mail_id, status="ignored", reason=why))
     if press_token(msg) is not None:  # a reply to a press message (mail/press.py), not orders
         got = take_reply(store, msg, mail_id, now)
@@ -458,19 +467,17 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
 
     # The phase: the game's current one, or a late or early message.
     if ph is None or names.phase is None:
-        why = f"{names.title} is over"
         return _refuse(
             msg,
             mail_id,
             now,
-            why,
+            Msg(N_("%(game)s is over"), {"game": names.title}),
             None,
             status="late",
             reading=reading,
             game_id=g.id,
             registered=True,
             lang=lang,
-            shown=_("%(game)s is over") % {"game": names.title},
         )
     phase_id = ph.id
 
@@ -489,6 +496,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
 
 
 _UNREAD = msg("the subject could not be read")
+_BY_COORDINATOR = msg("the coordinator")
+"""Whose word applied a held message, unless the player's confirmation did."""
 _NO_GAME = msg("the subject names no game this address takes orders for")
 
 
@@ -518,7 +527,7 @@ def _unreadable(
         why = _NO_GAME
     named = reading.game if reading.game is not None else target[0].name if target is not None else None
     lang = next((_lang(g) for n, g, *_ in games if n.name == named), "en")
-    return _refuse(msg, mail_id, now, str(why), suggestion, reading=reading, lang=lang, shown=say(why, lang, "mail"))
+    return _refuse(msg, mail_id, now, why, suggestion, reading=reading, lang=lang)
 
 
 def _from_another_address(held: _ForPower, registered: str | None, base: dict[str, Any]) -> _Decided:
@@ -527,19 +536,19 @@ def _from_another_address(held: _ForPower, registered: str | None, base: dict[st
     msg, names, power = held.msg, held.names, held.power
     lang = _lang(held.g)
     _ = translations(lang).gettext
-    who = {"sender": msg.sender, "power": power, "game": names.title}
+    who: dict[str, Arg] = {"sender": msg.sender, "power": power, "game": names.title}
     why, shown = (
         _both(
             "%(sender)s is not the address registered for %(power)s in %(game)s; held for the coordinator, "
             "nothing applied",
-            _,
-            who,
+            lang,
+            **who,
         )
         if registered
         else _both(
             "%(power)s in %(game)s has no registered e-mail address; held for the coordinator, nothing applied",
-            _,
-            who,
+            lang,
+            **{k: v for k, v in who.items() if k != "sender"},
         )
     )
     notices = [
@@ -585,39 +594,32 @@ def _not_this_phase(at: _ForPower, when: datetime, next_subject: Callable[..., s
     if reading.phase < names.phase:
         done = processed_phase(store, g.id, phase_name)
         status = "late"
-        phases = {"phase": phase_words(phase_name, lang), "current": phase_words(current_name, lang)}
         why, shown = _both(
             "%(phase)s has already been processed; the game is now in %(current)s",
-            _,
-            {"phase": phase_name, "current": current_name},
-            phases,
+            lang,
+            phase=PhaseName(phase_name),
+            current=PhaseName(current_name),
         )
         if done is not None and done.deadline is not None and when <= done.deadline:
             # It came in time; it was taken in only after the phase was processed (nobody fetched before).
             status = "missed"
-            why = (
-                f"it arrived on time ({when:%Y-%m-%d %H:%M} UTC, before the deadline of {phase_name}, "
-                f"{done.deadline:%Y-%m-%d %H:%M} UTC), but {phase_name} was processed at "
-                f"{done.processed_at:%Y-%m-%d %H:%M} UTC, before this message was fetched, so it was not used; "
-                "the coordinator has it and only a rollback of the game could use it now"
-                if done.processed_at is not None
-                else f"it arrived on time but {phase_name} was processed before it was fetched, so it was not used"
-            )
-            shown = (
-                _(
+            why, shown = (
+                _both(
                     "it arrived on time (%(received)s UTC, before the deadline of %(phase)s, %(deadline)s UTC), but "
                     "%(phase)s was processed at %(processed)s UTC, before this message was fetched, so it was not "
-                    "used; the coordinator has it and only a rollback of the game could use it now"
+                    "used; the coordinator has it and only a rollback of the game could use it now",
+                    lang,
+                    phase=PhaseName(phase_name),
+                    received=f"{when:%Y-%m-%d %H:%M}",
+                    deadline=f"{done.deadline:%Y-%m-%d %H:%M}",
+                    processed=f"{done.processed_at:%Y-%m-%d %H:%M}",
                 )
-                % {
-                    **phases,
-                    "received": f"{when:%Y-%m-%d %H:%M}",
-                    "deadline": f"{done.deadline:%Y-%m-%d %H:%M}",
-                    "processed": f"{done.processed_at:%Y-%m-%d %H:%M}",
-                }
                 if done.processed_at is not None
-                else _("it arrived on time but %(phase)s was processed before it was fetched, so it was not used")
-                % phases
+                else _both(
+                    "it arrived on time but %(phase)s was processed before it was fetched, so it was not used",
+                    lang,
+                    phase=PhaseName(phase_name),
+                )
             )
         out = _refuse(
             msg,
@@ -636,9 +638,9 @@ def _not_this_phase(at: _ForPower, when: datetime, next_subject: Callable[..., s
     if reading.phase > names.phase:
         why, shown = _both(
             "%(phase)s is not open yet; the game is in %(current)s",
-            _,
-            {"phase": phase_name, "current": current_name},
-            {"phase": phase_words(phase_name, lang), "current": phase_words(current_name, lang)},
+            lang,
+            phase=PhaseName(phase_name),
+            current=PhaseName(current_name),
         )
         out = _refuse(
             msg,
@@ -687,8 +689,7 @@ def _orders(
         why, shown = _both(
             "no orders found in the message (its text, after quoted lines and the signature, was empty) and no "
             "photograph",
-            _,
-            {},
+            lang,
         )
         return _refuse(
             msg,
@@ -706,7 +707,7 @@ def _orders(
     # The vote lines act first (each in its own transaction, under the game's lock), so the receipt made
     # inside the orders' transaction says what each did; the orders go on without them.
     voted, text = mail_votes(store, g.name, power, text, now=now)
-    made: list[tuple[str, str, list[str]]] = []
+    made: list[tuple[str, Msg, list[str]]] = []
     phase_kind = v.calendar.kind(names.phase)
 
     def receipt_of(result: SubmitResult) -> list[Finish]:
@@ -716,9 +717,12 @@ def _orders(
         status = "late" if result.late else "accepted"
         counted = Submitted(result)
         why = (
-            f"version {result.version} recorded after the deadline: late, not used"
+            Msg(N_("version %(version)d recorded after the deadline: late, not used"), {"version": result.version})
             if result.late
-            else f"version {result.version} recorded ({counted.accepted} accepted, {counted.rejected} rejected)"
+            else Msg(
+                N_("version %(version)d recorded (%(accepted)d accepted, %(rejected)d rejected)"),
+                {"version": result.version, "accepted": counted.accepted, "rejected": counted.rejected},
+            )
         )
         told = list(notes)
         recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
@@ -807,7 +811,7 @@ def _orders(
             msg,
             mail_id,
             now,
-            str(e),
+            e.msg,
             next_subject(),
             reading=reading,
             game_id=g.id,
@@ -820,7 +824,10 @@ def _orders(
     after = None
     if sent.processed:
         # Told after the fact: the phases went on in their own transactions, once the orders were recorded.
-        why += f"; every power was ready: {', '.join(sent.processed)} processed"
+        why = Msg(
+            N_("%(reason)s; every power was ready: %(phases)s processed"),
+            {"reason": why, "phases": ", ".join(sent.processed)},
+        )
         after = _finish(mail_id, was=status, reason=why)
     outcome = IntakeOutcome(
         status,
@@ -934,9 +941,9 @@ def _photo_receipt(
     current_name = names.variant.calendar.name(names.phase)
     status = "late" if late else "photo"
     why = (
-        "photograph(s) received after the deadline: recorded as late, not used"
+        Msg(N_("photograph(s) received after the deadline: recorded as late, not used"))
         if late
-        else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
+        else Msg(N_("photograph(s) kept sealed; the coordinator reviews them after the deadline"))
     )
     base = {"subject": at.reading.to_data(names.variant)}
     # This photograph and any waiting before it each become a version when confirmed: the next version is past
@@ -1059,9 +1066,12 @@ def _hold_unproven(held: _ForPower, registered: str) -> _Decided:
     forger learns nothing and gets nothing applied."""
     store, msg, names, power = held.store, held.msg, held.names, held.power
     code = confirmation_code()
-    why = (
-        f"nothing proves that {power}'s player sent it (no token, no DKIM/SPF pass from a trusted server); "
-        "held until the player confirms it, nothing applied"
+    why = Msg(
+        N_(
+            "nothing proves that %(power)s's player sent it (no token, no DKIM/SPF pass from a trusted server); "
+            "held until the player confirms it, nothing applied"
+        ),
+        {"power": power},
     )
     token_note = _token_note(store, held.g, power, registered, held.now)
     lang = _lang(held.g)
@@ -1097,7 +1107,7 @@ class _Notice(NamedTuple):
     body: str
 
 
-def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> _Decided:
+def _hold(held: _ForPower, why: Msg, reading_data: dict[str, Any], notices: list[_Notice]) -> _Decided:
     """Hold a message for ``power`` with nothing applied, and send ``notices``.
 
     A message held for the open phase holds that phase for the coordinator's review (store/review.py);
@@ -1130,7 +1140,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
     _ = translations(lang).gettext
 
     def confirmed(applied: IntakeOutcome) -> list[Finish]:
-        why = f"confirms held message #{held_id}: {applied.reason}"
+        why = Msg(N_("confirms held message #%(id)d: %(reason)s"), {"id": held_id, "reason": applied.reason})
         receipt = _reply(
             msg,
             mail_id,
@@ -1139,7 +1149,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
             subject=_("Confirmed: %(subject)s") % {"subject": msg.subject},
             body=(
                 _("Thank you: held message #%(id)d is applied as %(what)s, received when it arrived.")
-                % {"id": held_id, "what": applied.reason}
+                % {"id": held_id, "what": say(applied.reason, lang, "mail")}
                 + "\n\n"
                 + compose.sign(lang)
                 + "\n"
@@ -1150,13 +1160,10 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
         return [Finish(mail_id, values, [receipt])]
 
     try:
-        applied = apply_held(store, held_id, now=now, by="the player's confirmation", also=confirmed)
+        applied = apply_held(store, held_id, now=now, by=Msg(N_("the player's confirmation")), also=confirmed)
     except GameError as e:
         why, shown = _both(
-            "it confirms held message #%(id)s, which cannot be applied: %(why)s",
-            _,
-            {"id": held_id, "why": str(e)},
-            {"id": held_id, "why": say(e.msg, lang, "mail")},
+            "it confirms held message #%(id)s, which cannot be applied: %(why)s", lang, id=held_id, why=e.msg
         )
         refusal = _reply(
             msg,
@@ -1169,7 +1176,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
         )
         record = _finish(mail_id, replies=[refusal], status="refused", reason=why)
         return _Decided(IntakeOutcome("refused", why), record)
-    why = f"confirms held message #{held_id}: {applied.reason}"
+    why = Msg(N_("confirms held message #%(id)d: %(reason)s"), {"id": held_id, "reason": applied.reason})
     return _Decided(IntakeOutcome("confirmation", why, power=applied.power, version=applied.version, replies=1))
 
 
@@ -1227,7 +1234,7 @@ def _apply_held_photo(
     power: str,
     *,
     now: datetime,
-    by: str = "the coordinator",
+    by: Msg = _BY_COORDINATOR,
     also: Callable[[IntakeOutcome], Sequence[Finish]] | None = None,
 ) -> IntakeOutcome:
     """A held message whose orders are photographs: on the coordinator's word it becomes the power's
@@ -1264,13 +1271,24 @@ def _apply_held_photo(
         )
     out = IntakeOutcome(
         "photo",
-        f"{power}'s photograph(s) for {st.phase}: review them with `dippouch mail review {game}`",
+        msg(
+            "%(power)s's photograph(s) for %(phase)s: review them with `dippouch mail review %(game)s`",
+            power=power,
+            phase=PhaseName(st.phase or ""),
+            game=game,
+        ),
         mail_id=mail_id,
         power=power,
     )
     values = {
         "status": "photo",
-        "reason": f"applied on {by}'s word as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
+        "reason": msg(
+            "applied on %(by)s's word as %(power)s's photograph(s); they wait for review "
+            "(`dippouch mail review %(game)s`)",
+            by=by,
+            power=power,
+            game=game,
+        ),
         "phase_id": st.phase_id,
         "power": power,
     }
@@ -1296,7 +1314,7 @@ def apply_held(
     *,
     now: datetime,
     power: str | None = None,
-    by: str = "the coordinator",
+    by: Msg = _BY_COORDINATOR,
     also: Callable[[IntakeOutcome], Sequence[Finish]] | None = None,
 ) -> IntakeOutcome:
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
@@ -1319,7 +1337,7 @@ def _apply_held(
     *,
     now: datetime,
     power: str | None,
-    by: str,
+    by: Msg,
     also: Callable[[IntakeOutcome], Sequence[Finish]] | None,
 ) -> IntakeOutcome:
     row = message_record(store, mail_id)
@@ -1357,7 +1375,12 @@ def _apply_held(
         out = _applied(mail_id, result)
         values = {
             "status": "applied",
-            "reason": f"applied on {by}'s word as {result.power} version {result.version}",
+            "reason": msg(
+                "applied on %(by)s's word as %(power)s version %(version)d",
+                by=by,
+                power=result.power,
+                version=result.version,
+            ),
             "submission_id": result.submission_id,
             "power": result.power,
         }
@@ -1372,7 +1395,7 @@ def _apply_held(
 def _applied(mail_id: int, result: SubmitResult) -> IntakeOutcome:
     return IntakeOutcome(
         "applied",
-        f"{result.power} version {result.version}",
+        msg("%(power)s version %(version)d", power=result.power, version=result.version),
         mail_id=mail_id,
         power=result.power,
         version=result.version,

@@ -22,7 +22,7 @@ from typing import Any
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.i18n import DEFAULT, translations
 from dippouch.mail.message import Inbound
 from dippouch.play import mail_intake
@@ -36,7 +36,8 @@ __all__ = ["I18N_DOMAIN", "PressReply", "press_token", "take_reply"]
 
 I18N_DOMAIN = "mail"
 """The answer to a reply is in the game's language once the code names the game (English before); the
-reason it quotes is recorded as it is (the press rules' own words)."""
+reason it quotes is recorded as a message value (the press rules' own), said in each reader's language where
+the mail log is shown."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class PressReply:
 
     status: str
     """``accepted`` (in the channel, or held as postal press) or ``refused``."""
-    reason: str
+    reason: Msg
     game: str | None = None
     power: str | None = None
     replies: int = 0
@@ -82,11 +83,10 @@ def _lang(store: GameStore, game: str | None, now: datetime) -> str:
 def _refuse(
     store: GameStore, mail: Inbound, mail_id: int, now: datetime, refusal: Msg, game: str | None = None
 ) -> PressReply:
-    """Refuse a reply: the mail log keeps the reason in English (the coordinator's tools read it), the answer
+    """Refuse a reply: the mail log keeps the reason as a message (said in its reader's language), the answer
     says it in the game's language."""
     lang = _lang(store, game, now)
     _ = translations(lang).gettext
-    why = say(refusal, DEFAULT, "mail")
     answer = _answer(
         mail,
         mail_id,
@@ -95,9 +95,9 @@ def _refuse(
         _("Your message was not passed on: %(why)s.\n\nNothing was sent to the other powers.")
         % {"why": say(refusal, lang, "mail")},
     )
-    values = {"status": "refused", "reason": why, "reading": {"press": True}}
+    values = {"status": "refused", "reason": refusal, "reading": {"press": True}}
     n = mail_intake.finish(store, Finish(mail_id, values, [answer], was="received"))
-    return PressReply("refused", why, game=game, replies=n)
+    return PressReply("refused", refusal, game=game, replies=n)
 
 
 _NOT_OURS = msg("the press code in the subject is not one we sent")
@@ -135,10 +135,12 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
     text = reply_text(msg.body)
     _ = translations(_lang(store, owner.game, now)).gettext  # read before the transaction that passes it on
     facts = {"game": owner.game, "power": owner.power}
-    made: list[tuple[str, int]] = []
+    made: list[tuple[Msg, int]] = []
 
     def record(sent: store_press.Sent) -> list[Finish]:
-        how = "held until the phase's results (postal press)" if sent.held else "passed on"
+        how = (
+            Msg(N_("press held until the phase's results (postal press)")) if sent.held else Msg(N_("press passed on"))
+        )
         answer = _answer(
             msg,
             mail_id,
@@ -148,8 +150,8 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
             if sent.held
             else _("Your message was passed on in %(game)s, as %(power)s.") % facts,
         )
-        made.append((f"press {how}", 1))
-        values = {"status": "accepted", "reason": f"press {how}", "power": owner.power, "reading": {"press": True}}
+        made.append((how, 1))
+        values = {"status": "accepted", "reason": how, "power": owner.power, "reading": {"press": True}}
         return [Finish(mail_id, values, [answer])]
 
     try:

@@ -368,7 +368,9 @@ def review_held_action(
     try:
         if form.get("do") == "apply":
             o = apply_held(web.store, mail_id, now=web.now())
-            return redirect(back, _("Message #%(id)s applied: %(why)s.") % {"id": mail_id, "why": o.reason})
+            return redirect(
+                back, _("Message #%(id)s applied: %(why)s.") % {"id": mail_id, "why": layer_words(request, o.reason)}
+            )
         if form.get("do") == "dismiss":
             dismiss(web.store, mail_id)
             return redirect(back, _("Message #%(id)s dismissed.") % {"id": mail_id})
