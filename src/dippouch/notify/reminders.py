@@ -117,8 +117,9 @@ def due(look: Look) -> list[Event]:
     )
     out: list[Event] = []
     near = stored.phases_due_within(store, now, longest)
+    # Every open phase within the longest lead is read every look: the seats of all in one query (few rows: the
+    # seats people hold), the settings only of the games someone is reminded in (below).
     look.prefetch_seated(ph.game_id for ph in near)
-    look.prefetch_settings(ph.game for ph in near)
     for ph in near:
         assert ph.deadline is not None
         length = ph.deadline - ph.at if ph.at is not None else None
