@@ -184,7 +184,7 @@ def deliver_due(
     worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
     report = DrainReport()
     own = client is None
-    http = client or httpx.Client(trust_env=False)
+    http: httpx.Client | None = client  # made when a batch is claimed: most looks find nothing to send
     start = time.monotonic()
     try:
         while len(report.sent) + len(report.failed) + len(report.retry) < limit:
@@ -199,6 +199,8 @@ def deliver_due(
             )
             if not batch:
                 break
+            if http is None:
+                http = httpx.Client(trust_env=False)
             claimed = time.monotonic()
             for i, d in enumerate(batch):
                 if time.monotonic() - claimed > lease.total_seconds() / 2:
@@ -208,6 +210,6 @@ def deliver_due(
                     break
                 _deliver_one(db, d, now, worker, http, report, sender)
     finally:
-        if own:
+        if own and http is not None:
             http.close()
     return report
