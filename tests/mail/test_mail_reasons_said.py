@@ -158,3 +158,24 @@ def test_a_reason_that_is_no_message_is_refused_by_its_place(
     got = CliRunner().invoke(app, ["import", str(file), "--db", f"sqlite:///{tmp_path / 'x.db'}"])
     assert got.exit_code == 2, got.output
     assert "mail.messages[0].reason_msg: not a message" in " ".join(got.output.split())
+
+
+def test_an_automatic_message_and_a_duplicate_are_said_in_german(
+    site: Site, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw = _mail("I am away until Monday.\n", FRANCE)
+    auto = raw.replace(b"Subject:", b"Auto-Submitted: auto-replied\nX-Autoreply: yes\nSubject:", 1)
+    ignored = take_in(site.web.store, auto, now=site.clock())
+    assert ignored.status == "ignored"
+    assert ignored.line("de").endswith(": nicht beantwortet: Auto-Submitted: auto-replied"), ignored.line("de")
+    listed = _cli("mail", "show", str(ignored.mail_id), "--db", db_url, locale="de_DE.UTF-8", monkeypatch=monkeypatch)
+    assert "nicht beantwortet: Auto-Submitted: auto-replied" in listed, listed
+    again = take_in(site.web.store, auto, now=site.clock())
+    assert again.status == "duplicate" and again.line("de").endswith(": schon früher angenommen"), again.line("de")
+    assert again.line().endswith(": taken in before")
+    list_auto = _mail("A digest.\n", FRANCE).replace(b"Subject:", b"List-Id: <players.example.org>\nSubject:", 1)
+    assert (
+        take_in(site.web.store, list_auto, now=site.clock())
+        .line("fr")
+        .endswith(": sans réponse : un message de liste de diffusion")
+    )

@@ -34,7 +34,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import N_, Arg, Msg, PhaseName, as_msg, msg
+from dippouch.core.messages import N_, Arg, Msg, PhaseName, msg
 from dippouch.game import (
     GameError,
     Settings,
@@ -251,8 +251,8 @@ def take_in(
         attachments=msg.attachments,
     )
     claimed = mail_intake.claim(store, arrival, is_copy=lambda stored: _content(parse_message(stored)) == mine)
-    if isinstance(claimed, str):
-        return IntakeOutcome("duplicate", as_msg(claimed), sender=msg.sender, received=when)
+    if isinstance(claimed, Msg):
+        return IntakeOutcome("duplicate", claimed, sender=msg.sender, received=when)
     mail_id, when = claimed.id, as_utc(claimed.received_at)  # a resumed claim keeps the time first recorded
     store.crash_point("mail-in:claimed")
     scope = _smtp_from.set(None)

@@ -20,9 +20,13 @@ from email.message import EmailMessage
 from email.utils import parseaddr, parsedate_to_datetime
 from html.parser import HTMLParser
 
+from dippouch.core.messages import Msg, msg
 from dippouch.game import as_utc
 
-__all__ = ["Attachment", "Inbound", "clean_body", "parse_message", "sniff_image", "strip_sheet"]
+__all__ = ["I18N_DOMAIN", "Attachment", "Inbound", "clean_body", "parse_message", "sniff_image", "strip_sheet"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of why a message looks automatic (quoted by the mail log, said in its reader's language)."""
 
 
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1")
@@ -76,7 +80,7 @@ class Inbound:
     """When the first server on our side took it (the top Received header), if it says."""
     body: str
     attachments: list[Attachment] = field(default_factory=list)
-    automatic: str | None = None
+    automatic: Msg | None = None
     """Why this looks like an automatic message (a bounce, an auto-reply, a list): never answered."""
 
     @property
@@ -175,25 +179,27 @@ def _content_type(part: EmailMessage) -> str:
         return "application/octet-stream"
 
 
-def _automatic(msg: EmailMessage, sender: str) -> str | None:
-    auto = _header(msg, "Auto-Submitted").strip().lower()
+def _automatic(mail: EmailMessage, sender: str) -> Msg | None:
+    auto = _header(mail, "Auto-Submitted").strip().lower()
     if auto and auto != "no":
-        return f"Auto-Submitted: {auto}"
-    prec = _header(msg, "Precedence").strip().lower()
+        return msg("Auto-Submitted: %(value)s", value=auto)
+    prec = _header(mail, "Precedence").strip().lower()
     if prec in ("bulk", "list", "junk", "auto_reply"):
-        return f"Precedence: {prec}"
-    if _header(msg, "List-Id") or _header(msg, "List-Unsubscribe"):
-        return "a mailing list message"
-    if _header(msg, "X-Autoreply") or _header(msg, "X-Autorespond"):
-        return "an auto-reply"
+        return msg("Precedence: %(value)s", value=prec)
+    if _header(mail, "List-Id") or _header(mail, "List-Unsubscribe"):
+        return msg("a mailing list message")
+    if _header(mail, "X-Autoreply") or _header(mail, "X-Autorespond"):
+        return msg("an auto-reply")
     local = sender.partition("@")[0].lower()
-    if not sender or local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply"):
-        return f"an automatic sender ({sender or 'empty'})"
-    if _header(msg, "Return-Path").strip() == "<>":
-        return "a bounce (empty Return-Path)"
-    ctype = _content_type(msg)
+    if not sender:
+        return msg("an automatic sender (empty)")
+    if local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply"):
+        return msg("an automatic sender (%(sender)s)", sender=sender)
+    if _header(mail, "Return-Path").strip() == "<>":
+        return msg("a bounce (empty Return-Path)")
+    ctype = _content_type(mail)
     if ctype == "multipart/report":
-        return "a delivery report"
+        return msg("a delivery report")
     return None
 
 

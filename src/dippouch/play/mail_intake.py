@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from dippouch.core.messages import Msg
 from dippouch.store.repository import GameStore
 
 if TYPE_CHECKING:  # the mail tables: mapped only where mail is taken in (imported in the calls)
@@ -41,7 +42,7 @@ class Arrival:
     """Each with ``filename``, ``content_type`` and ``data``: kept sealed with the message."""
 
 
-def claim(store: GameStore, arrival: Arrival, *, is_copy: Callable[[bytes], bool]) -> Claim | str:
+def claim(store: GameStore, arrival: Arrival, *, is_copy: Callable[[bytes], bool]) -> Claim | Msg:
     """Claim ``arrival`` for intake, or say why it is a duplicate (``is_copy(raw)``: the door's word that a
     stored message with the same Message-ID and sender is this one, re-encoded by another server)."""
     from dippouch.store.inbox import store_message

@@ -238,7 +238,7 @@ def store_message(
     reading: dict[str, Any],
     attachments: Sequence[Any],
     is_copy: Any,
-) -> Claim | str:
+) -> Claim | Msg:
     """Claim a message for intake, or say why it is a duplicate (the same bytes taken before, or a copy of a
     message taken before: ``is_copy(raw)`` says so of a stored message with its Message-ID and sender).
     The claim is one transaction, so the same message fetched by two processes is stored once. The same bytes
@@ -255,7 +255,7 @@ def store_message(
             if before is not None:
                 if before.status == "received":
                     return Claim(int(before.id), before.received_at, resumed=True)
-                return "taken in before"
+                return msg("taken in before")
             if message_id:
                 rows = s.scalars(
                     sa.select(MailMessageRow.raw).where(
@@ -263,7 +263,7 @@ def store_message(
                     )
                 )
                 if any(is_copy(bytes(r)) for r in rows):
-                    return "taken in before (another copy of it)"
+                    return msg("taken in before (another copy of it)")
             row = MailMessageRow(
                 digest=digest,
                 message_id=(message_id or "")[:998] or None,
@@ -287,7 +287,7 @@ def store_message(
                 )
             return Claim(int(row.id), received_at)
     except IntegrityError:
-        return "taken in before (by another process)"
+        return msg("taken in before (by another process)")
 
 
 @dataclass(frozen=True)
