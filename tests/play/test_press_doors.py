@@ -68,7 +68,7 @@ def _reply(site: Site, door: str, channel: int, text: str) -> tuple[bool, str]:
     m["Date"] = email.utils.format_datetime(site.clock())
     m.set_content(text + "\n")
     outcome = take_in(site.web.store, m.as_bytes(), now=site.clock())
-    return outcome.status == "accepted", outcome.reason
+    return outcome.status == "accepted", str(outcome.reason)
 
 
 def _said(site: Site, channel: int) -> list[tuple[str, str]]:

@@ -98,7 +98,7 @@ def _try(site: Site, channel: int) -> dict[str, tuple[bool, str]]:
     m["Date"] = email.utils.format_datetime(site.clock())
     m.set_content(text + "\n")
     got = take_in(site.web.store, m.as_bytes(), now=site.clock())
-    out["mail"] = (got.status == "accepted", got.reason)
+    out["mail"] = (got.status == "accepted", str(got.reason))
     return out
 
 
