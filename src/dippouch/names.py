@@ -23,6 +23,7 @@ __all__ = [
     "kind_word",
     "order_text",
     "phase_words",
+    "place_in",
     "place_list",
     "place_text",
     "unit_text",
@@ -105,10 +106,21 @@ def board_unit(variant: Variant, kind: str, loc: int, lang: str = "en", *, dislo
     """A unit in the board's list, in words (``Armee Paris``, ``Flotte North Sea (vertrieben)``): its kind in
     ``lang`` with a capital, its place as the variant names it."""
     word = kind_word(variant, kind, lang)
-    unit = f"{word[:1].upper()}{word[1:]} {variant.map.locations[loc].name}"
+    unit = f"{word[:1].upper()}{word[1:]} {place_in(variant, loc, lang)}"
     if not dislodged:
         return unit
     return translations(lang).gettext("%(unit)s (dislodged)") % {"unit": unit}
+
+
+def place_in(variant: Variant, loc: int, lang: str | None) -> str:
+    """A location's name for a reader of ``lang``: its province's name as the variant file translates it (a
+    split coast keeps its coast's words after it), else as the file writes it."""
+    where = variant.map.locations[loc]
+    province = variant.map.provinces[where.province].name
+    shown = variant.name_in(province, lang)
+    if shown == province:
+        return where.name
+    return shown + where.name[len(province) :]
 
 
 def kind_word(variant: Variant, kind: str, lang: str = "en") -> str:

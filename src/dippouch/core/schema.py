@@ -356,6 +356,12 @@ POWER = Table(
             item=UnitSpec(), doc='Starting units; fleets on split coasts name the coast (`"F stp/sc"`).', default="[]"
         ),
         "homeland": ListOf(item=ProvinceSpec(), doc="Provinces inside its home borders (1000 AD)."),
+        "names": MapOf(
+            key="language",
+            value=Str(),
+            doc='Its name in other languages, by language code (`names = { de = "Frankreich" }`): shown to '
+            "readers of that language; orders and stored games use the key. No effect on play.",
+        ),
     },
     synonyms={
         "centers": "centres",
@@ -401,6 +407,12 @@ PROVINCE = Table(
             doc="Extra shaping points `[[lon, lat], ...]` for drawing the map: the province's shape is the "
             "Voronoi cell of its point and these (docs/maps-geometry.md). No effect on play.",
             default="[]",
+        ),
+        "names": MapOf(
+            key="language",
+            value=Str(),
+            doc='Its name in other languages, by language code (`names = { de = "Neapel" }`): shown to readers '
+            "of that language; orders are read by `name` and `aliases`. No effect on play.",
         ),
     },
     synonyms={

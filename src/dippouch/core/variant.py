@@ -96,6 +96,26 @@ class Variant:
                 index.setdefault(word, p)
         return index
 
+    @cached_property
+    def _names_in(self) -> Mapping[str, Mapping[str, str]]:
+        """Language -> a power's name or a province's full name as the file writes it -> its name there."""
+        out: dict[str, dict[str, str]] = {}
+        for section, named in (("powers", lambda key, d: key), ("provinces", lambda key, d: str(d.get("name", key)))):
+            table = self.data.get(section)
+            for key, entry in (table or {}).items() if isinstance(table, Mapping) else ():
+                names = entry.get("names") if isinstance(entry, Mapping) else None
+                for lang, text in (names or {}).items() if isinstance(names, Mapping) else ():
+                    out.setdefault(str(lang), {})[named(key, entry)] = str(text)
+        return out
+
+    def name_in(self, name: str, lang: str | None) -> str:
+        """A power's name or a province's full name (as the variant file writes it) in ``lang``: the file's own
+        translation where it gives one, else the name as written. Names are the variant's, not a catalogue's:
+        each variant names its own places, and most names read the same in every language."""
+        if not lang:
+            return name
+        return self._names_in.get(lang, {}).get(name, name)
+
     def power(self, text: str) -> Power:
         """Find a power by name, adjective or letter, case-insensitively."""
         hit = self._power_index.get(text)
@@ -411,21 +431,21 @@ def content_hash(data: Mapping[str, Any]) -> str:
 def play_data(data: Mapping[str, Any]) -> dict[str, Any]:
     """A variant's data without the keys that only say how its map is drawn.
 
-    The ``[drawing]`` table, provinces' ``shape`` points and powers' ``colour`` change no rule, so a map
-    redrawn or recoloured must not tell every running game that its variant file changed (and ask the
-    coordinator to upgrade it).
+    The ``[drawing]`` table, provinces' ``shape`` points, powers' ``colour`` and everyone's ``names`` in other
+    languages change no rule, so a map redrawn, recoloured or translated must not tell every running game that
+    its variant file changed (and ask the coordinator to upgrade it).
     """
     out = {k: v for k, v in data.items() if k != "drawing"}
     provinces = out.get("provinces")
     if isinstance(provinces, Mapping):
         out["provinces"] = {
-            k: ({f: x for f, x in p.items() if f != "shape"} if isinstance(p, Mapping) else p)
+            k: ({f: x for f, x in p.items() if f not in ("shape", "names")} if isinstance(p, Mapping) else p)
             for k, p in provinces.items()
         }
     powers = out.get("powers")
     if isinstance(powers, Mapping):
         out["powers"] = {
-            k: ({f: x for f, x in p.items() if f != "colour"} if isinstance(p, Mapping) else p)
+            k: ({f: x for f, x in p.items() if f not in ("colour", "names")} if isinstance(p, Mapping) else p)
             for k, p in powers.items()
         }
     return out

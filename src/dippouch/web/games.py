@@ -513,7 +513,8 @@ def record(game: str, ph: StoredPhase) -> dict[str, Any]:
 
 def _board(v: Variant, pos: Position, lang: str | None = None) -> list[dict[str, Any]]:
     """Each power's units and centres in words: in English (``Army Paris``, the JSON API's) without ``lang``,
-    else in the reader's language (:func:`dippouch.names.board_unit`)."""
+    else in the reader's language (:func:`dippouch.names.board_unit`), powers and places as the variant file
+    translates them (the JSON keeps the names as written: programs key on them)."""
     m = v.map
 
     def unit(kind: str, loc: int, dislodged: bool = False) -> str:
@@ -523,10 +524,10 @@ def _board(v: Variant, pos: Position, lang: str | None = None) -> list[dict[str,
 
     return [
         {
-            "power": p,
+            "power": p if lang is None else v.name_in(p, lang),
             "units": [unit(u.kind, u.loc) for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)]
             + [unit(d.unit.kind, d.unit.loc, True) for d in pos.dislodged.values() if d.unit.power == p],
-            "centres": sorted(m.provinces[c].name for c in pos.centres_of(p)),
+            "centres": sorted(v.name_in(m.provinces[c].name, lang) for c in pos.centres_of(p)),
         }
         for p in v.power_names
     ]
