@@ -15,14 +15,12 @@ phase's name said with the reader's season words (``p``) or a nested message (``
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.core.messages import Arg, Msg, PhaseName
+from dippouch.core.messages import Msg
+from dippouch.store.legacy_reader import Change, SentenceReader, walk_texts
 from dippouch.store.legacy_text import BATCH, Counts
 
 __all__ = ["TEMPLATES", "add_reason_messages", "reason_read_back"]
@@ -85,67 +83,15 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
 )
 """Each sentence the stored reasons were written with, and the kinds of its placeholders."""
 
-_PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])")
-_DEPTH = 4
-"""How deep reasons nest ("confirms held message #3: applied on ...'s word as ..."): a bound, not a rule."""
+_READER = SentenceReader(TEMPLATES, depth=4, longest_first=True)
+"""Reasons nest at most four deep ("confirms held message #3: applied on ...'s word as ..."): a bound, not a
+rule."""
 
 
-@cache
-def _patterns() -> tuple[tuple[re.Pattern[str], str, dict[str, str]], ...]:
-    """Each template as a pattern, with its id and its placeholders' kinds."""
-    out = []
-    for template, kinds in TEMPLATES:
-        said = dict(k.split("=") for k in kinds.split())
-        parts: list[str] = []
-        last = 0
-        seen: set[str] = set()
-        for m in _PLACEHOLDER.finditer(template):
-            parts.append(re.escape(template[last : m.start()]))
-            name, conv = m.group(1), m.group(2)
-            if name in seen:  # written twice, it says the same both times
-                parts.append(rf"(?P={name})")
-            else:
-                parts.append(rf"(?P<{name}>-?\d+)" if conv == "d" else rf"(?P<{name}>.+?)")
-                seen.add(name)
-            if conv == "d":
-                said[name] = "d"
-            last = m.end()
-        parts.append(re.escape(template[last:]))
-        out.append((re.compile("".join(parts), re.DOTALL), template, said))
-    # The sentence with the most fixed text first: "applied on X's word as France version 3" is read by its own
-    # sentence, not as a power named "applied on X's word as France".
-    return tuple(sorted(out, key=lambda t: -len(_PLACEHOLDER.sub("", t[1]))))
-
-
-def reason_read_back(text: str, _depth: int = 0) -> Msg | None:
-    """The message of a stored reason's English ``text``, or ``None`` when no template reads it whole (and
-    says exactly ``text`` again)."""
-    if _depth > _DEPTH or not text:
-        return None
-    for pattern, template, kinds in _patterns():
-        found = pattern.fullmatch(text)
-        if found is None:
-            continue
-        args: dict[str, Arg] = {}
-        for name, value in found.groupdict().items():
-            kind = kinds.get(name, "s")
-            if kind == "d":
-                args[name] = int(value)
-            elif kind == "p":
-                args[name] = PhaseName(value)
-            elif kind == "m":
-                inner = reason_read_back(value, _depth + 1)
-                if inner is None:
-                    break
-                args[name] = inner
-            else:
-                args[name] = value
-        else:
-            said = Msg(template, args)
-            # A reading that would change a single character is no reading.
-            if str(said) == text:
-                return said
-    return None
+def reason_read_back(text: str) -> Msg | None:
+    """The message of a stored reason's English ``text``, or ``None`` when no template reads it whole (and says
+    exactly ``text`` again)."""
+    return _READER.read_back(text)
 
 
 _MAIL = sa.table(
@@ -175,21 +121,5 @@ def add_reason_messages(conn: sa.Connection, batch: int = BATCH) -> Counts:
     return counts
 
 
-def _walk(conn: sa.Connection, change: Callable[[str, Any], Msg | None], batch: int) -> int:
-    """Ask ``change`` for each stored reason's message, ``batch`` rows at a time by id; write those it gives.
-    The number of rows written."""
-    ident = _MAIL.c.id
-    written = 0
-    last = 0
-    while True:
-        rows = conn.execute(
-            sa.select(ident, _MAIL.c.reason, _MAIL.c.reason_msg).where(ident > last).order_by(ident).limit(batch)
-        ).all()
-        if not rows:
-            return written
-        for row_id, reason, data in rows:
-            m = change(str(reason or ""), data)
-            if m is not None:
-                conn.execute(_MAIL.update().where(ident == row_id).values(reason_msg=m.to_data()))
-                written += 1
-        last = rows[-1][0]
+def _walk(conn: sa.Connection, change: Change, batch: int) -> int:
+    return walk_texts(conn, _MAIL, "id", "reason", "reason_msg", change, batch)

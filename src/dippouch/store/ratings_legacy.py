@@ -15,14 +15,12 @@ default), a number (``%d``) or a nested message (``m``).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.core.messages import N_, Arg, Msg
+from dippouch.core.messages import N_, Msg
+from dippouch.store.legacy_reader import Change, SentenceReader, walk_texts
 from dippouch.store.legacy_text import BATCH, Counts
 
 __all__ = [
@@ -57,57 +55,15 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
 )
 """Each sentence the stored problems were written with, and the kinds of its placeholders."""
 
-_PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])")
-_DEPTH = 4
-"""How deep reasons nest ("cannot be read: game 'x' cannot be scored under dss: ..."): a bound, not a rule."""
+_READER = SentenceReader(TEMPLATES, depth=4)
+"""Reasons nest at most four deep ("cannot be read: game 'x' cannot be scored under dss: ..."): a bound, not a
+rule."""
 
 
-@cache
-def _patterns() -> tuple[tuple[re.Pattern[str], str, dict[str, str]], ...]:
-    out = []
-    for template, kinds in TEMPLATES:
-        said = dict(k.split("=") for k in kinds.split())
-        parts: list[str] = []
-        last = 0
-        for m in _PLACEHOLDER.finditer(template):
-            parts.append(re.escape(template[last : m.start()]))
-            name, conv = m.group(1), m.group(2)
-            parts.append(rf"(?P<{name}>-?\d+)" if conv == "d" else rf"(?P<{name}>.+?)")
-            if conv == "d":
-                said[name] = "d"
-            last = m.end()
-        parts.append(re.escape(template[last:]))
-        out.append((re.compile("".join(parts), re.DOTALL), template, said))
-    return tuple(out)
-
-
-def problem_read_back(text: str, _depth: int = 0) -> Msg | None:
+def problem_read_back(text: str) -> Msg | None:
     """The message of a stored problem's English ``text``, or ``None`` when no template reads it whole (and
     says exactly ``text`` again)."""
-    if _depth > _DEPTH:
-        return None
-    for pattern, template, kinds in _patterns():
-        found = pattern.fullmatch(text)
-        if found is None:
-            continue
-        args: dict[str, Arg] = {}
-        for name, value in found.groupdict().items():
-            kind = kinds.get(name, "s")
-            if kind == "d":
-                args[name] = int(value)
-            elif kind == "m":
-                inner = problem_read_back(value, _depth + 1)
-                if inner is None:
-                    break
-                args[name] = inner
-            else:
-                args[name] = value
-        else:
-            said = Msg(template, args)
-            # A reading that would change a single character is no reading.
-            if str(said) == text:
-                return said
-    return None
+    return _READER.read_back(text)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -153,24 +109,5 @@ def remove_problem_messages(conn: sa.Connection, batch: int = BATCH) -> Counts:
     return counts
 
 
-def _walk(conn: sa.Connection, change: Callable[[str, Any], Msg | None], batch: int) -> int:
-    """Ask ``change`` for each stored problem's message, ``batch`` rows at a time by id; write those it gives.
-    The number of rows written."""
-    ident = _GAMES.c.game_id
-    written = 0
-    last = -1
-    while True:
-        rows = conn.execute(
-            sa.select(ident, _GAMES.c.problem, _GAMES.c.why)
-            .where(ident > last, _GAMES.c.problem.is_not(None))
-            .order_by(ident)
-            .limit(batch)
-        ).all()
-        if not rows:
-            return written
-        for row_id, problem, why in rows:
-            m = change(str(problem), why)
-            if m is not None:
-                conn.execute(_GAMES.update().where(ident == row_id).values(why=m.to_data()))
-                written += 1
-        last = rows[-1][0]
+def _walk(conn: sa.Connection, change: Change, batch: int) -> int:
+    return walk_texts(conn, _GAMES, "game_id", "problem", "why", change, batch)
