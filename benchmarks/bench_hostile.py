@@ -451,7 +451,7 @@ def _line(label: str, xs: list[float]) -> str:
 
 def tree_cpu(pid: int) -> tuple[float, float]:
     """User + system CPU time so far of the server ``pid`` and of its children together (the work pool's
-    processes, where expensive work runs: dippouch.web.pool), each read from Linux's /proc."""
+    processes, where expensive work runs: dippouch.web.http.pool), each read from Linux's /proc."""
     children = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or entry.name == str(pid):

@@ -15,7 +15,7 @@ __all__ = ["DOOR_HINTS", "say"]
 
 DOOR_HINTS: dict[str, Mapping[str, Msg]] = {}
 """Per door (``"web"``, ``"mail"`` ...), how it words the hints (:class:`dippouch.core.messages.Hint`) of the
-layers' messages, by key: filled by each door when it is imported (the web: dippouch.web.inputs); a door
+layers' messages, by key: filled by each door when it is imported (the web: dippouch.web.http.inputs); a door
 without a table, and the command line, say a hint as the layers write it."""
 
 

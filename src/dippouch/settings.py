@@ -536,7 +536,7 @@ class Settings:
             )
         return budget
 
-    # --- the web's work budget (dippouch.web.budget)
+    # --- the web's work budget (dippouch.web.http.budget)
 
     def _seconds(self, name: str, default: float, lowest: float, highest: float, example: str) -> float:
         return self._number(name, default, lowest, highest, example, N_("seconds from %(lowest)s to %(highest)s"))
@@ -582,7 +582,7 @@ class Settings:
     @cached_property
     def work_processes(self) -> int:
         """``DIPPOUCH_WORK_PROCESSES``: worker processes each lane of expensive work may run at once beside the
-        server (dippouch.web.pool; never more than the lane runs at once); by default the machine's cores but one,
+        server (dippouch.web.http.pool; never more than the lane runs at once); by default the machine's cores but one,
         at least 1; 0 runs the work in the server's own threads."""
         raw = self.environ.get("DIPPOUCH_WORK_PROCESSES", "")
         if not raw.strip():
@@ -610,7 +610,7 @@ class Settings:
     def request_rate(self) -> float:
         """``DIPPOUCH_REQUEST_RATE``: requests a second one client may send on average (10 by default), a
         client being its session or key, else its address; beyond it (and its burst) requests wait, then are
-        refused (dippouch.web.middleware.Pace). Pages, their maps and a player's orders take a few a minute."""
+        refused (dippouch.web.http.middleware.Pace). Pages, their maps and a player's orders take a few a minute."""
         return self._number(
             "DIPPOUCH_REQUEST_RATE", 10.0, 0.1, 100_000.0, "10", N_("requests a second from %(lowest)s to %(highest)s")
         )

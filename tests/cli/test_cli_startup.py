@@ -209,7 +209,7 @@ def test_the_commands_that_keep_running_collect_garbage(tmp_path: Path, monkeypa
     import gc
 
     from dippouch.cli import main
-    from dippouch.web.server import StoppingServer
+    from dippouch.web.http.server import StoppingServer
     from dippouch.worker.service import Worker
 
     seen: dict[str, bool] = {}

@@ -108,7 +108,7 @@ def test_a_message_is_stored_as_data_and_read_back_whole(args: dict[str, object]
 
 def test_a_hint_is_said_as_the_door_words_it_with_its_values() -> None:
     from dippouch.core.messages import hint
-    from dippouch.web.inputs import WEB_HINTS
+    from dippouch.web.http.inputs import WEB_HINTS
 
     taken = msg(
         "%(power)s is already played by %(player)s; %(hint)s",

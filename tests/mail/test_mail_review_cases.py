@@ -289,7 +289,7 @@ def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_p
 
 
 def test_serves_scheduler_fetches_first_and_waits_while_the_mailbox_cannot_be_read(tmp_path: Path) -> None:
-    from dippouch.web.scheduler import DeadlineScheduler
+    from dippouch.web.http.scheduler import DeadlineScheduler
     from websupport import Site
 
     site = Site(f"sqlite:///{tmp_path / 'web.db'}")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from dippouch.store.people import create_person, seat_person
+from dippouch.web.http.security import SESSION_COOKIE
 from dippouch.web.openings import reliability_standing
-from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
 
 HUSH, OPEN, LATER = "hush", "open", "later"

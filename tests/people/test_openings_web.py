@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dippouch.store.people import create_person, seats_of
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 

@@ -28,7 +28,7 @@ from dippouch.play.fairness import (
 from dippouch.store import GameStore
 from dippouch.store.openings import open_game
 from dippouch.store.people import create_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 DOORS = ("desk", "api")

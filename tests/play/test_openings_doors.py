@@ -18,7 +18,7 @@ from dippouch.store.people import create_person, seats_of
 from dippouch.store.press import press_rules
 from dippouch.store.reliability import record_of
 from dippouch.store.rows import game_row
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 DOORS = ("web", "api")

@@ -23,7 +23,7 @@ from dippouch.cli import app, register_commands
 from dippouch.game import Settings
 from dippouch.play.processing import ProcessedNow, process_now
 from dippouch.store import GameStore
-from dippouch.web.scheduler import DeadlineScheduler
+from dippouch.web.http.scheduler import DeadlineScheduler
 from dippouch.worker.service import Worker
 from websupport import Site
 

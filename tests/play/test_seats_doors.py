@@ -26,7 +26,7 @@ from dippouch.store import openings as store_openings
 from dippouch.store.models import EventRow
 from dippouch.store.people import create_person, seats_of
 from dippouch.store.rows import game_row
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 DOORS = ("desk", "api", "cli", "claim", "daide")

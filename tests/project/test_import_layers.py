@@ -134,7 +134,7 @@ def test_the_reader_sees_the_imports() -> None:
     assert "dippouch.core.rules.base" in GRAPH["dippouch.core.rules.w3k.hooks"]
     assert "dippouch.core.rules.w3k" in GRAPH["dippouch.core.rules"]
     assert "dippouch.web.routes.games" in GRAPH["dippouch.web.app"]  # imported inside create_app
-    assert "dippouch.store.repository" in GRAPH["dippouch.web.service"]
+    assert "dippouch.store.repository" in GRAPH["dippouch.web.http.service"]
     assert "sqlalchemy" in _imports("dippouch.store.db", MODULES["dippouch.store.db"], outside=True)
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     # Under ``if TYPE_CHECKING:`` in core/lookup.py: read for the typed graph only.

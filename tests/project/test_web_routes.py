@@ -33,7 +33,7 @@ WEB = Path(dippouch.web.__file__).resolve().parent
 MODULES = sorted(p for p in WEB.rglob("*.py") if "answers" not in p.parts)
 FETCHERS = {"web_of", "viewer_of", "site_of", "writer", "read_form", "_form"}
 """What a route used to fetch for itself, and now declares as a dependency."""
-DEPENDENCIES = WEB / "deps.py", WEB / "forms.py"
+DEPENDENCIES = WEB / "http" / "deps.py", WEB / "http" / "forms.py"
 """Where the dependencies themselves are made from those functions."""
 VERBS = ("get", "post", "put", "delete", "patch")
 

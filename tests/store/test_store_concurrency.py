@@ -121,7 +121,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     through the web app: the second waits, is version 2, and its arrival time is taken once it holds the
     lock, after the first's, never while it was queueing (which made v2 older than v1)."""
     from dippouch.web.app import create_app
-    from dippouch.web.deps import OrderingSeat
+    from dippouch.web.http.deps import OrderingSeat
     from dippouch.web.player_page import submit
 
     store = GameStore(db_url)

@@ -25,7 +25,7 @@ from dippouch.core.sight import sight
 from dippouch.core.variant import Variant
 from dippouch.game import position_from_data
 from dippouch.web.games import MAP_VIEWS, board_url, kind_name
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site, json_routes, page_routes
 
 with warnings.catch_warnings():

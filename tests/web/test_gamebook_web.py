@@ -118,7 +118,7 @@ def test_a_private_games_book_is_no_strangers(site: Site) -> None:
 
 
 def test_a_book_is_made_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dippouch.web.jobs import book_pdf as real
+    from dippouch.web.http.jobs import book_pdf as real
 
     made: list[str] = []
 

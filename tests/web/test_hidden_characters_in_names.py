@@ -17,7 +17,7 @@ from dippouch.characters import hidden_character
 from dippouch.game import GameError
 from dippouch.store import GameStore
 from dippouch.store.people import create_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, START, Site
 
 T = "ben-z2-0"

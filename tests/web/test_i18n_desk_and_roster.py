@@ -18,7 +18,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.press.rules import PressRules
 from dippouch.saying import say
 from dippouch.store.people import create_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, Site
 
 TITLE = {

@@ -28,8 +28,8 @@ from dippouch.store.repository import GameStore
 from dippouch.store.rows import power_name
 from dippouch.store.sealing import check_reason
 from dippouch.store.tournaments import tournament
-from dippouch.web.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web)
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web)
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 V = load_variant("standard")

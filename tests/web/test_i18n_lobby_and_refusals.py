@@ -29,7 +29,7 @@ from dippouch.store import press as store_press
 from dippouch.store.openings import Opening, Resigned
 from dippouch.store.people import create_person
 from dippouch.store.press import PressRefused
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, Site
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

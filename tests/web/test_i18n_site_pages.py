@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 import dippouch
 from dippouch.store.people import create_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 PACKAGE = Path(dippouch.__file__).parent

@@ -18,10 +18,11 @@ import pytest
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.saying import say
-from dippouch.web import deps, roster
-from dippouch.web.budget import WorkBudget
+from dippouch.web import roster
+from dippouch.web.http import deps
+from dippouch.web.http.budget import WorkBudget
+from dippouch.web.http.security import BadInput, RateLimiter, TooMany
 from dippouch.web.routes import replay, sandbox, tournaments
-from dippouch.web.security import BadInput, RateLimiter, TooMany
 from websupport import Site
 
 NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
@@ -145,7 +146,7 @@ def test_the_application_s_own_answers_are_in_the_page_s_language(site: Site) ->
 
 def test_a_seat_not_signed_in_to_points_to_the_seat_s_own_link() -> None:
     """A practice game has no coordinator: the refusal names the link its player kept, as the mailed one."""
-    from dippouch.web.service import Web
+    from dippouch.web.http.service import Web
 
     refused = Web._not_signed_in("practice-1a2b3c", "Germany")
     text = refused.message
@@ -159,11 +160,11 @@ def test_a_seat_not_signed_in_to_points_to_the_seat_s_own_link() -> None:
 def test_every_count_a_limit_names_is_one_list_and_translated() -> None:
     """What a rate limit counts is said inside its refusal by its id (``too many %(counted)s ...``): each text
     a caller of the limiter names (``limiter.hit(bucket, client, "failed sign-ins")``, and accounts' own
-    ``_limit``) must be in :data:`dippouch.web.security.COUNTED`, the one list the catalogue takes them from, or
+    ``_limit``) must be in :data:`dippouch.web.http.security.COUNTED`, the one list the catalogue takes them from, or
     a German page says it in English."""
     import ast
 
-    from dippouch.web.security import COUNTED
+    from dippouch.web.http.security import COUNTED
 
     web = Path(__file__).resolve().parents[2] / "src" / "dippouch" / "web"
     named: set[str] = set()

@@ -12,7 +12,7 @@ import pytest
 
 from dippouch.store import accounts as store_accounts
 from dippouch.store.people import create_person
-from dippouch.web.deps import local_page
+from dippouch.web.http.deps import local_page
 from websupport import Site
 
 PLAY = "/games/evening7/play/Germany"

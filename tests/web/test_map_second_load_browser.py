@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from browsersupport import PHONE, LiveSite, watch_errors
-from dippouch.web.metrics import REQUEST_SECONDS
+from dippouch.web.http.metrics import REQUEST_SECONDS
 
 T0 = datetime.now(UTC)
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.store import moderation as store_moderation
 from dippouch.store.people import create_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 register_commands()

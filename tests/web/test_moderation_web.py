@@ -18,7 +18,7 @@ from dippouch.store import accounts as store_accounts
 from dippouch.store import moderation as store_moderation
 from dippouch.store import openings as store_openings
 from dippouch.store.people import create_person, person_by_email, seats_of
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site, page_words
 
 REVIEW = ("/desk/review/accounts", "/desk/review/reports")

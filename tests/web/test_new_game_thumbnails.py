@@ -19,7 +19,7 @@ from dippouch.catalog import variants_usable
 from dippouch.render.thumbnail import THUMBNAIL_SIZE
 from dippouch.store.people import create_person
 from dippouch.web import new_games
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from dippouch.people.reliability import PROBATION_SEATS, Record, meets, on_probation
 from dippouch.store.people import create_person, seat_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 

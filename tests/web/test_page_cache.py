@@ -19,7 +19,7 @@ from dippouch.store import GameStore
 from dippouch.store.models_pages import SharedPageRow
 from dippouch.store.page_cache import bump_pages
 from dippouch.web.app import create_app
-from dippouch.web.service import PAGE_TTL
+from dippouch.web.http.service import PAGE_TTL
 from websupport import TEST_SITE, Site
 
 

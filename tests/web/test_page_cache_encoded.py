@@ -1,4 +1,4 @@
-"""What is made once is compressed once (dippouch.web.encoded): a visitor's game page is gzipped from parts
+"""What is made once is compressed once (dippouch.web.http.encoded): a visitor's game page is gzipped from parts
 deflated when the page was made, with the visitor's own CSRF field stored between them, and a phase's map is kept
 as plain, gzip and brotli bytes. Each form must decompress to exactly the plain bytes, each request must get the
 form its Accept-Encoding takes, and the compression layer must not compress an answer again."""
@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.web import games, page_cache
-from dippouch.web.encoded import Gapped, accepted, chosen, compressed
-from dippouch.web.security import Viewer
+from dippouch.web.http.encoded import Gapped, accepted, chosen, compressed
+from dippouch.web.http.security import Viewer
 from websupport import Site
 
 GAP = "__gap__"

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from dippouch.store.bots import open_practice_games
 from dippouch.store.people import create_person
-from dippouch.web.security import SESSION_COOKIE
+from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 
 

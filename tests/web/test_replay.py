@@ -18,8 +18,8 @@ from dippouch.game import position_to_data
 from dippouch.play.replays import FRAME_MS, LAST_FRAME_MS, replay_frames
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
-from dippouch.web import jobs
-from dippouch.web.budget import WorkBudget
+from dippouch.web.http import jobs
+from dippouch.web.http.budget import WorkBudget
 from helpers import board
 from websupport import Site
 

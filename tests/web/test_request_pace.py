@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.web.app import create_app
-from dippouch.web.middleware import RequestPace
+from dippouch.web.http.middleware import RequestPace
 from websupport import TEST_SITE, Clock, Site
 
 
@@ -144,7 +144,7 @@ def test_a_persons_paced_requests_are_charged_to_their_work_budget(tmp_path: Pat
     work (bench_hostile: 800 requests in a minute cost 8.6 s of the server's CPU beside the charged work); a
     visitor not signed in is not charged, and a person in debt still gets their pages."""
     from dippouch.store.people import create_person
-    from dippouch.web.budget import REQUEST_COST, WorkBudget
+    from dippouch.web.http.budget import REQUEST_COST, WorkBudget
 
     site = Site(f"sqlite:///{tmp_path / 'g.db'}")
     site.app.state.pace = RequestPace(rate=1000.0, burst=1000)

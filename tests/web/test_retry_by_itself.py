@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from browsersupport import LiveSite
-from dippouch.web.budget import WorkBudget
+from dippouch.web.http.budget import WorkBudget
 from websupport import Site
 
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
-from dippouch.web.inputs import number, number_or_none
-from dippouch.web.security import BadInput
+from dippouch.web.http.inputs import number, number_or_none
+from dippouch.web.http.security import BadInput
 from websupport import Site
 
 ODD_NUMBERS = ["²", "٣", "９", "1²", "7" * 30, "9" * 5000, "-" + "1" * 40, "１２", "1e5", "\u00b9\u2070"]
@@ -112,7 +112,7 @@ def test_no_module_reads_a_typed_number_with_isdigit_alone() -> None:
     root = Path(__file__).resolve().parents[2] / "src" / "dippouch" / "web"
     found = [
         f"{p.name}:{i}"
-        for p in root.glob("*.py")
+        for p in root.rglob("*.py")
         for i, line in enumerate(p.read_text().splitlines(), 1)
         if ".isdigit()" in line and "isascii" not in line and p.name not in ("middleware.py",)
     ]

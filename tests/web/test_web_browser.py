@@ -194,8 +194,8 @@ def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
     web = server["web"]
     from playwright.sync_api import expect
 
+    from dippouch.web.http.security import Viewer
     from dippouch.web.new_games import create_game
-    from dippouch.web.security import Viewer
 
     grants = [g for g in [web.access.find_key(server["key"])] if g]
     create_game(web, Viewer(grants), {"name": "clicks", "variant": "standard"})
@@ -242,8 +242,8 @@ def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[s
     """On a 390-pixel phone no page scrolls sideways (the coordinator's desk included), and no page, at
     either size, asks for anything from another site (no CDN) or logs an error."""
     from dippouch.web.games import game_view
+    from dippouch.web.http.security import Viewer
     from dippouch.web.new_games import create_game
-    from dippouch.web.security import Viewer
 
     web, base = server["web"], server["base"]
     grants = [g for g in [web.access.find_key(server["key"])] if g]

@@ -1,4 +1,4 @@
-"""Every router's HTML forms are read under one policy (dippouch.web.forms): a file posted where a form takes
+"""Every router's HTML forms are read under one policy (dippouch.web.http.forms): a file posted where a form takes
 text is refused with a 400 naming the field, never dropped in silence nor failing as a 500; a body over the
 bound is a 413 on every form; and the one form that takes a file still does."""
 

@@ -141,7 +141,7 @@ def test_adjudicate_over_http_bounds_the_orders_of_a_request(site: Site) -> None
 def test_each_address_has_a_budget_of_expensive_work(site: Site) -> None:
     """Line checks and adjudications are charged the CPU time they take to the address that asked; once it
     is used up that address is refused (429, with when to come back) and other addresses are not."""
-    from dippouch.web.budget import WorkBudget
+    from dippouch.web.http.budget import WorkBudget
 
     site.app.state.budget = WorkBudget(0.2, 60.0)  # a tiny share, so that the test needs few requests
     site.new_game("g", variant="w3k")
@@ -170,8 +170,8 @@ def test_each_address_has_a_budget_of_expensive_work(site: Site) -> None:
 def test_expensive_work_runs_one_at_a_time_and_a_full_queue_answers_busy() -> None:
     import threading
 
-    from dippouch.web.budget import Lane, WorkBudget
-    from dippouch.web.security import Busy, TooMany
+    from dippouch.web.http.budget import Lane, WorkBudget
+    from dippouch.web.http.security import Busy, TooMany
 
     budget = WorkBudget(100.0, 60.0, lanes={"check": Lane(1, 1, 10.0, "line checks")}, per_client=1)
     inside, release = threading.Event(), threading.Event()
@@ -229,8 +229,8 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
 
 
 def test_a_budget_of_no_work_refuses_with_a_wait_not_a_crash() -> None:
-    from dippouch.web.budget import WorkBudget
-    from dippouch.web.security import TooMany
+    from dippouch.web.http.budget import WorkBudget
+    from dippouch.web.http.security import TooMany
 
     budget = WorkBudget(0.0, 60.0)
     with pytest.raises(TooMany, match="try again in 60 s"):

@@ -334,7 +334,7 @@ def test_adjudicate_over_http_is_the_contract(site: Site) -> None:
 
 
 def test_scheduler_processes_due_phases(site: Site) -> None:
-    from dippouch.web.scheduler import DeadlineScheduler
+    from dippouch.web.http.scheduler import DeadlineScheduler
 
     site.new_game("s", movement="1h")
     sched = DeadlineScheduler(site.web)

@@ -133,7 +133,7 @@ def test_the_pages_report_is_the_stores_report(game: Site) -> None:
     """The game page makes the last report from rows it has loaded (and keeps it while nothing it shows
     changes): the same text as ``stored_report``, also after the next deadline moves."""
     from dippouch.web.games import game_view
-    from dippouch.web.security import Viewer
+    from dippouch.web.http.security import Viewer
 
     game.post_form(game.france, "/games/g/play/France/orders", {"orders": "A par - bur"})  # type: ignore[attr-defined]
     assert game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"}).status_code == 303

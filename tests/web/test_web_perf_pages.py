@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.store import GameStore
-from dippouch.web.service import PAGE_TTL, STATE_TTL
+from dippouch.web.http.service import PAGE_TTL, STATE_TTL
 from websupport import Site
 
 

@@ -142,7 +142,7 @@ def test_a_game_coordinator_cannot_touch_another_game(site: Site) -> None:
 
 
 def _coordinator(site: Site):  # type: ignore[no-untyped-def]
-    from dippouch.web.security import Viewer
+    from dippouch.web.http.security import Viewer
 
     return Viewer(site.web.access.session_grants(site.coordinator.cookies.get("dp_session"), now=site.clock()) or [])
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.web.server import HEAD_TIMEOUT, MAX_HEAD
+from dippouch.web.http.server import HEAD_TIMEOUT, MAX_HEAD
 
 SERVE = [sys.executable, "-c", "from dippouch.cli import main; main()", "serve"]
 

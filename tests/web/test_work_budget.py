@@ -20,9 +20,9 @@ from fastapi.testclient import TestClient
 
 from browsersupport import served
 from dippouch.store.people import create_person
-from dippouch.web.budget import LANES, Lane, WorkBudget
+from dippouch.web.http.budget import LANES, Lane, WorkBudget
+from dippouch.web.http.security import SESSION_COOKIE, BadInput, Busy, TooMany
 from dippouch.web.routes import replay
-from dippouch.web.security import SESSION_COOKIE, BadInput, Busy, TooMany
 from websupport import Site
 
 

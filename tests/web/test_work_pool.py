@@ -35,9 +35,9 @@ from dippouch.catalog import load_variant, variant_from_data
 from dippouch.core.errors import DippouchError
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.game import GameError, position_to_data
-from dippouch.web.budget import WorkBudget
-from dippouch.web.pool import NICE, WorkPool
-from dippouch.web.security import Busy
+from dippouch.web.http.budget import WorkBudget
+from dippouch.web.http.pool import NICE, WorkPool
+from dippouch.web.http.security import Busy
 from websupport import Site
 
 W3K = load_variant("w3k")
@@ -211,8 +211,8 @@ def test_the_schedulers_bots_think_in_the_processing_lane(pool: WorkPool, tmp_pa
     in its own thread, a practice game's search bots held the interpreter lock every page waited for, half a
     second a power. A game two bots play beside people, its phase due: the bots' orders are thought in the
     processing lane, sent, and the phase processed with them."""
-    from dippouch.web.pool import thinking_in
-    from dippouch.web.scheduler import DeadlineScheduler
+    from dippouch.web.http.pool import thinking_in
+    from dippouch.web.http.scheduler import DeadlineScheduler
 
     site = Site(f"sqlite:///{tmp_path / 'sched.db'}")
     site.new_game("s", movement="1h")

@@ -76,8 +76,8 @@ def serve(
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
     from dippouch.web.app import create_app, request_pace
-    from dippouch.web.jobs import ready
-    from dippouch.web.pool import work_pool
+    from dippouch.web.http.jobs import ready
+    from dippouch.web.http.pool import work_pool
 
     if not 0 < port < 65536:
         raise DippouchError(msg("port %(port)s is out of range (1-65535)", port=port))
@@ -153,7 +153,7 @@ def serve(
         pace=request_pace() if rate_limits else None,
         pool=pool,
     )
-    from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
+    from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
 
     # What importing and building the app made (some 180,000 objects: the web framework, the models, the
     # variants' catalog) lives as long as the process. Left to the collector, every full collection walks
@@ -168,7 +168,7 @@ def serve(
         log_level="warning",
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
-        http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.server)
+        http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.http.server)
         **SERVER_LIMITS,
     )
     server = StoppingServer(config, application.state.web.stopping)

@@ -10,7 +10,7 @@ sandbox's own row is ever written (:mod:`dippouch.store.sandboxes`).
 
 Each change is made in two parts: the engine's (:func:`unit_added`, :func:`orders_set`, :func:`stepped` ...), a
 pure function of the variant and the sandbox's state as data (:class:`Board`) that answers the state to keep
-(:class:`Change`), so the web runs it in a process of its own (:mod:`dippouch.web.pool`: a W3K sandbox's check
+(:class:`Change`), so the web runs it in a process of its own (:mod:`dippouch.web.http.pool`: a W3K sandbox's check
 takes a second of CPU); then :func:`keep`, which writes it. The use cases that take the database
 (:func:`add_unit`, :func:`set_orders` ...) do both, for a caller that works in one place.
 """

@@ -1,5 +1,5 @@
 """The work each asker has spent, kept where every web process sees it (the web's work budget,
-:mod:`dippouch.web.budget`): two servers on one database, or ``--workers 2``, must not each give a person a whole
+:mod:`dippouch.web.http.budget`): two servers on one database, or ``--workers 2``, must not each give a person a whole
 share.
 
 An asker's share is a token bucket, kept here as one number per asker: the clock time at which their share is

@@ -33,7 +33,7 @@ from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers.accounts import MeView, PasskeyOptions, SignedIn
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
     WebDep,
@@ -45,9 +45,8 @@ from dippouch.web.deps import (
     set_session_cookie,
     words,
 )
-from dippouch.web.forms import Form, posted, redirect
-from dippouch.web.routes.moderation import moderation_of_me
-from dippouch.web.security import (
+from dippouch.web.http.forms import Form, posted, redirect
+from dippouch.web.http.security import (
     CSRF_HEADER,
     HOST_PREFIX,
     BadInput,
@@ -60,7 +59,8 @@ from dippouch.web.security import (
     session_cookie,
     session_token,
 )
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
+from dippouch.web.routes.moderation import moderation_of_me
 
 __all__ = ["LIMITS", "router"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from dippouch.store.access import STAND_IN
 from dippouch.store.people import names_hidden
-from dippouch.web.security import Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.security import Viewer
+from dippouch.web.http.service import Web
 
 __all__ = [
     "absences_seen",

@@ -42,21 +42,21 @@ from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.repository import GameStore
 from dippouch.web.answers.base import error_data, web_said
-from dippouch.web.assets import static_url
-from dippouch.web.budget import Ledger, StoreLedger, WorkBudget
-from dippouch.web.deps import language as page_language
-from dippouch.web.deps import render, time_zone
-from dippouch.web.forms import refused_form
-from dippouch.web.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
-from dippouch.web.pool import Inline, Jobs, thinking_in
-from dippouch.web.security import (
+from dippouch.web.http.assets import static_url
+from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget
+from dippouch.web.http.deps import language as page_language
+from dippouch.web.http.deps import render, time_zone
+from dippouch.web.http.forms import refused_form
+from dippouch.web.http.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
+from dippouch.web.http.pool import Inline, Jobs, thinking_in
+from dippouch.web.http.security import (
     Busy,
     NeedsKey,
     RateLimiter,
     TooMany,
     WebError,
 )
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of the application's own answers (a page that is not there, a request it cannot read)."""
@@ -87,7 +87,7 @@ def for_people(text: str) -> str:
 
 
 def work_budget(*, unlimited: bool = False, ledger: Ledger | None = None) -> WorkBudget:
-    """The budget of expensive work (dippouch.web.budget), its figures the installation's settings, its shares
+    """The budget of expensive work (dippouch.web.http.budget), its figures the installation's settings, its shares
     kept in ``ledger`` for every process; unlimited (no share charged, the lanes kept) with the rate limits
     off, for load tests and tests' sites."""
     if unlimited:
@@ -118,7 +118,7 @@ def routes(app: FastAPI, *routers: APIRouter) -> None:
 
 def feature_routers() -> tuple[APIRouter, ...]:
     """Every feature's router, in the order their routes are matched (imported here: each imports the helpers
-    of :mod:`dippouch.web.deps`, never this module)."""
+    of :mod:`dippouch.web.http.deps`, never this module)."""
     from dippouch.web import (
         accounts,
         installable,
@@ -300,7 +300,7 @@ def create_app(
     ``pace``: how fast each client may send requests (:func:`request_pace`: the installation's; ``dippouch
     serve`` sets it unless the rate limits are off); None lets every client go as fast as it likes, as the
     tests' sites do, which send hundreds of requests from one client in a second.
-    ``pool``: where expensive work runs (:func:`dippouch.web.pool.work_pool`: worker processes, which ``dippouch
+    ``pool``: where expensive work runs (:func:`dippouch.web.http.pool.work_pool`: worker processes, which ``dippouch
     serve`` starts; closed when the app stops); None runs it in the request's own thread, as the tests' sites do.
     """
     store = store or GameStore(db_url)
@@ -311,14 +311,14 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from dippouch.web.scheduler import DeadlineScheduler
+        from dippouch.web.http.scheduler import DeadlineScheduler
 
         # Compiled once before the first request: a server that starts under load otherwise has every
         # thread compile the same templates at once (Jinja's cache is filled by whoever gets there first).
         for env in (t.env for t in templates.values()):
             for template in env.list_templates(extensions=["html"]):
                 env.get_template(template)
-        # The bots of the games it processes think in the work pool, not in its thread (dippouch.web.pool).
+        # The bots of the games it processes think in the work pool, not in its thread (dippouch.web.http.pool).
         jobs = app.state.pool
         think = None if isinstance(jobs, Inline) else thinking_in(jobs)
         sched = DeadlineScheduler(web, interval=scheduler_interval, think=think) if scheduler else None

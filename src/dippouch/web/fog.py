@@ -19,9 +19,9 @@ from starlette.requests import Request
 from dippouch.core.messages import msg
 from dippouch.render.fog import fog_record
 from dippouch.store.access import STAND_IN
-from dippouch.web.deps import viewer_of, web_of
-from dippouch.web.security import Forbidden, Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.deps import viewer_of, web_of
+from dippouch.web.http.security import Forbidden, Viewer
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 

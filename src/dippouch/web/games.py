@@ -26,12 +26,12 @@ from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
 from dippouch.web.fog import fog_powers, fog_tag, fogged_record
-from dippouch.web.inputs import duration_text
+from dippouch.web.http.inputs import duration_text
+from dippouch.web.http.security import Viewer, WebNotFound
+from dippouch.web.http.service import Web
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.maps import board_file, map_available
 from dippouch.web.roster import game_absences_view
-from dippouch.web.security import Viewer, WebNotFound
-from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -410,7 +410,7 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, boa
 
 
 def phase_map_encoded(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, coding: str) -> bytes:
-    """:func:`phase_map` in ``coding`` (:data:`dippouch.web.encoded.OFFERED`), compressed once a process for each
+    """:func:`phase_map` in ``coding`` (:data:`dippouch.web.http.encoded.OFFERED`), compressed once a process for each
     picture: its address answers the same picture for ever, so every reader after the first is served the kept
     bytes."""
     h = _pictured(web, name, phase_id, view, viewer)
@@ -451,7 +451,7 @@ def view_drawn(view: str) -> tuple[bool, bool]:
 
 def phase_map_record(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> dict[str, Any]:
     """What :func:`phase_map` draws, undrawn: the phase as the renderer reads it, once its picture ``view`` may
-    be shown (else 404), for a drawing made elsewhere (the work pool's, :mod:`dippouch.web.jobs`)."""
+    be shown (else 404), for a drawing made elsewhere (the work pool's, :mod:`dippouch.web.http.jobs`)."""
     rec = record(name, _pictured(web, name, phase_id, view, viewer))
     return fogged_record(web, name, rec, fog_powers(web, name, viewer))
 

@@ -22,8 +22,8 @@ from dippouch.store.web_queries import open_phase_sealed
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.games import record
-from dippouch.web.security import Forbidden, Viewer, WebNotFound
-from dippouch.web.service import Web
+from dippouch.web.http.security import Forbidden, Viewer, WebNotFound
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""

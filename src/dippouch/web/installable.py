@@ -12,8 +12,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from dippouch.web.assets import STATIC, static_url
-from dippouch.web.deps import render_html, words
+from dippouch.web.http.assets import STATIC, static_url
+from dippouch.web.http.deps import render_html, words
 
 __all__ = ["OFFLINE", "PRECACHED", "manifest", "router"]
 

@@ -21,7 +21,7 @@ from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.play import accounts as account_cases
 from dippouch.store import people
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     LANGUAGE_COOKIE,
     NEED_PERSON,
     ViewerDep,
@@ -30,8 +30,8 @@ from dippouch.web.deps import (
     set_private_cookie,
     words,
 )
-from dippouch.web.forms import FormDep, redirect
-from dippouch.web.security import BadInput, NeedsKey
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.security import BadInput, NeedsKey
 
 __all__ = ["LANGUAGE_LIFETIME", "router", "same_site_path"]
 

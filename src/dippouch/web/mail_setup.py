@@ -29,9 +29,9 @@ from dippouch.mail.settings import (
     stored_smtp,
 )
 from dippouch.mail.smtp import SendFailure, send_test_mail
-from dippouch.web.deps import ViewerDep, WebDep, layer_words, render, words
-from dippouch.web.forms import FormDep, redirect
-from dippouch.web.service import Web
+from dippouch.web.http.deps import ViewerDep, WebDep, layer_words, render, words
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.service import Web
 
 __all__ = ["router"]
 

@@ -28,7 +28,7 @@ from xml.sax.saxutils import unescape
 
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.web.encoded import compressed
+from dippouch.web.http.encoded import compressed
 
 __all__ = [
     "MapCache",
@@ -102,7 +102,7 @@ def phase_drawing(
     variant: Variant, record: Mapping[str, Any], *, after: bool = False, orders: bool = True
 ) -> str | None:
     """:meth:`MapCache.phase_svg`'s picture, drawn here and not kept: for a drawing made in the work pool's
-    processes (a replay's frames, a game book's maps: :mod:`dippouch.web.jobs`)."""
+    processes (a replay's frames, a game book's maps: :mod:`dippouch.web.http.jobs`)."""
     rec, show = _drawn(record, orders)
     return _draw(lambda: _phase_drawing(variant, rec, after, show, None))
 
@@ -210,7 +210,7 @@ class MapCache:
 
     def encoded(self, key: tuple[Any, ...], coding: str, draw: Callable[[], str]) -> bytes:
         """The picture ``draw`` makes (``key`` must name one picture for ever, as :meth:`phase_svg`'s do) in
-        ``coding`` (:data:`dippouch.web.encoded.OFFERED`), compressed once and served to every reader after
+        ``coding`` (:data:`dippouch.web.http.encoded.OFFERED`), compressed once and served to every reader after
         without being compressed again. Kept apart from the pictures' text (a third of its size), so a picture
         served from here is not drawn again when its text has left that cache."""
         key = (*key, coding)

@@ -21,9 +21,9 @@ from dippouch.game import Settings
 from dippouch.play import games
 from dippouch.play.records import find_system
 from dippouch.store.access import VISIBILITIES
-from dippouch.web.inputs import names, number, phase_deadlines
-from dippouch.web.security import BadInput, Forbidden, Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.inputs import names, number, phase_deadlines
+from dippouch.web.http.security import BadInput, Forbidden, Viewer
+from dippouch.web.http.service import Web
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant

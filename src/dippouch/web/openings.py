@@ -2,7 +2,7 @@
 opening (what it asks, sign-up with ranked wishes, the coordinator's desk of sign-ups), claiming an abandoned
 seat, and a person's public page (name, games played, reliability; never an address).
 
-Pages and the JSON API call the same functions here, as the other rooms do (:mod:`dippouch.web.service`).
+Pages and the JSON API call the same functions here, as the other rooms do (:mod:`dippouch.web.http.service`).
 Acting as a person needs a browser signed in as that person: a sign-up or a claim is always the caller's own
 (no call names someone else). Every state-changing call is CSRF-checked for cookie callers.
 """
@@ -44,7 +44,7 @@ from dippouch.web.answers.openings import (
     ResignAnswer,
     SignupAnswer,
 )
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     NEED_PERSON,
     PersonDep,
     ViewerDep,
@@ -56,17 +56,17 @@ from dippouch.web.deps import (
     words,
     writer,
 )
-from dippouch.web.forms import FormDep, redirect
-from dippouch.web.inputs import names, number, number_or_none
-from dippouch.web.routes.ratings import person_rating
-from dippouch.web.security import (
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.inputs import names, number, number_or_none
+from dippouch.web.http.security import (
     BadInput,
     Forbidden,
     NeedsKey,
     Viewer,
     WebNotFound,
 )
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
+from dippouch.web.routes.ratings import person_rating
 
 __all__ = ["router"]
 

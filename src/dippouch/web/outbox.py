@@ -32,9 +32,9 @@ from dippouch.play import accounts as account_cases
 from dippouch.store.db import Database
 from dippouch.store.people import person_by_email
 from dippouch.store.queues import QueuedMail, recent_mail
-from dippouch.web.deps import ViewerDep, WebDep, render, words
-from dippouch.web.forms import FormDep
-from dippouch.web.security import BadInput
+from dippouch.web.http.deps import ViewerDep, WebDep, render, words
+from dippouch.web.http.forms import FormDep
+from dippouch.web.http.security import BadInput
 
 __all__ = ["router"]
 

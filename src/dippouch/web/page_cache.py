@@ -32,10 +32,10 @@ from dippouch.i18n import LOCALE_DIR
 from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
-from dippouch.web.deps import language, time_zone
-from dippouch.web.encoded import Gapped
-from dippouch.web.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
-from dippouch.web.service import Web
+from dippouch.web.http.deps import language, time_zone
+from dippouch.web.http.encoded import Gapped
+from dippouch.web.http.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
+from dippouch.web.http.service import Web
 
 __all__ = [
     "Current",

@@ -55,12 +55,12 @@ from dippouch.web import page_cache
 from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
-from dippouch.web.deps import OrderingSeat
 from dippouch.web.fog import fog_powers, fog_tag, fogged, fogged_record, sight_key
 from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map, record
+from dippouch.web.http.deps import OrderingSeat
+from dippouch.web.http.security import Forbidden, Viewer
+from dippouch.web.http.service import Web
 from dippouch.web.maps import draft_svg, map_available
-from dippouch.web.security import Forbidden, Viewer
-from dippouch.web.service import Web
 
 __all__ = [
     "ballot",
@@ -459,7 +459,7 @@ def submit(
 ) -> Receipt:
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
     saying so and naming the open phase), never moved to the next phase unseen. The seat was checked by
-    :data:`~dippouch.web.deps.SeatDep`: its player or its stand-in orders it. The receipt's words (the lines'
+    :data:`~dippouch.web.http.deps.SeatDep`: its player or its stand-in orders it. The receipt's words (the lines'
     verdicts, what is left without an order, why it is not ready) in ``lang``: the page's, English for the API."""
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
@@ -671,7 +671,7 @@ def checked_position(web: Web, name: str, v: Variant, pos: Position, power: str)
 
 def checked_view(v: Variant, pos: Position, power: str, text: str, lang: str = "en") -> dict[str, Any]:
     """:func:`check_view` once the seat and its board are known: a pure function of them, which the web runs in
-    its work pool's processes (dippouch.web.pool)."""
+    its work pool's processes (dippouch.web.http.pool)."""
     kind = v.calendar.kind(pos.phase)
     lines = check_orders(v, pos, power, text, TYPED)
     out = []

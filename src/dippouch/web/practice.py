@@ -19,8 +19,8 @@ from dippouch.core.messages import msg
 from dippouch.play import practice as play_practice
 from dippouch.play.practice import DEFAULT_LEVEL, DEFAULT_PACE, PACES, PER_CLIENT, TOTAL, PracticeStarted
 from dippouch.store.bots import open_practice_games
-from dippouch.web.security import BadInput, TooMany, Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.security import BadInput, TooMany, Viewer
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""

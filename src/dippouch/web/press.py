@@ -44,7 +44,7 @@ from dippouch.web.answers.press import (
     PressSent,
     PressView,
 )
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     OrderingSeat,
     SeatDep,
     ViewerDep,
@@ -58,10 +58,9 @@ from dippouch.web.deps import (
     set_private_cookie,
     words,
 )
-from dippouch.web.forms import Form, posted, redirect
-from dippouch.web.inputs import number, number_or_none
-from dippouch.web.player_page import require_seat, seat_page
-from dippouch.web.security import (
+from dippouch.web.http.forms import Form, posted, redirect
+from dippouch.web.http.inputs import number, number_or_none
+from dippouch.web.http.security import (
     HOST_PREFIX,
     BadInput,
     Forbidden,
@@ -69,7 +68,8 @@ from dippouch.web.security import (
     WebError,
     WebNotFound,
 )
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
+from dippouch.web.player_page import require_seat, seat_page
 
 __all__ = ["orders_draft", "panel", "play_context", "play_press", "router", "rules_of_form"]
 

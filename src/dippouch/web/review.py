@@ -29,11 +29,11 @@ from starlette.requests import Request
 from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
-from dippouch.web.deps import ViewerDep, WebDep, game_url, layer_words, render, words
-from dippouch.web.forms import Form, posted, redirect
-from dippouch.web.inputs import number_or_none
-from dippouch.web.security import BadInput, Viewer, WebNotFound
-from dippouch.web.service import Web
+from dippouch.web.http.deps import ViewerDep, WebDep, game_url, layer_words, render, words
+from dippouch.web.http.forms import Form, posted, redirect
+from dippouch.web.http.inputs import number_or_none
+from dippouch.web.http.security import BadInput, Viewer, WebNotFound
+from dippouch.web.http.service import Web
 
 __all__ = ["PhotoReview", "router"]
 

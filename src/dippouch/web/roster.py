@@ -48,10 +48,10 @@ from dippouch.web.answers.roster import (
     RosterAnswer,
     RosterSettingsAnswer,
 )
-from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
-from dippouch.web.forms import Form, posted, redirect
-from dippouch.web.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
-from dippouch.web.service import Web
+from dippouch.web.http.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
+from dippouch.web.http.forms import Form, posted, redirect
+from dippouch.web.http.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
+from dippouch.web.http.service import Web
 
 __all__ = ["game_absences_view", "may_read_addresses", "policy_words", "router", "visibility_words"]
 

@@ -20,9 +20,9 @@ from dippouch.game import GameError
 from dippouch.mail.outbox import read_unsubscribe_token
 from dippouch.notify.events import EVENTS, save_preferences
 from dippouch.store import notify as stored
-from dippouch.web.deps import WebDep, render, words
-from dippouch.web.forms import Form, posted
-from dippouch.web.service import Web
+from dippouch.web.http.deps import WebDep, render, words
+from dippouch.web.http.forms import Form, posted
+from dippouch.web.http.service import Web
 
 __all__ = ["router"]
 

@@ -19,8 +19,8 @@ from dippouch.core.notation import OrderParseError, parse_unit
 from dippouch.core.orders import Move
 from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant
+from dippouch.web.http.security import BadInput, WebNotFound
 from dippouch.web.maps import opening_svg
-from dippouch.web.security import BadInput, WebNotFound
 from dippouch.web.summary import rules_summary
 
 __all__ = ["find_variant", "moves", "search", "variant_view"]

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from dippouch.core.messages import Msg
 from dippouch.saying import say
-from dippouch.web.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web: saying.DOOR_HINTS)
+from dippouch.web.http.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web: saying.DOOR_HINTS)
 
 __all__ = ["Answer", "ErrorAnswer", "error_data", "web_said"]
 
@@ -48,6 +48,6 @@ def error_data(message: Msg, lang: str, status: int) -> dict[str, Any]:
 
 def web_said(message: Msg, lang: str) -> str:
     """``message`` in ``lang`` as the web says it: by its id and values, each hint as the web words it
-    (:data:`dippouch.web.inputs.WEB_HINTS`: the page and button, not the command line's). A plain text (a
+    (:data:`dippouch.web.http.inputs.WEB_HINTS`: the page and button, not the command line's). A plain text (a
     message with no values) is its own id: said as the catalogue translates it whole, else as it is."""
     return say(message, lang, "web")

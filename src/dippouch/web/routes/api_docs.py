@@ -9,8 +9,8 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.web.deps import render, words
-from dippouch.web.docstrings import docstring_html
+from dippouch.web.http.deps import render, words
+from dippouch.web.http.docstrings import docstring_html
 
 router = APIRouter(tags=["api"])
 

@@ -30,7 +30,7 @@ from dippouch.web.answers.coordinate import (
     SeatAnswer,
 )
 from dippouch.web.answers.games import GameListing
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
     WebDep,
@@ -42,10 +42,10 @@ from dippouch.web.deps import (
     thinking,
     words,
 )
-from dippouch.web.forms import ImportForm, PageForm, redirect
-from dippouch.web.inputs import number_or_none
-from dippouch.web.security import BadInput, Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.forms import ImportForm, PageForm, redirect
+from dippouch.web.http.inputs import number_or_none
+from dippouch.web.http.security import BadInput, Viewer
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

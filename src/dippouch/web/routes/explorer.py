@@ -37,9 +37,9 @@ from dippouch.web.answers.explorer import (
     OutcomeCount,
     YearMean,
 )
-from dippouch.web.deps import WebDep, answers, language, render
-from dippouch.web.security import WebNotFound
-from dippouch.web.service import Web
+from dippouch.web.http.deps import WebDep, answers, language, render
+from dippouch.web.http.security import WebNotFound
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/site.po)."""

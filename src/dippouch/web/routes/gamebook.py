@@ -13,8 +13,9 @@ from dippouch.play.replays import ReplayExports
 from dippouch.store import press as store_press
 from dippouch.store.history import phase_record
 from dippouch.web import games
-from dippouch.web.budget import BOOK_PAGE
-from dippouch.web.deps import (
+from dippouch.web.fog import ClearGame
+from dippouch.web.http.budget import BOOK_PAGE
+from dippouch.web.http.deps import (
     ViewerDep,
     WebDep,
     budget_of,
@@ -23,11 +24,10 @@ from dippouch.web.deps import (
     made_once,
     pool_of,
 )
-from dippouch.web.fog import ClearGame
-from dippouch.web.jobs import book_pdf
+from dippouch.web.http.jobs import book_pdf
+from dippouch.web.http.security import BadInput, Viewer
+from dippouch.web.http.service import Web
 from dippouch.web.maps import map_available
-from dippouch.web.security import BadInput, Viewer
-from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

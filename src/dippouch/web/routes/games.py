@@ -21,8 +21,9 @@ from dippouch.core.messages import N_
 from dippouch.web import games, history, page_cache, practice
 from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import GameFile, GameListing, GameView, PhaseView
-from dippouch.web.budget import PDF_MAP, PREVIEW
-from dippouch.web.deps import (
+from dippouch.web.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
+from dippouch.web.http.budget import PDF_MAP, PREVIEW
+from dippouch.web.http.deps import (
     ViewerDep,
     VisibleGame,
     WebDep,
@@ -37,11 +38,9 @@ from dippouch.web.deps import (
     speaks,
     words,
 )
-from dippouch.web.encoded import OFFERED, chosen
-from dippouch.web.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
-from dippouch.web.forms import PageForm
-from dippouch.web.maps import pdf_of, preview_of
-from dippouch.web.security import (
+from dippouch.web.http.encoded import OFFERED, chosen
+from dippouch.web.http.forms import PageForm
+from dippouch.web.http.security import (
     BadInput,
     Viewer,
     WebNotFound,
@@ -49,7 +48,8 @@ from dippouch.web.security import (
     flash_cookie,
     session_token,
 )
-from dippouch.web.service import PAGE_TTL, Web
+from dippouch.web.http.service import PAGE_TTL, Web
+from dippouch.web.maps import pdf_of, preview_of
 
 I18N_DOMAIN = "games"
 
@@ -114,7 +114,7 @@ def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], h
     """The anonymous page made for ``made`` (its version, and when what it shows changed): 304 to a browser that
     has it (its ETag names the version and this visitor's CSRF token, which the page's forms carry; or, naming
     no ETag, its If-Modified-Since is no earlier), else the page with this visitor's token, gzipped from the
-    parts compressed once when the browser takes gzip (:class:`dippouch.web.encoded.Gapped`)."""
+    parts compressed once when the browser takes gzip (:class:`dippouch.web.http.encoded.Gapped`)."""
     version, changed = made
     etag = page_cache.etag_of(version, "page", page_cache.personal(request))
     headers = page_cache.conditional(etag, changed, web.now())

@@ -24,11 +24,11 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.notation import format_unit
 from dippouch.game import position_from_data
 from dippouch.play import lessons as use
-from dippouch.web.deps import ViewerDep, WebDep, render, set_private_cookie
-from dippouch.web.forms import FormDep, redirect
+from dippouch.web.http.deps import ViewerDep, WebDep, render, set_private_cookie
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.security import Viewer, WebNotFound
+from dippouch.web.http.service import Web
 from dippouch.web.maps import map_available
-from dippouch.web.security import Viewer, WebNotFound
-from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/site.po)."""

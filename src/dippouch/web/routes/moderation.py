@@ -29,10 +29,20 @@ from dippouch.store import moderation as store_moderation
 from dippouch.store.people import person
 from dippouch.store.press import readable
 from dippouch.web.answers.base import Answer
-from dippouch.web.deps import PersonDep, ViewerDep, WebDep, WriterDep, answers, game_url, layer_words, render, words
-from dippouch.web.forms import FormDep, redirect
-from dippouch.web.security import BadInput, Viewer, WebNotFound
-from dippouch.web.service import Web
+from dippouch.web.http.deps import (
+    PersonDep,
+    ViewerDep,
+    WebDep,
+    WriterDep,
+    answers,
+    game_url,
+    layer_words,
+    render,
+    words,
+)
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.security import BadInput, Viewer, WebNotFound
+from dippouch.web.http.service import Web
 
 __all__ = ["moderation_of_me", "router"]
 

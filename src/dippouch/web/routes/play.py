@@ -29,7 +29,7 @@ from dippouch.web.answers.play import (
     Receipt,
     VoteAnswer,
 )
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     OrderingSeat,
     SeatDep,
     ViewerDep,
@@ -44,8 +44,8 @@ from dippouch.web.deps import (
     render,
     words,
 )
-from dippouch.web.forms import PageForm, redirect
-from dippouch.web.security import (
+from dippouch.web.http.forms import PageForm, redirect
+from dippouch.web.http.security import (
     BadInput,
     Forbidden,
     TooMany,
@@ -53,7 +53,7 @@ from dippouch.web.security import (
     WebError,
     client_id,
 )
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
 
 router = APIRouter(tags=["api"])
 

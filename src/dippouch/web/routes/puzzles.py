@@ -24,11 +24,11 @@ from dippouch.names import phase_words
 from dippouch.play.puzzles import AnswerError, CheckedAnswer, Puzzle, check_answer, daily_index, goal_words, read_answer
 from dippouch.saying import say
 from dippouch.store.puzzles import StoredPuzzle, puzzle, puzzle_count, puzzles
-from dippouch.web.deps import WebDep, language, render
-from dippouch.web.forms import FormDep
+from dippouch.web.http.deps import WebDep, language, render
+from dippouch.web.http.forms import FormDep
+from dippouch.web.http.security import WebNotFound
+from dippouch.web.http.service import Web
 from dippouch.web.maps import map_available
-from dippouch.web.security import WebNotFound
-from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/site.po)."""

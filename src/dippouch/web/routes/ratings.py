@@ -27,8 +27,8 @@ from dippouch.saying import say
 from dippouch.store.finished_games import person_names
 from dippouch.store.ratings import PoolCount, pools
 from dippouch.web.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView
-from dippouch.web.deps import WebDep, answers, language, render, words
-from dippouch.web.service import Web
+from dippouch.web.http.deps import WebDep, answers, language, render, words
+from dippouch.web.http.service import Web
 
 router = APIRouter(tags=["api"])
 

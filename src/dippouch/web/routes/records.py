@@ -35,10 +35,10 @@ from dippouch.saying import say as say_message
 from dippouch.store.finished import game_record
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
-from dippouch.web.deps import ViewerDep, WebDep, answers, game_url, language, layer_words, render
 from dippouch.web.fog import ClearGame
-from dippouch.web.security import Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.deps import ViewerDep, WebDep, answers, game_url, language, layer_words, render
+from dippouch.web.http.security import Viewer
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

@@ -18,8 +18,9 @@ from dippouch.saying import say
 from dippouch.web import games
 from dippouch.web.answers.coach import CoachPhase, CoachPower, CoachView, HintView, TurningPointView
 from dippouch.web.answers.replay import ReplayFrame, ReplayView
-from dippouch.web.budget import FRAME
-from dippouch.web.deps import (
+from dippouch.web.fog import ClearGame, fogged
+from dippouch.web.http.budget import FRAME
+from dippouch.web.http.deps import (
     SeatDep,
     ViewerDep,
     WebDep,
@@ -34,11 +35,10 @@ from dippouch.web.deps import (
     render,
     words,
 )
-from dippouch.web.fog import ClearGame, fogged
-from dippouch.web.jobs import animated_replay
+from dippouch.web.http.jobs import animated_replay
+from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
+from dippouch.web.http.service import Web
 from dippouch.web.maps import map_available
-from dippouch.web.security import BadInput, Forbidden, Viewer, WebNotFound
-from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

@@ -46,7 +46,8 @@ from dippouch.web.answers.sandbox import (
     SandboxUnit,
     SandboxView,
 )
-from dippouch.web.deps import (
+from dippouch.web.fog import fog_powers, fogged_record
+from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
     WebDep,
@@ -58,11 +59,10 @@ from dippouch.web.deps import (
     render,
     words,
 )
-from dippouch.web.fog import fog_powers, fogged_record
-from dippouch.web.forms import FormDep, redirect
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.security import CSRF_HEADER, BadInput, Forbidden, Viewer, WebNotFound, check_csrf, client_id
+from dippouch.web.http.service import Web
 from dippouch.web.maps import MapCache, map_available
-from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, Viewer, WebNotFound, check_csrf, client_id
-from dippouch.web.service import Web
 from dippouch.web.variant_pages import find_variant
 
 I18N_DOMAIN = "games"

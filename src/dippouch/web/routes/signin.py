@@ -10,7 +10,7 @@ from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     SiteDep,
     WebDep,
     asker,
@@ -21,9 +21,9 @@ from dippouch.web.deps import (
     set_session_cookie,
     words,
 )
-from dippouch.web.forms import PageForm, redirect
-from dippouch.web.security import WebNotFound, client_id, session_cookie, session_token
-from dippouch.web.service import Web
+from dippouch.web.http.forms import PageForm, redirect
+from dippouch.web.http.security import WebNotFound, client_id, session_cookie, session_token
+from dippouch.web.http.service import Web
 
 router = APIRouter(tags=["api"])
 

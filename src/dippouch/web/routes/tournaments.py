@@ -8,7 +8,7 @@ changes: :class:`~dippouch.play.tournaments.ScoresCache`). Everyone may read a t
 
 - **create**: the installation's coordinator, or any person signed in (who then runs it);
 - **add a game**: whoever runs the tournament (the installation's coordinator, or the person who created it),
-  and only a game they coordinate (:meth:`~dippouch.web.security.Viewer.coordinates`: a game's coordinator key,
+  and only a game they coordinate (:meth:`~dippouch.web.http.security.Viewer.coordinates`: a game's coordinator key,
   a game a person started from a template, or the installation's key): adding a game lists it on a public page;
 - **remove a game**: whoever runs the tournament.
 """
@@ -37,10 +37,10 @@ from dippouch.web.answers.tournaments import (
     TournamentsView,
     TournamentView,
 )
-from dippouch.web.deps import ViewerDep, WebDep, WriterDep, answers, language, render, words
-from dippouch.web.forms import FormDep, redirect
-from dippouch.web.security import Forbidden, NeedsKey, Viewer
-from dippouch.web.service import Web
+from dippouch.web.http.deps import ViewerDep, WebDep, WriterDep, answers, language, render, words
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.security import Forbidden, NeedsKey, Viewer
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "tournaments"
 

@@ -14,7 +14,7 @@ from dippouch.catalog import variants_usable
 from dippouch.web import variant_pages
 from dippouch.web.answers.games import Place, VariantListing
 from dippouch.web.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
-from dippouch.web.deps import (
+from dippouch.web.http.deps import (
     ERRORS,
     answers,
     can_charge,
@@ -22,7 +22,7 @@ from dippouch.web.deps import (
     render,
     words,
 )
-from dippouch.web.security import (
+from dippouch.web.http.security import (
     BadInput,
     client_id,
 )

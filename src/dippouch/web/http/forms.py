@@ -20,8 +20,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
 from dippouch.core.messages import msg
-from dippouch.web.deps import set_flash, set_private_cookie, typed_cookie
-from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
+from dippouch.web.http.deps import set_flash, set_private_cookie, typed_cookie
+from dippouch.web.http.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
 __all__ = [
     "MAX_FIELDS",
@@ -44,7 +44,7 @@ MAX_FIELDS = 100
 """Fields a form may post unless its route says otherwise."""
 MAX_PART_SIZE = 100_000
 """Bytes one text field may hold unless its route says otherwise (the body as a whole is bounded by the
-middleware, dippouch.web.middleware.MAX_BODY)."""
+middleware, dippouch.web.http.middleware.MAX_BODY)."""
 
 
 class Form(Mapping[str, str]):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 __all__ = ["STATIC", "current", "static_url"]
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
 @cache

@@ -29,8 +29,8 @@ from dippouch.store.access import STAND_IN, AccessStore
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
+from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
 from dippouch.web.maps import MapCache
-from dippouch.web.security import BadInput, Forbidden, Viewer, WebNotFound
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""

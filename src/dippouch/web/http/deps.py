@@ -4,7 +4,7 @@ declaration, page rendering, cookies, and a game's address.
 
 A route names what it needs as a parameter (``web: WebDep, viewer: ViewerDep``) and FastAPI hands it over,
 refusing the request before the route runs when the need is not met (no key, a game the viewer may not see, a
-seat they do not hold); the posted form is :data:`dippouch.web.forms.FormDep`.
+seat they do not hold); the posted form is :data:`dippouch.web.http.forms.FormDep`.
 
 Kept apart from :mod:`dippouch.web.app`, which builds the application and includes the routers
 (:mod:`dippouch.web.api`, :mod:`dippouch.web.pages`): the routers import these helpers from here, so no
@@ -39,9 +39,9 @@ from dippouch.play.replays import ReplayExports
 from dippouch.settings import Site
 from dippouch.store.people import Preferences, preferences
 from dippouch.web.answers.base import ErrorAnswer, web_said
-from dippouch.web.budget import WorkBudget
-from dippouch.web.pool import Jobs
-from dippouch.web.security import (
+from dippouch.web.http.budget import WorkBudget
+from dippouch.web.http.pool import Jobs
+from dippouch.web.http.security import (
     CSRF_HEADER,
     FLASH_COOKIE,
     HOST_PREFIX,
@@ -59,7 +59,7 @@ from dippouch.web.security import (
     session_cookie,
     session_token,
 )
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -469,7 +469,7 @@ def set_flash(resp: Response, message: str, *, error: bool = False) -> None:
 
 
 TYPED_COOKIE = "dp_typed"
-"""What a refused form carried back to its page (dippouch.web.forms.refused_form sets it)."""
+"""What a refused form carried back to its page (dippouch.web.http.forms.refused_form sets it)."""
 
 
 def typed_cookie(request: Request) -> str:
@@ -503,7 +503,7 @@ def forget_typed(request: Request, resp: Response) -> None:
 
 
 def asker(request: Request) -> str:
-    """Whom expensive work is charged to (dippouch.web.budget): the signed-in person, by their id, from whatever
+    """Whom expensive work is charged to (dippouch.web.http.budget): the signed-in person, by their id, from whatever
     address they come (a person's budget is theirs, not their network's); else the address."""
     try:
         person = viewer_of(request).person_id
@@ -527,19 +527,19 @@ def charged(request: Request, work: Callable[[], T], *, lane: str = "check", est
 def metered(request: Request, work: Callable[[], T]) -> T:
     """``work`` (a player's submission and its line checks: cheap unless the text is long and misspelt) run in
     the calling thread and its CPU time charged to the :func:`asker` after it ran; refused (429 with the wait)
-    only when their share is spent, in no lane (:meth:`dippouch.web.budget.WorkBudget.metered`)."""
+    only when their share is spent, in no lane (:meth:`dippouch.web.http.budget.WorkBudget.metered`)."""
     return budget_of(request).metered(asker(request), work)
 
 
 def pool_of(request: Request) -> Jobs:
-    """Where expensive work runs (dippouch.web.pool): the server's worker processes, or the calling thread."""
+    """Where expensive work runs (dippouch.web.http.pool): the server's worker processes, or the calling thread."""
     return request.app.state.pool  # type: ignore[no-any-return]
 
 
 def charged_job(
     request: Request, job: Callable[..., T], *args: Any, lane: str = "check", estimate: float = 0.0, **kwargs: Any
 ) -> T:
-    """``job(*args, **kwargs)`` (a top-level function, its arguments picklable: dippouch.web.pool) run in the work
+    """``job(*args, **kwargs)`` (a top-level function, its arguments picklable: dippouch.web.http.pool) run in the work
     pool's processes of ``lane``, charged to the :func:`asker` as :func:`charged` charges: the CPU time it took
     there."""
     return charged(request, lambda: pool_of(request).call(lane, job, *args, **kwargs), lane=lane, estimate=estimate)

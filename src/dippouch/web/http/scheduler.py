@@ -16,7 +16,7 @@ import logging
 import threading
 
 from dippouch.bots.seats import Think
-from dippouch.web.service import Web
+from dippouch.web.http.service import Web
 from dippouch.worker.service import ScanMemory, Task, default_fetch, default_tasks
 
 __all__ = ["DeadlineScheduler"]
@@ -29,7 +29,7 @@ class DeadlineScheduler:
         self, web: Web, interval: float = 15.0, tasks: list[Task] | None = None, think: Think | None = None
     ) -> None:
         """``tasks``: what runs after each look's processing (default: the worker's, notifications and mail);
-        ``think``: where the bots of the games think (dippouch.web.pool.thinking_in: the server's work pool;
+        ``think``: where the bots of the games think (dippouch.web.http.pool.thinking_in: the server's work pool;
         None: in this thread, as a worker's bots do in their own process)."""
         self.web = web
         self.think = think

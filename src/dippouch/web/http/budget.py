@@ -7,7 +7,7 @@ token bucket, as lichess and Diplicity bound what one account may cost. A reques
 estimate is taken from the share *before* the work runs, and a request whose estimate does not fit is refused
 (429, with how long to wait) without running. When the work ends the reservation is replaced by the CPU time it
 measured: the thread's own, and what the work pool's processes spent on its jobs (:func:`spent_elsewhere`,
-:mod:`dippouch.web.pool`), so a job that overran its estimate leaves its asker in debt and their next request
+:mod:`dippouch.web.http.pool`), so a job that overran its estimate leaves its asker in debt and their next request
 waits for the debt to be refilled too. A job estimated above a whole share runs only on a full share; one
 estimated above :attr:`WorkBudget.longest` never runs (what it is, and what to ask for instead, is the caller's
 refusal to write).
@@ -17,7 +17,7 @@ installation's CPU time for everyone together: a line check never waits behind a
 askers (many addresses) cannot give all the server's time to one kind of work. A lane whose places and
 queue are full, or whose installation share is spent, answers 503 at once (with Retry-After), so waiting
 requests never take the threads the cheap pages need. The work itself runs in the work pool's processes, a lane's
-own, niced below the server (:mod:`dippouch.web.pool`): in the server's threads, pure Python work would share the
+own, niced below the server (:mod:`dippouch.web.http.pool`): in the server's threads, pure Python work would share the
 interpreter lock with every page.
 
 The shares are kept where every server process sees them (a :class:`Ledger`: the database, through
@@ -46,7 +46,7 @@ from typing import Protocol, TypeVar
 from dippouch.core.messages import N_, Msg, msg
 from dippouch.store.db import DatabaseError
 from dippouch.store.work_spent import StoreLedger
-from dippouch.web.security import BadInput, Busy, TooMany
+from dippouch.web.http.security import BadInput, Busy, TooMany
 
 log = logging.getLogger(__name__)
 
@@ -479,7 +479,7 @@ class WorkBudget:
     def charge_request(self, client: str, cost: float = REQUEST_COST) -> bool:
         """Take a request's handling, ``cost`` seconds, from ``client``'s share, never refusing it: a page stays
         readable to someone in debt, but the pages someone asks for, as fast as the pace of requests allows
-        (dippouch.web.middleware.Pace), leave that much less for their expensive work, so all they cost together
+        (dippouch.web.http.middleware.Pace), leave that much less for their expensive work, so all they cost together
         stays within their share. Nothing is written here (the caller may be the event loop): answers whether
         charges are due to be sent (:meth:`send`, from a thread)."""
         if self.asker_share.unlimited:

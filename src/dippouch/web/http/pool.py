@@ -12,12 +12,12 @@ A job is a top-level function (the worker imports it by name) called with pickla
 :class:`~dippouch.core.variant.Variant` among them is sent as its data (a few tens of kilobytes) and hash, and
 built once in each worker (kept by hash, :data:`KEPT`): a game's own stored copy and a catalogue variant alike.
 Positions and texts go as they are. The worker measures the job's CPU time (``time.process_time``) and the
-caller's thread reports it (:func:`dippouch.web.budget.spent_elsewhere`), so the work budget charges the asker
+caller's thread reports it (:func:`dippouch.web.http.budget.spent_elsewhere`), so the work budget charges the asker
 what the job really cost, wherever it ran.
 
-Each lane of the work budget (:data:`dippouch.web.budget.LANES`) has processes of its own: a line check never
+Each lane of the work budget (:data:`dippouch.web.http.budget.LANES`) has processes of its own: a line check never
 waits behind a drawing. A worker that dies (killed, out of memory) fails the job it held: its request is answered
-503 (:class:`~dippouch.web.security.Busy`), never left hanging, and the lane's processes are started again for the
+503 (:class:`~dippouch.web.http.security.Busy`), never left hanging, and the lane's processes are started again for the
 next one. :class:`Inline` runs the same jobs in the calling thread: the tests' sites, and an installation that
 sets ``DIPPOUCH_WORK_PROCESSES=0``.
 """
@@ -47,8 +47,8 @@ from dippouch.core.messages import msg
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant, content_hash
-from dippouch.web.budget import LANES, spent_elsewhere
-from dippouch.web.security import Busy
+from dippouch.web.http.budget import LANES, spent_elsewhere
+from dippouch.web.http.security import Busy
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -58,7 +58,7 @@ __all__ = ["KEPT", "NICE", "Inline", "Jobs", "WorkPool", "thinking_in", "work_po
 P = ParamSpec("P")
 T = TypeVar("T")
 
-log = logging.getLogger("dippouch.web.pool")
+log = logging.getLogger("dippouch.web.http.pool")
 
 NICE = 10
 """How much lower the workers' scheduling priority is than the server's: at 10, Linux gives a process about a

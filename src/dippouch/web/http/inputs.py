@@ -12,7 +12,7 @@ from dippouch.core.messages import Msg, msg
 from dippouch.game import parse_duration
 from dippouch.numbers import MAX_DIGITS, number_or_none
 from dippouch.saying import DOOR_HINTS
-from dippouch.web.security import BadInput
+from dippouch.web.http.security import BadInput
 
 I18N_DOMAIN = "site"
 

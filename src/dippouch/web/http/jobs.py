@@ -1,4 +1,4 @@
-"""The web's drawings that take seconds to minutes, as jobs of the work pool (:mod:`dippouch.web.pool`): a game's
+"""The web's drawings that take seconds to minutes, as jobs of the work pool (:mod:`dippouch.web.http.pool`): a game's
 replay as one animated picture and its book (a map as PDF and as a link's preview are
 :func:`dippouch.web.maps.pdf_of` and :func:`~dippouch.web.maps.preview_of`).
 
@@ -20,8 +20,8 @@ from dippouch.play.replays import Frame, export_replay
 from dippouch.report import phase_report
 from dippouch.store.press import Message
 from dippouch.web.games import view_drawn
+from dippouch.web.http.security import WebNotFound
 from dippouch.web.maps import phase_drawing
-from dippouch.web.security import WebNotFound
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -76,7 +76,7 @@ def book_pdf(
 
 
 def ready() -> int:
-    """A worker's first job (:meth:`dippouch.web.pool.WorkPool.warm`): import what the jobs need, the renderer
+    """A worker's first job (:meth:`dippouch.web.http.pool.WorkPool.warm`): import what the jobs need, the renderer
     and its libraries above all, before a request waits for it. Its process id."""
     import os
 

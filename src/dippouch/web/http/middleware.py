@@ -18,8 +18,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from dippouch.core.messages import msg, quantity
 from dippouch.i18n import best_language
 from dippouch.web.answers.base import error_data
-from dippouch.web.assets import current
-from dippouch.web.security import host_prefixed, security_headers
+from dippouch.web.http.assets import current
+from dippouch.web.http.security import host_prefixed, security_headers
 
 __all__ = [
     "BODY_TIMEOUT",
@@ -107,7 +107,7 @@ class Headers(_HttpLayer):
 
 
 IMMUTABLE = b"public, max-age=31536000, immutable"
-"""A static file named by its content's hash (web/assets.py): kept a year, never asked for again."""
+"""A static file named by its content's hash (web/http/assets.py): kept a year, never asked for again."""
 
 
 def cache_lifetime(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
@@ -188,7 +188,7 @@ class Latency(_HttpLayer):
     in a task group and turn an exception raised while the body is read into an ExceptionGroup: a 500)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from dippouch.web.metrics import REQUEST_SECONDS
+        from dippouch.web.http.metrics import REQUEST_SECONDS
 
         started = time.perf_counter()
         status = 500
@@ -269,7 +269,7 @@ class Pace(_HttpLayer):
     """Each client's requests at the pace the app's :class:`RequestPace` (``app.state.pace``; None: no pace, as
     with the rate limits off) allows; static files and the health and metrics checks are not counted (they
     cost next to nothing and a page brings several). A signed-in person's paced request is charged to their
-    work budget too (:meth:`dippouch.web.budget.WorkBudget.charge_request`)."""
+    work budget too (:meth:`dippouch.web.http.budget.WorkBudget.charge_request`)."""
 
     FREE = ("/static/", "/healthz", "/metrics")
 
@@ -290,7 +290,7 @@ class Pace(_HttpLayer):
         viewer = scope.get("state", {}).get("viewer")
         person = getattr(viewer, "person_id", None)
         # Asked as fast as the pace allows, even cheap pages add up: each is charged to the person's work budget
-        # (the key its routes charge expensive work to: dippouch.web.deps.asker). The charges go to the shared
+        # (the key its routes charge expensive work to: dippouch.web.http.deps.asker). The charges go to the shared
         # ledger in batches, written from a thread: the loop never waits for the database.
         if budget is not None and person is not None and budget.charge_request(f"person {person}"):
             await run_in_threadpool(budget.send)
