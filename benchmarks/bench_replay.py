@@ -251,9 +251,9 @@ def measure(store: Any, name: str, skip: set[str], book_file: Path | None = None
     (to look at its pages)."""
     from dippouch.play.gamebook import book_key, book_plan, make_book, published_press
     from dippouch.play.replays import ReplayExports, export_replay, replay_frames
-    from dippouch.web import games
     from dippouch.web.http.security import Viewer
     from dippouch.web.http.service import Web
+    from dippouch.web.views import games
 
     anyone = Viewer()  # a visitor without a seat: the game is public, so the replay is theirs to see
     rows: list[Row] = []

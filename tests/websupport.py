@@ -19,8 +19,8 @@ from starlette.routing import Match
 
 from dbsupport import migrated_sqlite
 from dippouch.settings import Site as InstallationSite
-from dippouch.web.answers.base import ErrorAnswer
 from dippouch.web.app import create_app
+from dippouch.web.views.answers.base import ErrorAnswer
 
 TEST_SITE = InstallationSite.at("http://testserver", configured=False)
 """The public address of the sites tests make: the test client's own host (a served site names its port instead)."""

@@ -161,7 +161,7 @@ def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient
 
 
 def _board_digest(site: Site) -> str:
-    from dippouch.web.games import board_url
+    from dippouch.web.views.games import board_url
 
     url = board_url(site.web, GAME)
     assert url is not None, "no board file for the walk's game"

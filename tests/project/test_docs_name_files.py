@@ -53,12 +53,10 @@ def test_the_architecture_and_web_pages_name_only_files_that_exist() -> None:
 
 def test_the_check_finds_a_gone_file_and_takes_each_way_of_naming_one() -> None:
     files = {
-        "src/dippouch/web/player_page.py",
+        "src/dippouch/web/views/player_page.py",
         "src/dippouch/web/templates/game.html",
         "tests/web/test_x.py",
         "README.md",
     }
-    text = (
-        "See `web/player_page.py`, `game.html`, `test_x.py`, README.md and ../shared/rules/x.md;\nnot `web/checks.py`."
-    )
+    text = "See `web/views/player_page.py`, `game.html`, `test_x.py`, README.md and ../shared/rules/x.md;\nnot `web/checks.py`."
     assert unknown_names(text, files) == [(2, "web/checks.py")]

@@ -212,8 +212,8 @@ def test_templates_read_models_by_attribute(template: str) -> None:
 def test_the_page_only_pictures_are_never_sent_nor_documented() -> None:
     """The game's, a phase's and a variant's SVG are declared for the pages and excluded from the JSON answers
     and the OpenAPI document (each is a resource of its own)."""
-    from dippouch.web.answers.games import GameView, PhaseView
-    from dippouch.web.answers.variants import VariantView
+    from dippouch.web.views.answers.games import GameView, PhaseView
+    from dippouch.web.views.answers.variants import VariantView
 
     for model, fields in ((GameView, ("map_svg",)), (PhaseView, ("map_svg", "after_svg")), (VariantView, ("map_svg",))):
         schema = model.model_json_schema(mode="serialization")

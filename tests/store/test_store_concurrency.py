@@ -122,7 +122,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     lock, after the first's, never while it was queueing (which made v2 older than v1)."""
     from dippouch.web.app import create_app
     from dippouch.web.http.deps import OrderingSeat
-    from dippouch.web.player_page import submit
+    from dippouch.web.views.player_page import submit
 
     store = GameStore(db_url)
     store.create_game("g", "standard", now=store.clock(), settings=LONG)

@@ -24,8 +24,8 @@ from dippouch.core.position import Unit
 from dippouch.core.sight import sight
 from dippouch.core.variant import Variant
 from dippouch.game import position_from_data
-from dippouch.web.games import MAP_VIEWS, board_url, kind_name
 from dippouch.web.http.security import SESSION_COOKIE
+from dippouch.web.views.games import MAP_VIEWS, board_url, kind_name
 from websupport import Site, json_routes, page_routes
 
 with warnings.catch_warnings():

@@ -209,8 +209,8 @@ def test_the_receipt_is_flashed_in_the_player_s_language() -> None:
     """The receipt a submission flashes is one sentence per fact in the reader's language (the English is as
     it was; the counts, versions and notes are filled in)."""
     from dippouch.i18n import translations
-    from dippouch.web.answers.play import Receipt
     from dippouch.web.routes.play import receipt_words
+    from dippouch.web.views.answers.play import Receipt
 
     got = Receipt(
         phase="Spring 1901 Movement",

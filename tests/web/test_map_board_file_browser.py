@@ -17,7 +17,7 @@ import pytest
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
 from dippouch.render import RenderOptions, render_svg
 from dippouch.render.shots import busiest_phase
-from dippouch.web.games import board_url
+from dippouch.web.views.games import board_url
 
 T0 = datetime.now(UTC)
 

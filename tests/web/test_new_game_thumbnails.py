@@ -18,8 +18,8 @@ from dippouch import settings as site_settings
 from dippouch.catalog import variants_usable
 from dippouch.render.thumbnail import THUMBNAIL_SIZE
 from dippouch.store.people import create_person
-from dippouch.web import new_games
 from dippouch.web.http.security import SESSION_COOKIE
+from dippouch.web.views import new_games
 from websupport import Site
 
 

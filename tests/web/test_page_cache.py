@@ -1,5 +1,5 @@
 """A game's page made once per state of the game and language, kept in the database for every web process
-(dippouch.web.page_cache), and never shown stale: after each event that changes what it shows (a phase
+(dippouch.web.views.page_cache), and never shown stale: after each event that changes what it shows (a phase
 processed, a draw vote, a seat given to another player, press or a proposal bumping the page version), the
 next reader of every process gets it made afresh. On SQLite and PostgreSQL, with the changes made by another
 process (a worker, the coordinator's command line) that the web processes are not told of."""

@@ -14,9 +14,9 @@ import brotli
 import pytest
 from fastapi.testclient import TestClient
 
-from dippouch.web import games, page_cache
 from dippouch.web.http.encoded import Gapped, accepted, chosen, compressed
 from dippouch.web.http.security import Viewer
+from dippouch.web.views import games, page_cache
 from websupport import Site
 
 GAP = "__gap__"
@@ -159,7 +159,7 @@ def test_a_signed_in_reader_s_shared_part_is_read_from_its_json_once(site: Site)
     for _ in range(2):
         r = fay.get("/games/g")
         assert r.status_code == 200 and ">Spring 1901 Movement<" in r.text
-    kept = site.web.kept("dippouch.web.page_cache.read_once", lambda: None)
+    kept = site.web.kept("dippouch.web.views.page_cache.read_once", lambda: None)
     assert kept is not None and len(kept.parts) == 1
     text = next(iter(kept.parts))
     assert page_cache.read_once(site.web, text) is page_cache.read_once(site.web, text)

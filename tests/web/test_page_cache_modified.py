@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.store import GameStore
-from dippouch.web.page_cache import last_modified
+from dippouch.web.views.page_cache import last_modified
 from websupport import Site
 
 KINDS = ["/games/g", "/api/games/g", "/games/g/map.svg", "/games/g/calendar.ics"]

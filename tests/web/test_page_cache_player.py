@@ -1,6 +1,6 @@
 """The player's page: what every seat of a game sees alike (the board, the last turn's results, the proposals,
 who plays which seat) is made once per state of the game and language, kept in the database for every web
-process (dippouch.web.player_page.shared_part), and each seat's own part (its orders, its letters, its ballot)
+process (dippouch.web.views.player_page.shared_part), and each seat's own part (its orders, its letters, its ballot)
 added on top. Never shown stale: after a phase processed by another process, a proposal and a ballot, a draw
 vote and a seat's orders, every seat's page shows the change at once. On SQLite and PostgreSQL."""
 
@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from dippouch.play import votes
 from dippouch.store import GameStore
 from dippouch.store.models_pages import SharedPageRow
-from dippouch.web import player_page
 from dippouch.web.app import create_app
+from dippouch.web.views import player_page
 from websupport import TEST_SITE, Site
 
 

@@ -2,7 +2,7 @@
 transactions' BEGIN included) and held to the number recorded here: a change that makes a page ask more fails
 this test, and whoever makes it either cuts the repeat or records the new number with the reason.
 
-The game page is made once per state of the game and shared (dippouch.web.page_cache): read back, a visitor's
+The game page is made once per state of the game and shared (dippouch.web.views.page_cache): read back, a visitor's
 page costs the state's one query; from this process's memory, none; a browser that has it gets 304 for the
 same one query."""
 
@@ -40,7 +40,7 @@ RECORDED = {
 }
 """Statements per request, as measured when recorded (SQLite; BEGIN counted; a signed-in reader's include the
 session's lookup (3), the game page's the practice visit's check (4) and whether names are hidden (2)). The player
-page was 39 before its shared part (dippouch.web.player_page.shared_part: the game's view, turns, proposals and
+page was 39 before its shared part (dippouch.web.views.player_page.shared_part: the game's view, turns, proposals and
 seats read back in the state's one query) and before its press panel stopped asking for the open phase again.
 The game page made after processing was 34 at commit 5cfa9607, before its last report was made once, in the reader's
 language, of the phase's versions read in one query (it was made twice, each reading the phase's whole record), and

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from dippouch.web.answers.games import GameListing
-from dippouch.web.answers.play import VoteAnswer
+from dippouch.web.views.answers.games import GameListing
+from dippouch.web.views.answers.play import VoteAnswer
 from websupport import Site, check_answer, declared_answer, json_routes, page_routes
 
 NOT_JSON_ROUTES = {"/api/docs"}

@@ -20,7 +20,7 @@ import pytest
 
 from browsersupport import served
 from dippouch.catalog import load_variant
-from dippouch.web.maps import map_available
+from dippouch.web.views.maps import map_available
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "web"
@@ -195,7 +195,7 @@ def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
     from playwright.sync_api import expect
 
     from dippouch.web.http.security import Viewer
-    from dippouch.web.new_games import create_game
+    from dippouch.web.views.new_games import create_game
 
     grants = [g for g in [web.access.find_key(server["key"])] if g]
     create_game(web, Viewer(grants), {"name": "clicks", "variant": "standard"})
@@ -241,9 +241,9 @@ def test_the_move_browser_brings_the_chosen_territory_into_view(server: dict[str
 def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[str, Any], browser: Any) -> None:
     """On a 390-pixel phone no page scrolls sideways (the coordinator's desk included), and no page, at
     either size, asks for anything from another site (no CDN) or logs an error."""
-    from dippouch.web.games import game_view
     from dippouch.web.http.security import Viewer
-    from dippouch.web.new_games import create_game
+    from dippouch.web.views.games import game_view
+    from dippouch.web.views.new_games import create_game
 
     web, base = server["web"], server["base"]
     grants = [g for g in [web.access.find_key(server["key"])] if g]

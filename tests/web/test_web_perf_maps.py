@@ -13,7 +13,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.play.reports import stored_report
-from dippouch.web.maps import map_available
+from dippouch.web.views.maps import map_available
 from websupport import Site
 
 ORDER_ID = re.compile(r'id="order-\d+" data-power="(\w+)"')
@@ -132,8 +132,8 @@ def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:
 def test_the_pages_report_is_the_stores_report(game: Site) -> None:
     """The game page makes the last report from rows it has loaded (and keeps it while nothing it shows
     changes): the same text as ``stored_report``, also after the next deadline moves."""
-    from dippouch.web.games import game_view
     from dippouch.web.http.security import Viewer
+    from dippouch.web.views.games import game_view
 
     game.post_form(game.france, "/games/g/play/France/orders", {"orders": "A par - bur"})  # type: ignore[attr-defined]
     assert game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"}).status_code == 303

@@ -17,7 +17,7 @@ from dippouch.bots.practice import practice_idle, stop_left_practice_games
 from dippouch.bots.seats import bot_seats
 from dippouch.game import Settings
 from dippouch.store.bots import open_practice_games
-from dippouch.web.practice import client_tag
+from dippouch.web.views.practice import client_tag
 from dippouch.worker.service import process_due
 from websupport import Site
 

@@ -20,10 +20,10 @@ import pytest
 from dippouch.saying import say
 from dippouch.store.people import create_person
 from dippouch.store.tournaments import Tournament
-from dippouch.web.answers.base import error_data
 from dippouch.web.http.pool import JobFailed, _travels
 from dippouch.web.http.security import NeedsKey, RateLimiter, TooMany, Viewer
 from dippouch.web.routes import tournaments
+from dippouch.web.views.answers.base import error_data
 from websupport import Site
 
 GERMAN = {"Accept-Language": "de"}

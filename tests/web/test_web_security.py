@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.web.desk import new_coordinator_key
+from dippouch.web.views.desk import new_coordinator_key
 from websupport import Site
 
 
@@ -467,7 +467,7 @@ def test_session_cookies_are_httponly(site: Site) -> None:
 def test_maps_show_a_power_only_its_own_orders(game: Site) -> None:
     """The player's map draws its own standing orders; nobody's map draws another power's before processing."""
     from dippouch.catalog import load_variant
-    from dippouch.web.maps import map_available
+    from dippouch.web.views.maps import map_available
 
     assert map_available(load_variant("standard")), "the standard variant's geometry is shipped: a map is drawn"
     f = game.france  # type: ignore[attr-defined]

@@ -1,7 +1,7 @@
 """Practice games against bots, and games bots alone play: when a visit is worth writing down, and when a game
 nobody comes to any more stops.
 
-A practice game is started from the web (:mod:`dippouch.web.practice`) with bots in every other seat. Its
+A practice game is started from the web (:mod:`dippouch.web.views.practice`) with bots in every other seat. Its
 person may simply go away; the bots would then play on, and the game hold its place under the caps on
 practice games, for ever. So each visit is noted (at most every :data:`PRACTICE_SEEN_EVERY`), and the
 workers pause a game not visited for :func:`practice_idle`.

@@ -49,7 +49,7 @@ SECRET_PREFIX = "dp_"
 STAND_IN = "stand_in"
 """The role of a stand-in's grant: a seat to order while its player is away, not the player's own. Every check
 of a player (``role == "player"``) leaves it out, so the seat's press, draw votes and sealed orders stay the
-player's; only the pages that order a seat accept it (:func:`dippouch.web.player_page.require_seat`)."""
+player's; only the pages that order a seat accept it (:func:`dippouch.web.views.player_page.require_seat`)."""
 
 
 def new_secret() -> str:
@@ -358,7 +358,7 @@ class AccessStore:
         another process (the coordinator's CLI, a worker) changed the game. Its last number is the last
         event but a person's own (:data:`~dippouch.people.anonymity.PERSONAL_EVENTS`, written in every
         game they play at once): what a reader of an anonymous game is given in the first's place
-        (:func:`dippouch.web.anonymity.shown_marker`).
+        (:func:`dippouch.web.views.anonymity.shown_marker`).
         """
         with self.reader.one_read.connect() as conn:
             row = conn.execute(_MARKER, {"game": game}).first()

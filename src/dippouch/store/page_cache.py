@@ -6,7 +6,7 @@ A page's version is the game's change marker (its last event, phase, open-phase 
 game page shows moves one of them), its page version (:func:`bump_pages`: for the events that change a page and
 none of those, such as press in public channels or proposals and their votes), and the open phase's deadline
 (a page says when the deadline has passed). The web composes its version of these
-(:mod:`dippouch.web.page_cache`) with what its own code adds (the templates' digest, the language).
+(:mod:`dippouch.web.views.page_cache`) with what its own code adds (the templates' digest, the language).
 """
 
 from __future__ import annotations

@@ -32,7 +32,6 @@ from dippouch.store import openings as store_openings
 from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
-from dippouch.web.answers.accounts import MeView, PasskeyOptions, SignedIn
 from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
@@ -61,6 +60,7 @@ from dippouch.web.http.security import (
 )
 from dippouch.web.http.service import Web
 from dippouch.web.routes.moderation import moderation_of_me
+from dippouch.web.views.answers.accounts import MeView, PasskeyOptions, SignedIn
 
 __all__ = ["LIMITS", "router"]
 
@@ -399,10 +399,10 @@ def me_calendar(
 @router.get("/me/calendar/{token}.ics", include_in_schema=False)
 def me_calendar_feed(request: Request, token: str, web: WebDep) -> Response:
     """Every deadline of the person's seats in one feed: each game's feed, as the game page's
-    (:func:`dippouch.web.history.calendar_ics`), merged."""
+    (:func:`dippouch.web.views.history.calendar_ics`), merged."""
     import icalendar
 
-    from dippouch.web import history
+    from dippouch.web.views import history
 
     pid = store_accounts.calendar_person(web.read, token)
     if pid is None:

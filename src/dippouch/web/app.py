@@ -41,7 +41,6 @@ from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.repository import GameStore
-from dippouch.web.answers.base import error_data, web_said
 from dippouch.web.http.assets import static_url
 from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget
 from dippouch.web.http.deps import language as page_language
@@ -57,6 +56,7 @@ from dippouch.web.http.security import (
     WebError,
 )
 from dippouch.web.http.service import Web
+from dippouch.web.views.answers.base import error_data, web_said
 
 I18N_DOMAIN = "site"
 """The catalogue of the application's own answers (a page that is not there, a request it cannot read)."""
@@ -417,7 +417,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        if exc.status_code == 304:  # a JSON call's "Not Modified" (dippouch.web.page_cache): no body
+        if exc.status_code == 304:  # a JSON call's "Not Modified" (dippouch.web.views.page_cache): no body
             return Response(status_code=304, headers=exc.headers)
         known = {404: msg("no such page"), 405: msg("this address does not take that method"), 413: TOO_LARGE}
         return _answer(request, exc.status_code, known.get(exc.status_code) or Msg(str(exc.detail)))

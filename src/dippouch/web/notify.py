@@ -23,11 +23,11 @@ from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove
 from dippouch.notify.transports import vapid_public_key
 from dippouch.numbers import number_or_none
 from dippouch.store.notify import masked, targets
-from dippouch.web.answers.notify import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
 from dippouch.web.http.deps import ViewerDep, WebDep, answers, render, viewer_of, words
 from dippouch.web.http.forms import Form, posted, redirect
 from dippouch.web.http.security import CSRF_HEADER, BadInput, Forbidden, Viewer, check_csrf
 from dippouch.web.http.service import Web
+from dippouch.web.views.answers.notify import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
 
 __all__ = ["router"]
 

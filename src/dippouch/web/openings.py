@@ -32,18 +32,7 @@ from dippouch.press.rules import KINDS, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile, record_of, reliabilities
-from dippouch.web import new_games
 from dippouch.web import press as web_press
-from dippouch.web.answers.openings import (
-    ClaimAnswer,
-    DrawAnswer,
-    NewGameAnswer,
-    OpeningView,
-    OpenList,
-    PersonProfile,
-    ResignAnswer,
-    SignupAnswer,
-)
 from dippouch.web.http.deps import (
     NEED_PERSON,
     PersonDep,
@@ -67,6 +56,17 @@ from dippouch.web.http.security import (
 )
 from dippouch.web.http.service import Web
 from dippouch.web.routes.ratings import person_rating
+from dippouch.web.views import new_games
+from dippouch.web.views.answers.openings import (
+    ClaimAnswer,
+    DrawAnswer,
+    NewGameAnswer,
+    OpeningView,
+    OpenList,
+    PersonProfile,
+    ResignAnswer,
+    SignupAnswer,
+)
 
 __all__ = ["router"]
 
@@ -459,7 +459,7 @@ def claim(web: Web, name: str, viewer: Viewer, me: int, power: str, *, despite_b
 
 
 # --------------------------------------------------------------------------------------------------
-# The JSON API (every answer's shape is in dippouch.web.answers)
+# The JSON API (every answer's shape is in dippouch.web.views.answers)
 
 
 def _writer(request: Request) -> Viewer:
@@ -717,9 +717,9 @@ THUMBNAIL_KEPT = 365 * 24 * 3600
 
 @router.get("/variants/{name}/thumbnail.png", include_in_schema=False)
 def variant_thumbnail(request: Request, name: str, v: str = "") -> Response:
-    """A variant's small map (:func:`dippouch.web.new_games.thumbnail`), made once and kept on disk; asked for
+    """A variant's small map (:func:`dippouch.web.views.new_games.thumbnail`), made once and kept on disk; asked for
     by its key (``v``, as the new-game page links it) it is kept by the browser for good, otherwise an hour."""
-    from dippouch.web.variant_pages import find_variant
+    from dippouch.web.views.variant_pages import find_variant
 
     t = words(request)
     find_variant(name, t.gettext)

@@ -32,18 +32,6 @@ from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe, quiet_now
 from dippouch.saying import say
 from dippouch.store.people import seat_people
-from dippouch.web.answers.play import PlayerView
-from dippouch.web.answers.press import (
-    PressBlocks,
-    PressChannelView,
-    PressDesk,
-    PressMessages,
-    PressRead,
-    PressReport,
-    PressRulesAnswer,
-    PressSent,
-    PressView,
-)
 from dippouch.web.http.deps import (
     OrderingSeat,
     SeatDep,
@@ -69,7 +57,19 @@ from dippouch.web.http.security import (
     WebNotFound,
 )
 from dippouch.web.http.service import Web
-from dippouch.web.player_page import require_seat, seat_page
+from dippouch.web.views.answers.play import PlayerView
+from dippouch.web.views.answers.press import (
+    PressBlocks,
+    PressChannelView,
+    PressDesk,
+    PressMessages,
+    PressRead,
+    PressReport,
+    PressRulesAnswer,
+    PressSent,
+    PressView,
+)
+from dippouch.web.views.player_page import require_seat, seat_page
 
 __all__ = ["orders_draft", "panel", "play_context", "play_press", "router", "rules_of_form"]
 
@@ -170,7 +170,7 @@ def panel(
 
     For the seat's player (:data:`PlayerSeat`): the seat's letters, before an absence and during it, are its
     player's, and so is what is written in its name; its stand-in's page shows no press (:func:`play_press`).
-    ``shared``: the player's page's shared part (:func:`dippouch.web.player_page.seat_page`), which names the
+    ``shared``: the player's page's shared part (:func:`dippouch.web.views.player_page.seat_page`), which names the
     seats' people and the open phase's board already: the panel does not ask for them again."""
     name, power, v = seat.game, seat.power, seat.variant
     o = store_press.overview(web.read, name, power, recent=recent)
@@ -477,7 +477,7 @@ def play_press(
     """What the player's page shows of the press: the panel with its threads inline (``None`` for the seat's
     stand-in, whose page shows no press: the seat's letters are its player's), the thread to open (the one a
     send from this page went into), and the orders draft a send without JavaScript carried back. ``shared``:
-    the page's shared part (:func:`dippouch.web.player_page.seat_page`)."""
+    the page's shared part (:func:`dippouch.web.views.player_page.seat_page`)."""
     name = pv.game.name
     v, power, stand_in = require_seat(web, name, pv.power, viewer)
     seat = OrderingSeat(name, power, v, False)

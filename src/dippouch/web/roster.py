@@ -5,7 +5,7 @@ Who reads addresses is decided here and only here (:func:`may_read_addresses`), 
 ``roster_visibility`` and the caller's grants: the game's coordinator always when it says ``coordinator`` or
 ``co-players``, its players when it says ``co-players``, nobody when it says ``nobody``. Everyone else gets the
 roster without a single address or e-mail address, whatever the format; a caller with no part in the game gets
-no roster at all. The game page shows who is away (days, never the reason) through :mod:`dippouch.web.games`.
+no roster at all. The game page shows who is away (days, never the reason) through :mod:`dippouch.web.views.games`.
 """
 
 from __future__ import annotations
@@ -35,9 +35,13 @@ from dippouch.play import roster as roster_cases
 from dippouch.store import absences as absence_store
 from dippouch.store import addresses as address_store
 from dippouch.store.people import person_by_email
-from dippouch.web.anonymity import absences_seen, seen_powers, takes_part
-from dippouch.web.answers.base import web_said
-from dippouch.web.answers.roster import (
+from dippouch.web.http.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
+from dippouch.web.http.forms import Form, posted, redirect
+from dippouch.web.http.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
+from dippouch.web.http.service import Web
+from dippouch.web.views.anonymity import absences_seen, seen_powers, takes_part
+from dippouch.web.views.answers.base import web_said
+from dippouch.web.views.answers.roster import (
     AbsenceAnswer,
     AbsencesAnswer,
     AddressAnswer,
@@ -48,10 +52,6 @@ from dippouch.web.answers.roster import (
     RosterAnswer,
     RosterSettingsAnswer,
 )
-from dippouch.web.http.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
-from dippouch.web.http.forms import Form, posted, redirect
-from dippouch.web.http.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
-from dippouch.web.http.service import Web
 
 __all__ = ["game_absences_view", "may_read_addresses", "policy_words", "router", "visibility_words"]
 
@@ -164,7 +164,7 @@ def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> d
 
 def _hidden_entry(e: address_store.RosterEntry) -> dict[str, Any]:
     """A seat of an anonymous game whose player the reader may not know: the power only (not even its days
-    away, which a game naming the player would show too: :func:`dippouch.web.anonymity.absences_seen`)."""
+    away, which a game naming the player would show too: :func:`dippouch.web.views.anonymity.absences_seen`)."""
     return {"power": e.power, "player": None, "person_id": None}
 
 

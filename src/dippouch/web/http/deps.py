@@ -38,7 +38,6 @@ from dippouch.i18n import LANGUAGES, best_language, translations
 from dippouch.play.replays import ReplayExports
 from dippouch.settings import Site
 from dippouch.store.people import Preferences, preferences
-from dippouch.web.answers.base import ErrorAnswer, web_said
 from dippouch.web.http.budget import WorkBudget
 from dippouch.web.http.pool import Jobs
 from dippouch.web.http.security import (
@@ -60,6 +59,7 @@ from dippouch.web.http.security import (
     session_token,
 )
 from dippouch.web.http.service import Web
+from dippouch.web.views.answers.base import ErrorAnswer, web_said
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -345,7 +345,7 @@ def words(request: Request) -> NullTranslations:
 def layer_words(request: Request, message: BaseException | Msg) -> str:
     """A refusal or a message of the layers under the pages (kept, logged and answered to the JSON API in
     English) as this request's page says it: its message value (an error's :attr:`msg`) by its id in the page's
-    language, a hint worded as the web words it (:func:`dippouch.web.answers.base.web_said`). An exception of a
+    language, a hint worded as the web words it (:func:`dippouch.web.views.answers.base.web_said`). An exception of a
     library that carries no message value is said by its text."""
     if isinstance(message, Msg):
         m = message

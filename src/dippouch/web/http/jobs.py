@@ -1,11 +1,11 @@
 """The web's drawings that take seconds to minutes, as jobs of the work pool (:mod:`dippouch.web.http.pool`): a game's
 replay as one animated picture and its book (a map as PDF and as a link's preview are
-:func:`dippouch.web.maps.pdf_of` and :func:`~dippouch.web.maps.preview_of`).
+:func:`dippouch.web.views.maps.pdf_of` and :func:`~dippouch.web.views.maps.preview_of`).
 
 Each is a pure function of what the request gathered from the store (the phases as the renderer reads them, the
 press, the picture's SVG), so it runs in a worker process; the route asks who may see what, and keeps what is
-made. Each picture is the one the game's pages show (:func:`dippouch.web.maps.phase_drawing` is
-:meth:`~dippouch.web.maps.MapCache.phase_svg`'s drawing), so an export shows what its pages show.
+made. Each picture is the one the game's pages show (:func:`dippouch.web.views.maps.phase_drawing` is
+:meth:`~dippouch.web.views.maps.MapCache.phase_svg`'s drawing), so an export shows what its pages show.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from dippouch.play.gamebook import BookPage, BookPlan, book_of
 from dippouch.play.replays import Frame, export_replay
 from dippouch.report import phase_report
 from dippouch.store.press import Message
-from dippouch.web.games import view_drawn
 from dippouch.web.http.security import WebNotFound
-from dippouch.web.maps import phase_drawing
+from dippouch.web.views.games import view_drawn
+from dippouch.web.views.maps import phase_drawing
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -30,7 +30,7 @@ __all__ = ["Pictures", "animated_replay", "book_pdf", "ready"]
 
 Pictures = Mapping[tuple[int, str], Mapping[str, Any]]
 """The pictures a drawing needs, by phase id and map view: the phase as the renderer reads it
-(:func:`dippouch.web.games.phase_map_record`)."""
+(:func:`dippouch.web.views.games.phase_map_record`)."""
 
 
 def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> str:
@@ -84,6 +84,6 @@ def ready() -> int:
     import dippouch.contract
     import dippouch.play.sandbox
     import dippouch.render
-    import dippouch.web.player_page  # noqa: F401
+    import dippouch.web.views.player_page  # noqa: F401
 
     return os.getpid()

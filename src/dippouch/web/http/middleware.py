@@ -17,9 +17,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch.core.messages import msg, quantity
 from dippouch.i18n import best_language
-from dippouch.web.answers.base import error_data
 from dippouch.web.http.assets import current
 from dippouch.web.http.security import host_prefixed, security_headers
+from dippouch.web.views.answers.base import error_data
 
 __all__ = [
     "BODY_TIMEOUT",

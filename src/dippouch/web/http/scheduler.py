@@ -5,7 +5,7 @@ Small on purpose: each tick calls :func:`dippouch.worker.service.process_due`, t
 ``dippouch worker`` processes run, so a phase is processed exactly once even if another process (a
 coordinator's ``process`` command, a worker) gets there first, and "due" is decided by the database's
 clock (unless the app was given a clock of its own, as tests do). Phases due because everyone is ready
-are also processed at once when the last ready submission arrives (:func:`dippouch.web.player_page.submit`).
+are also processed at once when the last ready submission arrives (:func:`dippouch.web.views.player_page.submit`).
 With several processes or machines, run workers instead and start the servers with ``--no-scheduler``
 (or ``DIPPOUCH_WORKERS=1``).
 """

@@ -3,11 +3,11 @@ permission checks every page and API call starts with.
 
 What the pages and the JSON API show and do lives in one module per room, as plain functions of this
 :class:`Web` (so the HTML pages in :mod:`dippouch.web.pages` and the JSON in :mod:`dippouch.web.api` cannot
-drift apart): :mod:`~dippouch.web.games` (the game page, its maps, the list of games),
-:mod:`~dippouch.web.history` (a phase of the history, its submissions, export, the deadline calendar),
-:mod:`~dippouch.web.player_page` (a power's orders and their line check),
-:mod:`~dippouch.web.desk` (the coordinator's desk), :mod:`~dippouch.web.new_games` (creating and importing
-games) and :mod:`~dippouch.web.variant_pages` (variants and the move browser). Every rule of the game comes from
+drift apart): :mod:`~dippouch.web.views.games` (the game page, its maps, the list of games),
+:mod:`~dippouch.web.views.history` (a phase of the history, its submissions, export, the deadline calendar),
+:mod:`~dippouch.web.views.player_page` (a power's orders and their line check),
+:mod:`~dippouch.web.views.desk` (the coordinator's desk), :mod:`~dippouch.web.views.new_games` (creating and importing
+games) and :mod:`~dippouch.web.views.variant_pages` (variants and the move browser). Every rule of the game comes from
 the game layer; permissions are checked here, once, for both front ends.
 """
 
@@ -30,7 +30,7 @@ from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
 from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
-from dippouch.web.maps import MapCache
+from dippouch.web.views.maps import MapCache
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""

@@ -19,17 +19,6 @@ from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.ranking.scoring import systems
 from dippouch.settings import Site
-from dippouch.web import desk, games, new_games, practice
-from dippouch.web.answers.coordinate import (
-    ActionAnswer,
-    BotSeatAnswer,
-    CoordinatorView,
-    CreatedAnswer,
-    KeyAnswer,
-    RevokedAnswer,
-    SeatAnswer,
-)
-from dippouch.web.answers.games import GameListing
 from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
@@ -46,6 +35,17 @@ from dippouch.web.http.forms import ImportForm, PageForm, redirect
 from dippouch.web.http.inputs import number_or_none
 from dippouch.web.http.security import BadInput, Viewer
 from dippouch.web.http.service import Web
+from dippouch.web.views import desk, games, new_games, practice
+from dippouch.web.views.answers.coordinate import (
+    ActionAnswer,
+    BotSeatAnswer,
+    CoordinatorView,
+    CreatedAnswer,
+    KeyAnswer,
+    RevokedAnswer,
+    SeatAnswer,
+)
+from dippouch.web.views.answers.games import GameListing
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

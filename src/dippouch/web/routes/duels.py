@@ -16,11 +16,11 @@ from starlette.requests import Request
 
 from dippouch.core.messages import msg
 from dippouch.play import duels as use
-from dippouch.web.answers.base import Answer
 from dippouch.web.http.deps import ViewerDep, WebDep, WriterDep, answers, layer_words, render
 from dippouch.web.http.forms import FormDep, redirect
 from dippouch.web.http.security import NeedsKey, Viewer
 from dippouch.web.http.service import Web
+from dippouch.web.views.answers.base import Answer
 
 I18N_DOMAIN = "site"
 

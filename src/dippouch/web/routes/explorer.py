@@ -27,7 +27,10 @@ from dippouch.play.explorer import (
     explorer_variants,
     path_text,
 )
-from dippouch.web.answers.explorer import (
+from dippouch.web.http.deps import WebDep, answers, language, render
+from dippouch.web.http.security import WebNotFound
+from dippouch.web.http.service import Web
+from dippouch.web.views.answers.explorer import (
     ExplorerBranch,
     ExplorerIndex,
     ExplorerStep,
@@ -37,9 +40,6 @@ from dippouch.web.answers.explorer import (
     OutcomeCount,
     YearMean,
 )
-from dippouch.web.http.deps import WebDep, answers, language, render
-from dippouch.web.http.security import WebNotFound
-from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "site"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/site.po)."""

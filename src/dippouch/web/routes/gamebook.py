@@ -12,8 +12,6 @@ from dippouch.play.gamebook import BookPlan, book_key, book_plan, published_pres
 from dippouch.play.replays import ReplayExports
 from dippouch.store import press as store_press
 from dippouch.store.history import phase_record
-from dippouch.web import games
-from dippouch.web.fog import ClearGame
 from dippouch.web.http.budget import BOOK_PAGE
 from dippouch.web.http.deps import (
     ViewerDep,
@@ -27,7 +25,9 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.jobs import book_pdf
 from dippouch.web.http.security import BadInput, Viewer
 from dippouch.web.http.service import Web
-from dippouch.web.maps import map_available
+from dippouch.web.views import games
+from dippouch.web.views.fog import ClearGame
+from dippouch.web.views.maps import map_available
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

@@ -18,10 +18,6 @@ from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import N_
-from dippouch.web import games, history, page_cache, practice
-from dippouch.web.anonymity import seen_powers, takes_part
-from dippouch.web.answers.games import GameFile, GameListing, GameView, PhaseView
-from dippouch.web.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
 from dippouch.web.http.budget import PDF_MAP, PREVIEW
 from dippouch.web.http.deps import (
     ViewerDep,
@@ -49,7 +45,11 @@ from dippouch.web.http.security import (
     session_token,
 )
 from dippouch.web.http.service import PAGE_TTL, Web
-from dippouch.web.maps import pdf_of, preview_of
+from dippouch.web.views import games, history, page_cache, practice
+from dippouch.web.views.anonymity import seen_powers, takes_part
+from dippouch.web.views.answers.games import GameFile, GameListing, GameView, PhaseView
+from dippouch.web.views.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
+from dippouch.web.views.maps import pdf_of, preview_of
 
 I18N_DOMAIN = "games"
 
@@ -62,7 +62,7 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
 
 def _game(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, fresh: bool = False) -> GameView:
     """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
-    report in the game's own language, as mailed) show it; ``fresh``: :func:`dippouch.web.games.game_view`'s."""
+    report in the game's own language, as mailed) show it; ``fresh``: :func:`dippouch.web.views.games.game_view`'s."""
     return GameView.model_validate(games.game_view(web, name, viewer, lang, fresh=fresh))
 
 
@@ -143,7 +143,7 @@ def _page_key(request: Request, name: str) -> tuple[str, ...]:
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
 async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The game page, made once per state of the game and language and shared by every web process
-    (:mod:`dippouch.web.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
+    (:mod:`dippouch.web.views.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
     game reloads this page: the busiest of a site) get it from this process's memory, looked up without the
     database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's state:
     one query, and a 304 to a browser that has it."""

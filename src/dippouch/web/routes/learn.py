@@ -28,7 +28,7 @@ from dippouch.web.http.deps import ViewerDep, WebDep, render, set_private_cookie
 from dippouch.web.http.forms import FormDep, redirect
 from dippouch.web.http.security import Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.maps import map_available
+from dippouch.web.views.maps import map_available
 
 I18N_DOMAIN = "site"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/site.po)."""

@@ -28,7 +28,6 @@ from dippouch.play import moderation as use
 from dippouch.store import moderation as store_moderation
 from dippouch.store.people import person
 from dippouch.store.press import readable
-from dippouch.web.answers.base import Answer
 from dippouch.web.http.deps import (
     PersonDep,
     ViewerDep,
@@ -43,6 +42,7 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.forms import FormDep, redirect
 from dippouch.web.http.security import BadInput, Viewer, WebNotFound
 from dippouch.web.http.service import Web
+from dippouch.web.views.answers.base import Answer
 
 __all__ = ["moderation_of_me", "router"]
 

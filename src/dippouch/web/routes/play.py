@@ -19,16 +19,7 @@ from dippouch.play.votes import Decided, describe
 from dippouch.saying import say
 from dippouch.store.bots import practice_game
 from dippouch.store.openings import seats_left_by
-from dippouch.web import player_page, practice, press
-from dippouch.web.answers.play import (
-    CheckAnswer,
-    PlayerView,
-    ProposalAnswer,
-    ProposalEntry,
-    ProposalsView,
-    Receipt,
-    VoteAnswer,
-)
+from dippouch.web import press
 from dippouch.web.http.deps import (
     OrderingSeat,
     SeatDep,
@@ -54,6 +45,16 @@ from dippouch.web.http.security import (
     client_id,
 )
 from dippouch.web.http.service import Web
+from dippouch.web.views import player_page, practice
+from dippouch.web.views.answers.play import (
+    CheckAnswer,
+    PlayerView,
+    ProposalAnswer,
+    ProposalEntry,
+    ProposalsView,
+    Receipt,
+    VoteAnswer,
+)
 
 router = APIRouter(tags=["api"])
 

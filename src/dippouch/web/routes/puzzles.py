@@ -28,7 +28,7 @@ from dippouch.web.http.deps import WebDep, language, render
 from dippouch.web.http.forms import FormDep
 from dippouch.web.http.security import WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.maps import map_available
+from dippouch.web.views.maps import map_available
 
 I18N_DOMAIN = "site"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/site.po)."""

@@ -2,7 +2,7 @@
 events, and once it is finished its scores under its own system or any other (``?system=``); page and JSON.
 
 Everyone who may see the game may see its records (``VisibleGame``); an anonymous game's players' names are
-hidden as on the game page (:mod:`dippouch.web.anonymity`). The numbers are :mod:`dippouch.play.records`'s,
+hidden as on the game page (:mod:`dippouch.web.views.anonymity`). The numbers are :mod:`dippouch.play.records`'s,
 the same the command line prints.
 """
 
@@ -33,12 +33,12 @@ from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.ranking.stats import EventKind, GameEvent
 from dippouch.saying import say as say_message
 from dippouch.store.finished import game_record
-from dippouch.web.anonymity import seen_powers
-from dippouch.web.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
-from dippouch.web.fog import ClearGame
 from dippouch.web.http.deps import ViewerDep, WebDep, answers, game_url, language, layer_words, render
 from dippouch.web.http.security import Viewer
 from dippouch.web.http.service import Web
+from dippouch.web.views.anonymity import seen_powers
+from dippouch.web.views.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
+from dippouch.web.views.fog import ClearGame
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

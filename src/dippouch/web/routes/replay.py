@@ -15,10 +15,6 @@ from dippouch.play import coach as coaching
 from dippouch.play.replays import Frame, ReplayExports, replay_frames
 from dippouch.render.animation import FORMATS
 from dippouch.saying import say
-from dippouch.web import games
-from dippouch.web.answers.coach import CoachPhase, CoachPower, CoachView, HintView, TurningPointView
-from dippouch.web.answers.replay import ReplayFrame, ReplayView
-from dippouch.web.fog import ClearGame, fogged
 from dippouch.web.http.budget import FRAME
 from dippouch.web.http.deps import (
     SeatDep,
@@ -38,7 +34,11 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.jobs import animated_replay
 from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.maps import map_available
+from dippouch.web.views import games
+from dippouch.web.views.answers.coach import CoachPhase, CoachPower, CoachView, HintView, TurningPointView
+from dippouch.web.views.answers.replay import ReplayFrame, ReplayView
+from dippouch.web.views.fog import ClearGame, fogged
+from dippouch.web.views.maps import map_available
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

@@ -34,19 +34,6 @@ from dippouch.play import sandbox as use
 from dippouch.saying import say
 from dippouch.store.sandboxes import Sandbox, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
-from dippouch.web.answers.coach import HintView
-from dippouch.web.answers.sandbox import (
-    SandboxCentre,
-    SandboxItem,
-    SandboxLine,
-    SandboxList,
-    SandboxResult,
-    SandboxStarted,
-    SandboxStep,
-    SandboxUnit,
-    SandboxView,
-)
-from dippouch.web.fog import fog_powers, fogged_record
 from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
@@ -62,8 +49,21 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.forms import FormDep, redirect
 from dippouch.web.http.security import CSRF_HEADER, BadInput, Forbidden, Viewer, WebNotFound, check_csrf, client_id
 from dippouch.web.http.service import Web
-from dippouch.web.maps import MapCache, map_available
-from dippouch.web.variant_pages import find_variant
+from dippouch.web.views.answers.coach import HintView
+from dippouch.web.views.answers.sandbox import (
+    SandboxCentre,
+    SandboxItem,
+    SandboxLine,
+    SandboxList,
+    SandboxResult,
+    SandboxStarted,
+    SandboxStep,
+    SandboxUnit,
+    SandboxView,
+)
+from dippouch.web.views.fog import fog_powers, fogged_record
+from dippouch.web.views.maps import MapCache, map_available
+from dippouch.web.views.variant_pages import find_variant
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""

@@ -9,7 +9,6 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.store.access import Grant
-from dippouch.web import practice
 from dippouch.web.http.deps import (
     SiteDep,
     WebDep,
@@ -24,6 +23,7 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.forms import PageForm, redirect
 from dippouch.web.http.security import WebNotFound, client_id, session_cookie, session_token
 from dippouch.web.http.service import Web
+from dippouch.web.views import practice
 
 router = APIRouter(tags=["api"])
 

@@ -29,18 +29,18 @@ from dippouch.play import tournaments as use
 from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.saying import say
 from dippouch.store.tournaments import Tournament, tournament
-from dippouch.web.answers.records import ScoringSystemInfo
-from dippouch.web.answers.tournaments import (
+from dippouch.web.http.deps import ViewerDep, WebDep, WriterDep, answers, language, render, words
+from dippouch.web.http.forms import FormDep, redirect
+from dippouch.web.http.security import Forbidden, NeedsKey, Viewer
+from dippouch.web.http.service import Web
+from dippouch.web.views.answers.records import ScoringSystemInfo
+from dippouch.web.views.answers.tournaments import (
     StandingLine,
     TournamentGameLine,
     TournamentLine,
     TournamentsView,
     TournamentView,
 )
-from dippouch.web.http.deps import ViewerDep, WebDep, WriterDep, answers, language, render, words
-from dippouch.web.http.forms import FormDep, redirect
-from dippouch.web.http.security import Forbidden, NeedsKey, Viewer
-from dippouch.web.http.service import Web
 
 I18N_DOMAIN = "tournaments"
 

@@ -11,9 +11,6 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
-from dippouch.web import variant_pages
-from dippouch.web.answers.games import Place, VariantListing
-from dippouch.web.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
 from dippouch.web.http.deps import (
     ERRORS,
     answers,
@@ -26,7 +23,10 @@ from dippouch.web.http.security import (
     BadInput,
     client_id,
 )
-from dippouch.web.variant_origin import Origin, origin_of, origins
+from dippouch.web.views import variant_pages
+from dippouch.web.views.answers.games import Place, VariantListing
+from dippouch.web.views.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
+from dippouch.web.views.variant_origin import Origin, origin_of, origins
 
 router = APIRouter(tags=["api"])
 

@@ -57,7 +57,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent
 
 VARY = "Accept-Language, Cookie, Authorization"
 """What a game page's answer depends on besides its address: the reader's language, their cookies (a session,

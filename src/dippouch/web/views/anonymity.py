@@ -89,7 +89,7 @@ def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, membe
 
 
 def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, member: bool) -> dict[str, Any]:
-    """The game page's data (:func:`dippouch.web.games.game_view`, cached for every reader) for this reader
+    """The game page's data (:func:`dippouch.web.views.games.game_view`, cached for every reader) for this reader
     (``member``: :func:`takes_part`, who reads who is away)."""
     out = dict(view)
     if seen is not None:

@@ -118,7 +118,7 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
 # Each variant's small map on the new-game page
 
 
-_THUMB_KEY = "dippouch.web.new_games.thumbnail_key"
+_THUMB_KEY = "dippouch.web.views.new_games.thumbnail_key"
 """The name under which a variant keeps its thumbnail's key and the geometry file's stamp it was made for."""
 
 _KEPT: dict[tuple[str, str], bytes] = {}

@@ -20,8 +20,8 @@ from dippouch.core.orders import Move
 from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant
 from dippouch.web.http.security import BadInput, WebNotFound
-from dippouch.web.maps import opening_svg
-from dippouch.web.summary import rules_summary
+from dippouch.web.views.maps import opening_svg
+from dippouch.web.views.summary import rules_summary
 
 __all__ = ["find_variant", "moves", "search", "variant_view"]
 

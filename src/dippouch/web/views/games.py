@@ -24,14 +24,14 @@ from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
-from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
-from dippouch.web.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.http.inputs import duration_text
 from dippouch.web.http.security import Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.mail_desk import desk_summary
-from dippouch.web.maps import board_file, map_available
 from dippouch.web.roster import game_absences_view
+from dippouch.web.views.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
+from dippouch.web.views.fog import fog_powers, fog_tag, fogged_record
+from dippouch.web.views.mail_desk import desk_summary
+from dippouch.web.views.maps import board_file, map_available
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -103,7 +103,7 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
 def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, fresh: bool = False) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
     the last report, the history. Cached until anything in the game changes; players' names as the reader
-    may see them (an anonymous game: :mod:`dippouch.web.anonymity`).
+    may see them (an anonymous game: :mod:`dippouch.web.views.anonymity`).
 
     The last report is in ``lang``, the reader's language on a page; without one (the JSON API) in the
     game's own (the language of its mail), as the report mailed to the players is. ``fresh``: checked against
@@ -472,7 +472,7 @@ def _phase_map(
 
 
 def board_url(web: Web, name: str) -> str | None:
-    """The address of the game's board file (:func:`dippouch.web.maps.board_file`), naming its content's hash, or
+    """The address of the game's board file (:func:`dippouch.web.views.maps.board_file`), naming its content's hash, or
     None where no map can be drawn."""
     made = board_file(web.variant_of(name))
     return None if made is None else f"/games/{quote(name, safe='')}/board-{made[0]}.svg"

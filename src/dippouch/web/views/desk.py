@@ -18,12 +18,12 @@ from dippouch.play.processing import TooSoon
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import seat_people
-from dippouch.web.fog import fog_powers
-from dippouch.web.games import game_view
 from dippouch.web.http.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.http.security import BadInput, Forbidden, TooMany, Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.mail_desk import desk_summary
+from dippouch.web.views.fog import fog_powers
+from dippouch.web.views.games import game_view
+from dippouch.web.views.mail_desk import desk_summary
 
 __all__ = [
     "actor",

@@ -41,7 +41,7 @@ __all__ = [
     "preview_of",
 ]
 
-log = logging.getLogger("dippouch.web.maps")
+log = logging.getLogger("dippouch.web.views.maps")
 
 _DRAWING = threading.Lock()
 """One drawing at a time: drawing is pure Python (the GIL lets no two run at once anyway), and a server
@@ -51,10 +51,10 @@ renderer's map-wide parts (a third of a second) for itself, at once."""
 #: The keys of a stored phase record the renderer reads; submissions are never passed (they are sealed).
 _RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders", "results", "seen", "seen_after")
 
-_OPENING = "dippouch.web.maps.opening"
+_OPENING = "dippouch.web.views.maps.opening"
 """The name under which a variant keeps its opening picture (:attr:`Variant.derived`)."""
 
-_BOARD = "dippouch.web.maps.board"
+_BOARD = "dippouch.web.views.maps.board"
 """The name under which a variant keeps its board's file and that file's hash (:func:`board_file`)."""
 
 

@@ -19,11 +19,11 @@ from dippouch.report import calendar_rows, deadlines_ical, phase_report, upcomin
 from dippouch.store.history import phase_record
 from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
-from dippouch.web.anonymity import seen_powers
-from dippouch.web.fog import fog_powers, fog_tag, fogged_record
-from dippouch.web.games import record
 from dippouch.web.http.security import Forbidden, Viewer, WebNotFound
 from dippouch.web.http.service import Web
+from dippouch.web.views.anonymity import seen_powers
+from dippouch.web.views.fog import fog_powers, fog_tag, fogged_record
+from dippouch.web.views.games import record
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""

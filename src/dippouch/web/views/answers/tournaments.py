@@ -7,8 +7,8 @@ from datetime import datetime
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dippouch.web.answers.base import Answer
-from dippouch.web.answers.records import ScoringSystemInfo
+from dippouch.web.views.answers.base import Answer
+from dippouch.web.views.answers.records import ScoringSystemInfo
 
 __all__ = ["StandingLine", "TournamentGameLine", "TournamentLine", "TournamentView", "TournamentsView"]
 

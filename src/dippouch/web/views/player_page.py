@@ -51,16 +51,16 @@ from dippouch.store import page_cache as store_pages
 from dippouch.store import people
 from dippouch.store.votes import creator_seated
 from dippouch.store.web_queries import game_phase
-from dippouch.web import page_cache
-from dippouch.web.anonymity import seen_powers, takes_part
-from dippouch.web.answers.games import LineVerdict
-from dippouch.web.answers.play import PlayerView, Receipt
-from dippouch.web.fog import fog_powers, fog_tag, fogged, fogged_record, sight_key
-from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map, record
 from dippouch.web.http.deps import OrderingSeat
 from dippouch.web.http.security import Forbidden, Viewer
 from dippouch.web.http.service import Web
-from dippouch.web.maps import draft_svg, map_available
+from dippouch.web.views import page_cache
+from dippouch.web.views.anonymity import seen_powers, takes_part
+from dippouch.web.views.answers.games import LineVerdict
+from dippouch.web.views.answers.play import PlayerView, Receipt
+from dippouch.web.views.fog import fog_powers, fog_tag, fogged, fogged_record, sight_key
+from dippouch.web.views.games import board_url, game_map, game_view, kind_name, phase_map, record
+from dippouch.web.views.maps import draft_svg, map_available
 
 __all__ = [
     "ballot",
@@ -111,7 +111,7 @@ def shared_part(web: Web, name: str, viewer: Viewer, lang: str = "en") -> dict[s
     """What every seat's page of the game shows alike (the game's view and board, the last turns' orders and
     results, the proposals with every ballot, who plays which seat, whether the game has an opening), made once
     per state of the game, language and what the reader may see of names, and kept for every web process
-    (:mod:`dippouch.web.page_cache`): a player's page adds only its own part (its orders, its letters, its
+    (:mod:`dippouch.web.views.page_cache`): a player's page adds only its own part (its orders, its letters, its
     seat's ballots) on top. Each seat's page was made afresh before: ten milliseconds of CPU and some thirty
     statements a visit, though it changes only when the game does. The seat was checked by the caller."""
     seen = seen_powers(web, name, viewer)

@@ -7,8 +7,8 @@ from typing import Any
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dippouch.web.answers.base import Answer
-from dippouch.web.answers.roster import GameAbsencesAnswer
+from dippouch.web.views.answers.base import Answer
+from dippouch.web.views.answers.roster import GameAbsencesAnswer
 
 __all__ = [
     "BoardPower",

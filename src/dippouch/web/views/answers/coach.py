@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from dippouch.web.answers.base import Answer
+from dippouch.web.views.answers.base import Answer
 
 __all__ = ["CoachPhase", "CoachPower", "CoachView", "HintView", "TurningPointView"]
 

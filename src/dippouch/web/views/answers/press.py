@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dippouch.web.answers.base import Answer
+from dippouch.web.views.answers.base import Answer
 
 __all__ = [
     "PressBlocks",

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
-from dippouch.web.answers.base import Answer
-from dippouch.web.answers.games import CheckedLine, GameView, LineVerdict, PowerState, Submission
+from dippouch.web.views.answers.base import Answer
+from dippouch.web.views.answers.games import CheckedLine, GameView, LineVerdict, PowerState, Submission
 
 __all__ = [
     "CheckAnswer",

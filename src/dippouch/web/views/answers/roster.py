@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from dippouch.web.answers.base import Answer
+from dippouch.web.views.answers.base import Answer
 
 __all__ = [
     "AbsenceAnswer",

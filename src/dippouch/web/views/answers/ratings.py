@@ -7,7 +7,7 @@ from datetime import datetime
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dippouch.web.answers.base import Answer
+from dippouch.web.views.answers.base import Answer
 
 __all__ = ["FameLine", "Leaderboard", "RatingLine", "RatingsView"]
 
