@@ -13,7 +13,7 @@ import pytest
 
 from dippouch.store.people import create_person, seat_person
 from dippouch.web.http.security import SESSION_COOKIE
-from dippouch.web.openings import reliability_standing
+from dippouch.web.routes.openings import reliability_standing
 from websupport import Site
 
 HUSH, OPEN, LATER = "hush", "open", "later"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.store.people import create_person, seat_person
-from dippouch.web.roster import csv_cell
+from dippouch.web.routes.roster import csv_cell
 from websupport import Site, check_api_answer
 
 with warnings.catch_warnings():

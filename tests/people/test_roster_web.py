@@ -258,13 +258,13 @@ def test_only_the_coordinator_changes_the_roster_settings_and_bad_ones_are_named
 
 
 def test_every_roster_and_absence_route_refuses_a_visitor_and_a_player_of_another_game(site: Site) -> None:
-    """Every route of web/roster.py, found by reading its routers (a new route is covered without being listed),
+    """Every route of web/routes/roster.py, found by reading its routers (a new route is covered without being listed),
     asked by a visitor and by a player of another game (by their key): refused, or (their own installation
     roster) answered without this game; no address, e-mail address or reason in any answer. The one public
     route, a game's absences, carries days only."""
     from fastapi.routing import APIRoute
 
-    from dippouch.web import roster
+    from dippouch.web.routes import roster
 
     powers = _w3k(site)
     _, ann = seated_person(site, "powick", powers[0], "Ann", email=SECRET_MAIL)

@@ -18,7 +18,7 @@ with warnings.catch_warnings():
 
 import dippouch.store.press as store_press
 from dippouch.store.people import create_person
-from dippouch.web import press as web_press
+from dippouch.web.routes import press as web_press
 from websupport import Site
 
 HUSH = "hushgame"

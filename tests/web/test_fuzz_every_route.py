@@ -51,8 +51,8 @@ import dippouch.web
 from dippouch.mail.outbox import unsubscribe_token
 from dippouch.store import press as store_press
 from dippouch.store.people import create_person
-from dippouch.web import press as web_press
 from dippouch.web.http.security import CSRF_COOKIE, SESSION_COOKIE, csrf_for_session
+from dippouch.web.routes import press as web_press
 from websupport import Site
 
 with warnings.catch_warnings():

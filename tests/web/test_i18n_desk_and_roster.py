@@ -5,7 +5,7 @@ Seen on German pages on 2026-11-25: the new game page listed "Standard, 1 day, f
 said "Address added." and an empty one was refused with "address: write the address, one line per line of the
 envelope"; a press setting refused ("unknown press kind 'loud'; did you mean 'load'?") was English too. The
 titles are message ids said through the catalogue (``{{ t.title|said }}``), the confirmations marked in
-dippouch.web.roster, and the refusals are message values said in the reader's language."""
+dippouch.web.routes.roster, and the refusals are message values said in the reader's language."""
 
 from __future__ import annotations
 

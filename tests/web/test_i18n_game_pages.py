@@ -168,7 +168,7 @@ def test_the_roster_s_words_are_the_store_s_in_english() -> None:
     """The roster's choices are translated from the English the store keeps: same keys, same order, same text."""
     from dippouch.people.absences import POLICIES
     from dippouch.store.addresses import VISIBILITIES
-    from dippouch.web.roster import policy_words, visibility_words
+    from dippouch.web.routes.roster import policy_words, visibility_words
 
     assert list(visibility_words(str).items()) == list(VISIBILITIES.items())
     assert list(policy_words(str).items()) == list(POLICIES.items())

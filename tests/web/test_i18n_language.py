@@ -17,7 +17,7 @@ from dippouch.game import GameError
 from dippouch.i18n import translations
 from dippouch.store.people import Preferences, clean_time_zone, create_person, preferences
 from dippouch.web.http.security import SESSION_COOKIE
-from dippouch.web.language import same_site_path
+from dippouch.web.routes.language import same_site_path
 from websupport import Site
 
 

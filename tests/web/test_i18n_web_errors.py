@@ -18,11 +18,10 @@ import pytest
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.saying import say
-from dippouch.web import roster
 from dippouch.web.http import deps
 from dippouch.web.http.budget import WorkBudget
 from dippouch.web.http.security import BadInput, RateLimiter, TooMany
-from dippouch.web.routes import replay, sandbox, tournaments
+from dippouch.web.routes import replay, roster, sandbox, tournaments
 from websupport import Site
 
 NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)

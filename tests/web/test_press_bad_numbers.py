@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.web import press as web_press
+from dippouch.web.routes import press as web_press
 from websupport import Site
 
 HUGE = "9" * 30

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.web import press as web_press
+from dippouch.web.routes import press as web_press
 from websupport import Site
 
 FRANCE = "/api/games/demo/powers/France/press"

@@ -9,7 +9,7 @@ import pytest
 from fastapi.routing import APIRoute
 
 import dippouch.store.press as store_press
-from dippouch.web import press as web_press
+from dippouch.web.routes import press as web_press
 from websupport import Site, json_routes
 
 _DE = {"Accept-Language": "de"}

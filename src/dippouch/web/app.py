@@ -73,7 +73,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "submit": (30, 60.0),
     "check": (240, 60.0),
     "adjudicate": (60, 60.0),
-    "signin_mail": (20, 3600.0),  # sign-in links asked for, per client (web/accounts.py)
+    "signin_mail": (20, 3600.0),  # sign-in links asked for, per client (web/routes/accounts.py)
     "signin_mail_address": (5, 3600.0),  # ... and per e-mail address
     "practice": (6, 600.0),
 }
@@ -119,36 +119,34 @@ def routes(app: FastAPI, *routers: APIRouter) -> None:
 def feature_routers() -> tuple[APIRouter, ...]:
     """Every feature's router, in the order their routes are matched (imported here: each imports the helpers
     of :mod:`dippouch.web.http.deps`, never this module)."""
-    from dippouch.web import (
-        accounts,
-        installable,
-        language,
-        mail_setup,
-        notify,
-        openings,
-        outbox,
-        press,
-        review,
-        roster,
-        unsubscribe,
-    )
     from dippouch.web.routes import (
+        accounts,
         api_docs,
         coordinate,
         duels,
         explorer,
         gamebook,
         games,
+        installable,
+        language,
         learn,
+        mail_setup,
         moderation,
+        notify,
+        openings,
+        outbox,
         play,
+        press,
         puzzles,
         ratings,
         records,
         replay,
+        review,
+        roster,
         sandbox,
         signin,
         tournaments,
+        unsubscribe,
         variants,
     )
 

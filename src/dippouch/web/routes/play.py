@@ -19,7 +19,6 @@ from dippouch.play.votes import Decided, describe
 from dippouch.saying import say
 from dippouch.store.bots import practice_game
 from dippouch.store.openings import seats_left_by
-from dippouch.web import press
 from dippouch.web.http.deps import (
     OrderingSeat,
     SeatDep,
@@ -45,6 +44,7 @@ from dippouch.web.http.security import (
     client_id,
 )
 from dippouch.web.http.service import Web
+from dippouch.web.routes import press
 from dippouch.web.views import player_page, practice
 from dippouch.web.views.answers.play import (
     CheckAnswer,

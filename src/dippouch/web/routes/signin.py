@@ -115,7 +115,7 @@ def _sign_in(request: Request, web: Web, grant: Grant, flash: str | None = None)
         and (grant.game, grant.power)
         not in {(g.game, g.power) for g in held or [] if g.role == "player" and g.key_id == 0}
     ):
-        url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
+        url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/routes/accounts.py)
     resp = redirect(url, flash or words(request).gettext("Signed in as %(who)s.") % {"who": _who(request, grant)})
     set_session_cookie(request, resp, token)
     return resp

@@ -60,7 +60,7 @@ def without_hidden(
 
 
 def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, member: bool = True) -> dict[str, Any]:
-    """A game's absences (:func:`dippouch.web.roster.game_absences_view`) as the reader may see them.
+    """A game's absences (:func:`dippouch.web.routes.roster.game_absences_view`) as the reader may see them.
 
     Who is away, and when, is for the game's own people (``member``: :func:`takes_part`), as the roster is: a
     holiday says when a house stands empty, which a visitor has no need to know. Everyone keeps the policy and

@@ -27,7 +27,7 @@ from dippouch.store.web_queries import game_phase
 from dippouch.web.http.inputs import duration_text
 from dippouch.web.http.security import Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.roster import game_absences_view
+from dippouch.web.routes.roster import game_absences_view
 from dippouch.web.views.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
 from dippouch.web.views.fog import fog_powers, fog_tag, fogged_record
 from dippouch.web.views.mail_desk import desk_summary

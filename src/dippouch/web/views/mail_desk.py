@@ -1,4 +1,4 @@
-"""The mail review's line on the coordinator's desk (the review itself is :mod:`dippouch.web.review`). Apart
+"""The mail review's line on the coordinator's desk (the review itself is :mod:`dippouch.web.routes.review`). Apart
 from the review's router so that the desk's service imports it without importing the web's request helpers
 (which import the service)."""
 

@@ -1,4 +1,4 @@
-"""The JSON API's answers: a signed-in person's account (dippouch.web.accounts)."""
+"""The JSON API's answers: a signed-in person's account (dippouch.web.routes.accounts)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 
-# Accounts (web/accounts.py)
+# Accounts (web/routes/accounts.py)
 
 
 class MySeat(Answer):

@@ -1,4 +1,4 @@
-"""The JSON API's answers: notifications: a signed-in person's own choices and targets (dippouch.web.notify)."""
+"""The JSON API's answers: notifications: a signed-in person's own choices and targets (dippouch.web.routes.notify)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dippouch.web.views.answers.base import Answer
 __all__ = ["NotifyChoice", "NotifyRemovedAnswer", "NotifySettingsAnswer", "NotifyTarget"]
 
 
-# Notifications (web/notify.py): a signed-in person's own choices and targets
+# Notifications (web/routes/notify.py): a signed-in person's own choices and targets
 
 
 class NotifyChoice(Answer):

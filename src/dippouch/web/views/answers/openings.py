@@ -1,4 +1,4 @@
-"""The JSON API's answers: open games, the replacement pool and people's profiles (dippouch.web.openings)."""
+"""The JSON API's answers: open games, the replacement pool and people's profiles (dippouch.web.routes.openings)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-# Open games, the replacement pool and people's profiles (dippouch.web.openings)
+# Open games, the replacement pool and people's profiles (dippouch.web.routes.openings)
 
 
 class OpenGame(Answer):

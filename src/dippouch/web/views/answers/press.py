@@ -1,4 +1,4 @@
-"""The JSON API's answers: press (dippouch.web.press)."""
+"""The JSON API's answers: press (dippouch.web.routes.press)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-# Press (web/press.py)
+# Press (web/routes/press.py)
 
 
 class PressMessage(Answer):

@@ -1,4 +1,4 @@
-"""The JSON API's answers: the player list, addresses and absences (dippouch.web.roster)."""
+"""The JSON API's answers: the player list, addresses and absences (dippouch.web.routes.roster)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,6 @@ from dippouch.press.rules import KINDS, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile, record_of, reliabilities
-from dippouch.web import press as web_press
 from dippouch.web.http.deps import (
     NEED_PERSON,
     PersonDep,
@@ -55,6 +54,7 @@ from dippouch.web.http.security import (
     WebNotFound,
 )
 from dippouch.web.http.service import Web
+from dippouch.web.routes import press as web_press
 from dippouch.web.routes.ratings import person_rating
 from dippouch.web.views import new_games
 from dippouch.web.views.answers.openings import (
