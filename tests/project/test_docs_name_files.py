@@ -12,7 +12,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ("docs/architecture.md", "docs/web.md")
 PLACES = ("src", "tests", "benchmarks", "docs", "scripts", ".ci")
-NAMED = re.compile(r"(?<![\w./-])([\w./-]*[\w-]+\.(?:py|html|js|css|toml|md))\b")
+NAMED = re.compile(r"(?<![\w./}-])([\w./-]*[\w-]+\.(?:py|html|js|css|toml|md))\b")
+"""A name just after an address's placeholder (``/variants/{name}/powers.css``, in the route map) is an address,
+not a file."""
 BASES = ("", "src/dippouch/", "src/dippouch/web/", "src/dippouch/web/templates/", "src/dippouch/web/static/")
 
 
@@ -60,3 +62,4 @@ def test_the_check_finds_a_gone_file_and_takes_each_way_of_naming_one() -> None:
     }
     text = "See `web/views/player_page.py`, `game.html`, `test_x.py`, README.md and ../shared/rules/x.md;\nnot `web/checks.py`."
     assert unknown_names(text, files) == [(2, "web/checks.py")]
+    assert unknown_names("`/variants/{name}/powers.css` and `/x/gone.css`", files) == [(1, "x/gone.css")]
