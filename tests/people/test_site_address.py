@@ -64,7 +64,7 @@ def test_a_request_for_another_host_is_refused_and_nothing_is_mailed(site: Site,
 
 
 def test_a_host_allowed_once_is_not_allowed_under_another_site(site: Site) -> None:
-    """The host check keeps the ``Host`` values it allowed (web.middleware.Hosts): kept for the site that allowed
+    """The host check keeps the ``Host`` values it allowed (web.http.middleware.Hosts): kept for the site that allowed
     them only, and never a refused one, however often it is asked."""
     c = site.browser()
     for _ in range(3):

@@ -191,7 +191,7 @@ def test_the_web_s_own_refusals_are_in_the_page_s_language(site: Site) -> None:
 
 
 def test_a_typed_value_the_desk_refuses_is_named_in_the_page_s_language(site: Site) -> None:
-    """web.inputs' helpers (a name, a number, a duration) refuse in their caller's words, what they read named
+    """web.http.inputs' helpers (a name, a number, a duration) refuse in their caller's words, what they read named
     in them too: the desk's extension, the lobby's reliability; the JSON API's stay English."""
     site.new_game("g")
     r = site.post_form(

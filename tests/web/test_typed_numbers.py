@@ -108,7 +108,7 @@ def test_the_parser_says_what_and_where() -> None:
 
 def test_no_module_reads_a_typed_number_with_isdigit_alone() -> None:
     """``isdigit()`` followed by ``int()`` is the pattern that gave the 500s; the web reads numbers through
-    ``web.inputs.number`` instead."""
+    ``web.http.inputs.number`` instead."""
     root = Path(__file__).resolve().parents[2] / "src" / "dippouch" / "web"
     found = [
         f"{p.name}:{i}"

@@ -1,3 +1,3 @@
-"""The web's feature routers that are not a room of their own: each module one ``router`` serving a feature's
-HTML pages and JSON calls (the others: :mod:`dippouch.web.routes.press`, :mod:`~dippouch.web.routes.roster`,
-:mod:`~dippouch.web.routes.openings`, :mod:`~dippouch.web.routes.accounts`, :mod:`~dippouch.web.routes.notify` ...)."""
+"""The web's routes: one module per feature, each with one ``router`` serving that feature's HTML pages and its
+JSON calls. :func:`dippouch.web.app.feature_routers` joins them in the order they are matched; docs/web.md's route
+map lists every address with its module."""
