@@ -135,7 +135,7 @@ def chart_svg(phases: list[str], lines: list[CentreLine], *, most: int, _: Say =
     years: set[str] = set()
     label_every = max(1, len(phases) // 8)
     for i, name in enumerate(phases):
-        year = next((word for word in name.split() if word.isdigit()), "")
+        year = next((word for word in name.split() if word.isascii() and word.isdigit()), "")
         if year and year not in years:
             years.add(year)
             if (len(years) - 1) % label_every == 0:
