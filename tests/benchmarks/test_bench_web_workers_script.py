@@ -59,7 +59,7 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     )
     assert done and int(done.group(1)) + int(done.group(2)) >= 12, out
     assert "pages afterwards: 5 of 5 show the phase the database has open" in out
-    alone = re.search(r"^game pages alone \(workers running\): .* \((\d+) requests, (\d+) errors\)", out, re.M)
+    alone = re.search(r"^game pages alone \(workers running\): .* \((\d+) requests, (\d+) errors[;)]", out, re.M)
     assert alone and int(alone.group(1)) > 0 and int(alone.group(2)) == 0, out
 
 
