@@ -100,12 +100,17 @@ class Variant:
     def _names_in(self) -> Mapping[str, Mapping[str, str]]:
         """Language -> a power's name or a province's full name as the file writes it -> its name there."""
         out: dict[str, dict[str, str]] = {}
-        for section, named in (("powers", lambda key, d: key), ("provinces", lambda key, d: str(d.get("name", key)))):
-            table = self.data.get(section)
-            for key, entry in (table or {}).items() if isinstance(table, Mapping) else ():
-                names = entry.get("names") if isinstance(entry, Mapping) else None
-                for lang, text in (names or {}).items() if isinstance(names, Mapping) else ():
-                    out.setdefault(str(lang), {})[named(key, entry)] = str(text)
+        named: list[tuple[str, Any]] = []  # (the name pages show, its names table)
+        powers, provinces = self.data.get("powers"), self.data.get("provinces")
+        if isinstance(powers, Mapping):
+            named += [(key, entry) for key, entry in powers.items()]
+        if isinstance(provinces, Mapping):
+            named += [(str(e.get("name", key)) if isinstance(e, Mapping) else key, e) for key, e in provinces.items()]
+        for name, entry in named:
+            names = entry.get("names") if isinstance(entry, Mapping) else None
+            if isinstance(names, Mapping):
+                for lang, text in names.items():
+                    out.setdefault(str(lang), {})[name] = str(text)
         return out
 
     def name_in(self, name: str, lang: str | None) -> str:

@@ -524,7 +524,7 @@ def _board(v: Variant, pos: Position, lang: str | None = None) -> list[dict[str,
 
     return [
         {
-            "power": p if lang is None else v.name_in(p, lang),
+            "power": v.name_in(p, lang),
             "units": [unit(u.kind, u.loc) for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)]
             + [unit(d.unit.kind, d.unit.loc, True) for d in pos.dislodged.values() if d.unit.power == p],
             "centres": sorted(v.name_in(m.provinces[c].name, lang) for c in pos.centres_of(p)),
