@@ -115,8 +115,8 @@ def _play_long(store: Any, name: str, years: int) -> int:
 
 def build(folder: Path, players: int, long_years: int) -> World:
     from dippouch.store import GameStore
-    from dippouch.store import accounts as store_accounts
     from dippouch.store.access import AccessStore
+    from dippouch.store.people import accounts as store_accounts
 
     url = f"sqlite:///{folder / 'hostile.db'}"
     store = GameStore(url)
@@ -144,13 +144,17 @@ def build(folder: Path, players: int, long_years: int) -> World:
     return World(url, seats[:players], long_game, tokens[0])
 
 
-def serve(url: str, folder: Path, trace: Path | None = None) -> tuple[subprocess.Popen[str], int]:
+def serve(
+    url: str, folder: Path, trace: Path | None = None, stalls: Path | None = None
+) -> tuple[subprocess.Popen[str], int]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     env = {**os.environ, "DIPPOUCH_PUBLIC_URL": f"http://127.0.0.1:{port}"}
     if trace is not None:
         env["DIPPOUCH_WRITE_TRACE"] = str(trace)
+    if stalls is not None:
+        env["DIPPOUCH_STALL_TRACE"] = str(stalls)
     exe = Path(sys.executable).parent / "dippouch"
     log = open(folder / "serve.log", "w")  # noqa: SIM115  (kept open for the server's life)
     proc = subprocess.Popen(
@@ -524,6 +528,18 @@ def _print_holders(holders: list[Holder], top: int = 12) -> None:
             )
 
 
+def charged(port: int) -> dict[str, float]:
+    """The CPU seconds the server's work budget has charged so far, by kind (its /metrics: this machine may read
+    it), to set beside the CPU time the server spent."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=30).text
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("dippouch_work_charged_seconds_total{"):
+            labels, _, value = line.rpartition(" ")
+            out[labels.split('kind="', 1)[1].split('"', 1)[0]] = float(value)
+    return out
+
+
 def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-hostile-") as d:
         folder = Path(d)
@@ -531,18 +547,24 @@ def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
         world = build(folder, args.players, args.long_years)
         built = time.perf_counter() - t0
         trace = folder / "writes.jsonl" if args.write_trace else None
-        proc, port = serve(world.url, folder, trace)
+        stalls = Path(f"{args.stall_trace}-{'hostile' if hostile else 'alone'}.jsonl") if args.stall_trace else None
+        proc, port = serve(world.url, folder, trace, stalls)
         try:
             # Warm-up: every player's page once (what a server that has been running has made already).
             asyncio.run(players(port, world, 3.0, args.page_rate * 2, args.submit_rate))
             if trace is not None:
                 trace.write_bytes(b"")  # the timed part only (emptied: the server appends to the file it opened)
+            if stalls is not None:
+                stalls.write_bytes(b"")
+            c0 = charged(port)
             s0, w0 = tree_cpu(proc.pid)
             attacker = Attacker(port, world, args.hostile_threads, args.jobs) if hostile else None
             lat = asyncio.run(players(port, world, args.seconds, args.page_rate, args.submit_rate))
             s1, w1 = tree_cpu(proc.pid)
             cpu, workers = s1 - s0 + w1 - w0, w1 - w0
             got = attacker.finish() if attacker else None
+            c1 = charged(port)
+            charges = {kind: c1[kind] - c0.get(kind, 0.0) for kind in c1}
             errors_logged = sum(1 for line in (folder / "serve.log").read_text().splitlines() if "Traceback" in line)
             holders = write_holders(trace) if trace is not None and trace.exists() else None
         finally:
@@ -553,6 +575,7 @@ def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
         "lat": lat,
         "cpu": cpu,
         "workers": workers,
+        "charged": charges,
         "hostile": got,
         "tracebacks": errors_logged,
         "holders": holders,
@@ -578,6 +601,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="trace who holds SQLite's write lock in each run (DIPPOUCH_WRITE_TRACE) and print the top holders",
     )
+    ap.add_argument(
+        "--stall-trace",
+        metavar="PREFIX",
+        help="write what the server's threads did during each slow request to PREFIX-alone.jsonl and "
+        "PREFIX-hostile.jsonl (DIPPOUCH_STALL_TRACE)",
+    )
     args = ap.parse_args(argv)
     from dippouch import settings
 
@@ -594,6 +623,10 @@ def main(argv: list[str] | None = None) -> int:
             f"\n== {label} (set-up {r['built']:.1f} s; server CPU {r['cpu']:.1f} s, of which its work pool's "
             f"processes {r['workers']:.1f} s; tracebacks in its log {r['tracebacks']})"
         )
+        print(
+            "charged to work budgets: "
+            + ", ".join(f"{kind} {seconds:.1f} s" for kind, seconds in sorted(r["charged"].items()))
+        )
         print(_line("pages", lat.pages))
         print(_line("submissions", lat.submissions))
         if lat.errors:
@@ -609,6 +642,14 @@ def main(argv: list[str] | None = None) -> int:
         f"server CPU spent beyond the quiet run: {extra:.1f} s in {args.seconds:.0f} s "
         f"(the hostile person's work budget allows {allowed:.1f} s of expensive work in that time: a full share "
         f"of {budget:g} s and {budget:g} s a minute)"
+    )
+    # Players sign nothing in (their keys are not people), so what was charged beyond the quiet run is the hostile
+    # person's: the budget lets a job that overran its estimate leave them in debt, which they wait out after.
+    kinds = set(loud["charged"]) | set(quiet["charged"])
+    theirs = sum(loud["charged"].get(k, 0.0) - quiet["charged"].get(k, 0.0) for k in kinds)
+    print(
+        f"charged to the hostile person's budget: {theirs:.1f} s (beyond the allowance: "
+        f"{max(0.0, theirs - allowed):.1f} s of debt, which they wait for before their next expensive request)"
     )
     attacker: Got = loud["hostile"]
     print("\nwhat the hostile person got (request, status: count):")

@@ -34,8 +34,8 @@ from dippouch import notify
 from dippouch.notify.events import save_preferences
 from dippouch.notify.targets import add_webhook
 from dippouch.store import GameStore
-from dippouch.store.notify import notify_queue_depth
-from dippouch.store.people import create_person
+from dippouch.store.notify.stored import notify_queue_depth
+from dippouch.store.people.persons import create_person
 
 RECEIVER = r"""
 import sys, threading, time

@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
 
-    from dippouch.store.accounts import create_signin_link
+    from dippouch.store.people.accounts import create_signin_link
     from dippouch.web.app import create_app
 
     with tempfile.TemporaryDirectory() as tmp:

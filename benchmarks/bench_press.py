@@ -49,7 +49,7 @@ from bench_web import Conn
 from bench_web_workers import start_web
 from bench_workers import fresh_database
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 

@@ -125,12 +125,12 @@ def engine(people: int, games: int) -> list[tuple[str, str]]:
 def play(store: Any, name: str, kind: str, people: list[int], at: datetime) -> None:
     """``name`` of ``kind`` played to its end through the store, ending at ``at``."""
     from dippouch.bots.seats import seat_bot
-    from dippouch.game import Settings
+    from dippouch.game import GameSettings
     from dippouch.play.records import choose_scoring
-    from dippouch.store.people import seat_person
+    from dippouch.store.people.persons import seat_person
 
     solo = kind in ("solo", "solo-bot", "practice")
-    settings = Settings(practice="bench") if kind == "practice" else None
+    settings = GameSettings(practice="bench") if kind == "practice" else None
     # A drawn game is voted within its first phase's time: a draw vote is a ballot on the table's draw proposal,
     # which lapses at the phase's deadline.
     begun = at - (timedelta(days=30) if solo else timedelta(hours=1))

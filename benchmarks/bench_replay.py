@@ -251,6 +251,7 @@ def measure(store: Any, name: str, skip: set[str], book_file: Path | None = None
     (to look at its pages)."""
     from dippouch.play.gamebook import book_key, book_plan, make_book, published_press
     from dippouch.play.replays import ReplayExports, export_replay, replay_frames
+    from dippouch.saying import say
     from dippouch.web.http.security import Viewer
     from dippouch.web.http.service import Web
     from dippouch.web.views import games
@@ -284,9 +285,12 @@ def measure(store: Any, name: str, skip: set[str], book_file: Path | None = None
         def request(web: Web = web, exports: ReplayExports = exports, fmt: str = fmt) -> bytes:
             # As GET /games/{name}/replay.{fmt}: the frames read, the key, then kept or made.
             frames = replay_frames(web.access.phases(name))
+            captions = [say(f.caption, "en") for f in frames]
             return exports.made(
-                ReplayExports.key(name, frames, fmt),
-                lambda: export_replay(frames, lambda f: games.phase_map(web, name, f.phase_id, f.view, anyone), fmt),
+                ReplayExports.key(name, frames, fmt, captions),
+                lambda: export_replay(
+                    frames, lambda f: games.phase_map(web, name, f.phase_id, f.view, anyone), fmt, captions
+                ),
             )
 
         with clock(f"replay as {fmt.upper()}, first making") as row:

@@ -69,7 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import ORDERS, POWERS, Conn, cpu_seconds
 from bench_workers import _cpu, _dippouch, _postmaster, _server_cpu, _wal, fresh_database
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 from dippouch.store.models import PhaseRow
@@ -86,7 +86,7 @@ def build(url: str, games: int, keyed: int, phase_seconds: float) -> tuple[list[
     store = GameStore(url)
     access = AccessStore(store)
     now = store.clock()
-    settings = Settings(deadlines={k: f"{phase_seconds:g}s" for k in ("movement", "retreats", "adjustments")})
+    settings = GameSettings(deadlines={k: f"{phase_seconds:g}s" for k in ("movement", "retreats", "adjustments")})
     names = [f"game-{i:05d}" for i in range(games)]
     keys: dict[tuple[str, str], str] = {}
     try:

@@ -194,9 +194,9 @@ def run_config(url: str, variant: str, games: int, workers: int, rounds: int, se
     rng = random.Random(seed)
     now = store.clock()
     names = [f"{variant}-{i:04d}" for i in range(games)]
-    from dippouch.game import Settings
+    from dippouch.game import GameSettings
 
-    settings = Settings(deadlines={"movement": "1d", "retreats": "1d", "adjustments": "1d"})
+    settings = GameSettings(deadlines={"movement": "1d", "retreats": "1d", "adjustments": "1d"})
     for n in names:
         store.create_game(n, variant, now=now, settings=settings)
     procs = [

@@ -4,6 +4,10 @@ processes the phase and lets the bots order the next) measured as the package's 
 docs/architecture.md quotes these figures; run against another checkout (its ``src`` and ``tests`` first on the
 path) to compare.
 
+A mailed text order (``mail.intake.take_in``) is measured the same way, and also by its crossings: every call
+between the mail door and the store or the use cases (``play/``), either way (down, or back up into the door: a
+callback the store runs), counted each time it is made.
+
     .venv/bin/python benchmarks/flows.py [--tree PATH]
 """
 
@@ -97,6 +101,89 @@ def measure(tree: Path) -> None:
 
     for ready in (False, True):
         flow(ready)
+    mail_flow(site_for=Site, module_of=module_of, room=room)
+
+
+def mail_flow(*, site_for: Any, module_of: Any, room: Any) -> None:
+    """A text order mailed by France's registered player, proven by the From address (proof has its own tests)."""
+    import email.utils
+    import os
+    from email.message import EmailMessage
+
+    import sqlalchemy as sa
+
+    from dippouch import settings
+    from dippouch.mail.intake import take_in
+
+    os.environ.update(DIPPOUCH_MAIL_PROOF="from-address", DIPPOUCH_MAIL_FROM="judge@example.org")
+    settings.reread()
+    site = site_for(f"sqlite:///{tempfile.mkdtemp()}/mail.db", limits={})
+    site.new_game("demo")
+    store = site.web.store
+    store.assign("demo", "France", "Fay", now=site.clock(), email="fay@example.org")
+
+    def message(orders: str) -> bytes:
+        m = EmailMessage()
+        m["From"] = "fay@example.org"
+        m["To"] = "judge@example.org"
+        m["Subject"] = "demo - France - Spring 1901 Movement"
+        m["Message-ID"] = email.utils.make_msgid(domain="example.org")
+        m["Date"] = email.utils.format_datetime(email.utils.localtime())
+        m.set_content(orders)
+        return m.as_bytes()
+
+    def one(first: bool, orders: str) -> None:
+        modules: set[str] = set()
+        edges: set[tuple[str, str]] = set()
+        crossings: list[str] = []
+        connections = 0
+
+        def checkout(*_: Any) -> None:
+            nonlocal connections
+            connections += 1
+
+        def profile(frame: FrameType, event: str, _arg: object) -> None:
+            if event != "call":
+                return
+            here = module_of(frame)
+            if here is None:
+                return
+            modules.add(here)
+            caller = frame.f_back
+            while caller is not None and module_of(caller) is None:
+                caller = caller.f_back
+            if caller is None:
+                return
+            there = module_of(caller)
+            if room(there) != room(here):
+                edges.add((room(there), room(here)))
+                between = {room(there), room(here)}
+                if "mail" in between and between & {"store", "play"}:
+                    crossings.append(f"{there}.{caller.f_code.co_name}->{here}.{frame.f_code.co_name}")
+
+        engines = {store.engine, store.read_engine}
+        for engine in engines:
+            sa.event.listen(engine, "checkout", checkout)
+        sys.setprofile(profile)
+        try:
+            out = take_in(store, message(orders), now=site.clock())
+        finally:
+            sys.setprofile(None)
+            for engine in engines:
+                sa.event.remove(engine, "checkout", checkout)
+        assert out.status == "accepted", out.line()
+        rooms = sorted({room(m) for m in modules})
+        print(
+            f"mailed text order{' (first)' if first else ' (returning player)'}: {len(modules)} modules in "
+            f"{len(rooms)} rooms ({', '.join(rooms)}); {len(edges)} distinct room-to-room calls; "
+            f"{len(crossings)} crossings between the mail door and the store or the use cases; {connections} connections"
+        )
+        if _listing():
+            print("   ", " ".join(sorted(f"{a}->{b}" for a, b in edges)))
+            print("   ", "\n    ".join(crossings))
+
+    for first, orders in ((True, "A par - bur\n"), (False, "A par - pic\n")):
+        one(first, orders)
 
 
 def _listing() -> bool:

@@ -12,7 +12,7 @@ import pytest
 from starlette.requests import Request
 
 from dippouch.i18n import format_date, format_datetime
-from dippouch.store.people import Preferences
+from dippouch.store.people.persons import Preferences
 from dippouch.web.app import _templates
 
 NINE = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -16,7 +16,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, parse_order
-from dippouch.game import GameError, Settings, check_orders
+from dippouch.game import GameError, GameSettings, check_orders
 from dippouch.report import phase_report
 from dippouch.saying import say
 from dippouch.store import GameStore
@@ -96,7 +96,7 @@ def test_a_text_no_catalogue_has_is_shown_as_it_is() -> None:
 def game(tmp_path: Path) -> Iterator[GameStore]:
     """A German game whose Spring 1901 was processed with a bounce, a refused line and units without orders."""
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("demo", "standard", now=T0, settings=Settings(language="de"))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(language="de"))
     store.submit("demo", "Germany", "A mun - bur\nA ber - pruss", now=T0)
     store.submit("demo", "France", "A par - bur\nA mar - pie", now=T0)
     store.process("demo", now=T0 + timedelta(hours=1), force=True)
@@ -154,7 +154,9 @@ def test_w3k_conversions_in_the_reports_language(tmp_path: Path) -> None:
     start = board(w3k, "Summer 1642", {"Crown": ["F bri", "A glo"]}, {"Crown": ["bri", "glo"]}, homes={})
     store = GameStore(f"sqlite:///{tmp_path / 'w.db'}")
     try:
-        store.create_game("g", "w3k", now=T0, position=position_to_data(w3k, start), settings=Settings(language="fr"))
+        store.create_game(
+            "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(language="fr")
+        )
         store.submit("g", "Crown", "Fleet Bristol converts", now=T0)
         store.process("g", now=T0, force=True)
         rec = store.phase_record("g")

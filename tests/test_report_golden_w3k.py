@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.report import phase_report
 from dippouch.store import GameStore
 
@@ -41,7 +41,7 @@ PHASES = 9
 
 def _season(tmp_path: Path) -> Iterator[tuple[GameStore, list[dict[str, object]]]]:
     store = GameStore(f"sqlite:///{tmp_path / 'w3k.db'}")
-    store.create_game("golden", "w3k", now=T0, settings=Settings(language="en"))
+    store.create_game("golden", "w3k", now=T0, settings=GameSettings(language="en"))
     rng = random.Random(1642)
     t = T0
     records: list[dict[str, object]] = []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.play.reports import stored_report
 from dippouch.report import deadlines_ical, phase_report
 from dippouch.store import GameStore
@@ -25,7 +25,7 @@ RETREAT = {"France": "A bur - pic"}
 
 def _play(tmp_path: Path, language: str, turns: int) -> Iterator[GameStore]:
     store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
-    store.create_game("demo", "standard", now=T0, settings=Settings(language=language))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(language=language))
     t = T0
     for orders in (SPRING, FALL, RETREAT)[:turns]:
         for power, text in orders.items():
@@ -85,16 +85,16 @@ def test_centres_and_adjustments_in_french(tmp_path: Path) -> None:
 
 
 def test_the_deadlines_feed_in_the_games_language() -> None:
-    feed = deadlines_ical("demo", Settings(language="de"), [(1, "Spring 1901 Movement", T0)], stamp=T0).decode()
+    feed = deadlines_ical("demo", GameSettings(language="de"), [(1, "Spring 1901 Movement", T0)], stamp=T0).decode()
     assert "SUMMARY:demo: Befehle fällig\\, Frühjahr 1901 Bewegung" in feed
     assert "X-WR-CALNAME:demo: Abgabetermine" in feed
-    english = deadlines_ical("demo", Settings(), [(1, "Spring 1901 Movement", T0)], stamp=T0).decode()
+    english = deadlines_ical("demo", GameSettings(), [(1, "Spring 1901 Movement", T0)], stamp=T0).decode()
     assert "SUMMARY:demo: orders due\\, Spring 1901 Movement" in english
 
 
 def test_a_language_we_do_not_have_is_refused_with_the_list() -> None:
     with pytest.raises(GameError, match=r"no language 'xx'; languages: en, de, fr"):
-        Settings(language="xx")
-    assert Settings.from_data({}).language == "en"
-    assert "language" not in Settings().to_data()  # English games' stored settings unchanged
-    assert Settings.from_data(Settings(language="fr").to_data()).language == "fr"
+        GameSettings(language="xx")
+    assert GameSettings.from_data({}).language == "en"
+    assert "language" not in GameSettings().to_data()  # English games' stored settings unchanged
+    assert GameSettings.from_data(GameSettings(language="fr").to_data()).language == "fr"

@@ -42,7 +42,17 @@ def start_worker(
     return subprocess.Popen(
         # Full priority unless a test asks otherwise: the tests' own processes keep the cores busy, and a
         # worker at the default --nice 10 would wait behind them.
-        [*dippouch_command(), "worker", "--db", url, *(args if "--nice" in args else ("--nice", "0", *args))],
+        # Without the pages made ahead unless a test asks for them (``--pages``): building the web's app costs
+        # each start 2 s of CPU, and the tests start workers by the hundred; tests/worker/test_worker_pages.py
+        # and the worker's season walk test the pages.
+        [
+            *dippouch_command(),
+            "worker",
+            "--db",
+            url,
+            *(() if "--pages" in args else ("--no-pages",)),
+            *(args if "--nice" in args else ("--nice", "0", *args)),
+        ],
         stdout=out,
         stderr=subprocess.STDOUT,
         text=True,

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from dippouch import settings
 
-__all__ = ["CACHE_ENV", "cache_dir", "fetch", "keep"]
+__all__ = ["CACHE_ENV", "cache_dir", "fetch", "files_stamp", "keep"]
 
 CACHE_ENV = "DIPPOUCH_CACHE_DIR"
 _KEEP = 300
@@ -46,13 +46,22 @@ def cache_dir() -> Path | None:
 def _code_stamp() -> str:
     """Changes whenever the code that builds a variant may have changed."""
     here = Path(__file__).resolve().parent
-    parts = [sys.version]
-    for p in [*sorted((here / "core").rglob("*.py")), here / "catalog.py", here / "compiled.py"]:
+    return "\n".join(
+        [sys.version, files_stamp([*sorted((here / "core").rglob("*.py")), here / "catalog.py", here / "compiled.py"])]
+    )
+
+
+def files_stamp(paths: list[Path]) -> str:
+    """The files' modification stamps and sizes, for a key that must change when any of them does (the code
+    that built what is kept)."""
+    package = Path(__file__).resolve().parent
+    parts = []
+    for p in paths:
         try:
             st = p.stat()
         except OSError:
             continue
-        parts.append(f"{p.relative_to(here)}:{st.st_mtime_ns}:{st.st_size}")
+        parts.append(f"{p.relative_to(package)}:{st.st_mtime_ns}:{st.st_size}")
     return "\n".join(parts)
 
 

@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dippouch.core.calendar import Calendar, PhaseKind
 from dippouch.core.errors import PhaseError
 from dippouch.core.messages import Msg
+from dippouch.core.position import Position
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
-from dippouch.game import Ending, Settings, adjustment_delta, as_utc, position_from_data, stored_msg
+from dippouch.game import Ending, GameSettings, adjustment_delta, as_utc, position_from_data, stored_msg
 from dippouch.i18n import translations
-from dippouch.names import joined, order_text, phase_words, place_list, unit_text, unit_words
+from dippouch.names import joined, phase_words, place_list, unit_text, unit_words
 from dippouch.saying import say
 
-__all__ = ["I18N_DOMAIN", "phase_report", "refused_lines"]
+__all__ = ["I18N_DOMAIN", "ReportBasis", "phase_report", "refused_lines", "report_basis"]
 
 I18N_DOMAIN = "mail"
 """The report's fixed words are the game mail's catalogue (it is the body of the results mail); province,
@@ -102,17 +104,44 @@ def _wrapped(head: str, items: Sequence[str], tail: str = "") -> list[str]:
     return textwrap.wrap(body, width=_WIDTH, initial_indent=head, subsequent_indent=" " * len(head)) or [head]
 
 
-def _results(variant: Variant, rec: Mapping[str, Any], kind: PhaseKind) -> list[OrderResult]:
-    """The stored results as the adjudicator's values again, for the variant's report notes."""
-    from dippouch.core.notation import OrderParseError, parse_order
+@dataclass(frozen=True)
+class ReportBasis:
+    """What a phase's report reads of its record in any language, read once: the positions before and after
+    it, each result's order read back and written with full names, and the variant's notes. A page made in
+    two languages (or a fog-free page after the mail) parses the phase's orders and positions once, not once
+    per language: parsing was most of a report's cost."""
 
-    out = []
+    pos: Position
+    nxt: Position | None
+    full_orders: Mapping[str, str]
+    """Each stored order that reads back, as written with full names (:func:`dippouch.names.order_text`)."""
+    notes: tuple[Msg, ...]
+
+
+def report_basis(
+    variant: Variant, rec: Mapping[str, Any], *, positions: tuple[Position, Position | None] | None = None
+) -> ReportBasis:
+    """The :class:`ReportBasis` of a phase record; ``positions``: the record's position and next position
+    parsed already (a caller that keeps positions parsed per phase), else parsed here."""
+    from dippouch.core.notation import OrderParseError, format_order, parse_order
+    from dippouch.core.rules.base import hooks_for
+
+    if positions is not None:
+        pos, nxt = positions
+    else:
+        pos = position_from_data(variant, rec["position"])
+        nxt = position_from_data(variant, rec["next_position"]) if rec.get("next_position") is not None else None
+    kind = variant.calendar.kind(pos.phase)
+    full: dict[str, str] = {}
+    results = []
     for r in rec.get("results") or []:
+        text = str(r["order"])
         try:
-            order = parse_order(variant, str(r["order"]), phase_kind=kind)
+            order = parse_order(variant, text, phase_kind=kind)
         except OrderParseError:
             continue
-        out.append(
+        full[text] = format_order(variant, order, phase_kind=kind, full=True)
+        results.append(
             OrderResult(
                 str(r["power"]),
                 order,
@@ -124,24 +153,33 @@ def _results(variant: Variant, rec: Mapping[str, Any], kind: PhaseKind) -> list[
                 r.get("index"),
             )
         )
-    return out
+    notes = tuple(hooks_for(variant).phase_notes(pos, nxt, results)) if nxt is not None else ()
+    return ReportBasis(pos, nxt, full, notes)
 
 
-def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True, lang: str | None = None) -> str:
+def phase_report(
+    variant: Variant,
+    rec: Mapping[str, Any],
+    *,
+    full: bool = True,
+    lang: str | None = None,
+    basis: ReportBasis | None = None,
+) -> str:
     """The report for one phase record (see :meth:`dippouch.store.GameStore.phase_record`).
 
     Places are written by their full names unless ``full`` is false (the map's abbreviations, shorter but
     known only to those who know the map); explanations always use full names. The fixed words are in
-    ``lang``, by default the game's language (:attr:`dippouch.game.Settings.language`): the report is the
-    results mail every player of the game gets.
+    ``lang``, by default the game's language (:attr:`dippouch.game.GameSettings.language`): the report is the
+    results mail every player of the game gets. ``basis``: the record's :func:`report_basis`, when the caller
+    keeps it for the report in several languages.
     """
-    from dippouch.core.rules.base import hooks_for
-
     m = variant.map
-    settings = Settings.from_data(rec.get("settings", {}))
+    settings = GameSettings.from_data(rec.get("settings", {}))
     lang = lang or settings.language
     _ = translations(lang).gettext
-    pos = position_from_data(variant, rec["position"])
+    if basis is None and rec.get("processed_at") and rec.get("next_position") is not None:
+        basis = report_basis(variant, rec)
+    pos = basis.pos if basis is not None else position_from_data(variant, rec["position"])
     kind = variant.calendar.kind(pos.phase)
     lines: list[str] = []
     title = _("%(phase)s results, game %(game)s (%(variant)s)") % {
@@ -165,6 +203,8 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
             lines.append(say(Ending.from_data(rec["ending"]).message, lang))
         return "\n".join(lines) + "\n"
     lines.append("")
+    assert basis is not None and basis.nxt is not None  # made above for a record processed with a next position
+    nxt = basis.nxt
 
     by_power: dict[str, list[Mapping[str, Any]]] = {}
     for r in rec.get("results") or []:
@@ -182,7 +222,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
                 + (_("(no order accepted)") if power in refused else _("(no orders received)"))
             )
         for r in rs:
-            order = order_text(variant, str(r["order"]), kind, full=full)
+            order = basis.full_orders.get(str(r["order"]), str(r["order"])) if full else str(r["order"])
             lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused, lang)}")
         for text, why in refused.get(power, []):
             lines += textwrap.wrap(
@@ -193,8 +233,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
             )
         lines.append("")
 
-    nxt = position_from_data(variant, rec["next_position"])
-    notes = hooks_for(variant).phase_notes(pos, nxt, _results(variant, rec, kind))
+    notes = basis.notes
     if notes:
         lines.append(_("Notes:"))
         for note in notes:
@@ -223,7 +262,17 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
         lines.append(_("Destroyed (no retreat possible): %(units)s") % {"units": ", ".join(gone)})
         lines.append("")
 
-    gained, lost = _centre_changes(pos.centres, nxt.centres)
+    # A fog-of-war reader's record (render/fog.py's fog_record) holds only the centres they saw: a centre seen on
+    # one side of the phase only changed hands as far as they know, and one not seen after is not unowned.
+    seen_before, seen_after, sight_powers = _fog_sight(m, rec)
+    gained, lost = (
+        _centre_changes(
+            {c: p for c, p in pos.centres.items() if c in seen_before & seen_after},
+            {c: p for c, p in nxt.centres.items() if c in seen_before & seen_after},
+        )
+        if sight_powers is not None
+        else _centre_changes(pos.centres, nxt.centres)
+    )
     if gained or lost:
         lines.append(_("Supply centre changes:"))
         for power in variant.power_names:
@@ -247,8 +296,14 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
         for power in variant.power_names:
             cs = place_list(variant, nxt.centres_of(power), full=full)
             if cs:
-                lines += _wrapped(f"  {power + ':':<{width}}", cs, f"  ({len(cs)})")
-        unowned = place_list(variant, [c for c in m.supply_centres if c not in nxt.centres], full=full)
+                # In fog another power's count would read as all it owns; it is only what the reader saw.
+                told = sight_powers is None or power in sight_powers
+                lines += _wrapped(f"  {power + ':':<{width}}", cs, f"  ({len(cs)})" if told else "")
+        unowned = place_list(
+            variant,
+            [c for c in m.supply_centres if c not in nxt.centres and (sight_powers is None or c in seen_after)],
+            full=full,
+        )
         if unowned:
             label = _("Unowned:")
             # A translated label longer than the column still keeps a space before the first centre.
@@ -260,8 +315,8 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
         lines.append(_("Adjustments for %(phase)s:") % {"phase": phase_words(variant.calendar.name(nxt.phase), lang)})
         for power in variant.power_names:
             c, u = len(nxt.centres_of(power)), len(nxt.units_of(power))
-            if not c and not u:
-                continue
+            if (not c and not u) or (sight_powers is not None and power not in sight_powers):
+                continue  # in fog, others' counts are of what the reader saw, not what they have
             delta = adjustment_delta(variant, nxt, power)
             what = (
                 _("builds %(count)d") % {"count": delta}
@@ -292,6 +347,20 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
                 _("The next phase is %(phase)s; the game is paused, no deadline is running.") % {"phase": next_phase}
             )
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _fog_sight(m: Any, rec: Mapping[str, Any]) -> tuple[set[int], set[int], frozenset[str] | None]:
+    """The provinces a fog-of-war reader saw before and after the phase and the powers they see with (None for
+    a record of the whole board)."""
+    powers = rec.get("sight_powers")
+    if powers is None:
+        return set(), set(), None
+    by_abbr = {p.abbr: i for i, p in enumerate(m.provinces)}
+
+    def ids(abbrs: Any) -> set[int]:
+        return {by_abbr[a] for a in abbrs or () if a in by_abbr}
+
+    return ids(rec.get("seen")), ids(rec.get("seen_after")), frozenset(powers)
 
 
 def _centre_changes(
@@ -326,7 +395,7 @@ UPCOMING = 6
 
 
 def upcoming_deadlines(
-    calendar: Calendar, settings: Settings, phase: str, deadline: datetime, count: int = UPCOMING
+    calendar: Calendar, settings: GameSettings, phase: str, deadline: datetime, count: int = UPCOMING
 ) -> list[tuple[str, datetime]]:
     """The phases after the open one (``phase``, due at ``deadline``) with the deadlines they would get if each
     opened when the one before it is due: what the game's deadline settings promise, not a fixed schedule.
@@ -350,7 +419,7 @@ def upcoming_deadlines(
 
 def deadlines_ical(
     game: str,
-    settings: Settings,
+    settings: GameSettings,
     deadlines: Sequence[tuple[int, str, datetime] | tuple[int, str, datetime, datetime | None]],
     *,
     stamp: datetime | None = None,

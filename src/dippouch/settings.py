@@ -632,6 +632,13 @@ class Settings:
         given = self._given("DIPPOUCH_WRITE_TRACE")
         return Path(given).expanduser() if given else None
 
+    @cached_property
+    def stall_trace(self) -> Path | None:
+        """``DIPPOUCH_STALL_TRACE``: a file to which ``serve`` appends what its threads were doing while a request
+        was slow (dippouch.web.http.stalls; a benchmark's question, off by default)."""
+        given = self._given("DIPPOUCH_STALL_TRACE")
+        return Path(given).expanduser() if given else None
+
     # --- the crash and race tests' stopping points
 
     @cached_property

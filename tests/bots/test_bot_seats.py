@@ -13,7 +13,7 @@ import dippouch.cli.game  # noqa: F401  (register the commands)
 from dippouch.bots.seats import bot_seats, play_seats, process_with_bots, seat_bot, set_disorder_bot
 from dippouch.catalog import load_variant
 from dippouch.cli import app
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.store.bots import games_with_bots
 from dippouch.worker.service import process_due
@@ -23,7 +23,7 @@ T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 def _game(url: str, name: str = "g", variant: str = "standard", missed_limit: int = 1) -> GameStore:
     store = GameStore(url)
-    store.create_game(name, variant, settings=Settings(missed_limit=missed_limit), now=T0)
+    store.create_game(name, variant, settings=GameSettings(missed_limit=missed_limit), now=T0)
     return store
 
 

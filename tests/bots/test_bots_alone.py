@@ -20,7 +20,7 @@ from dippouch.bots.practice import UNWATCHED, stop_unwatched_bot_games, watch_du
 from dippouch.bots.seats import bot_pace, bots_alone, play_seats, seat_bot
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.orders import send_orders
 from dippouch.play.processing import TooSoon, process_now
 from dippouch.store import GameStore
@@ -34,7 +34,7 @@ POWERS = load_variant("hundred3").power_names
 
 def _bots_game(store: GameStore, name: str = "robots", *, person: str | None = None) -> str:
     """A game of three powers, each a random bot's (``person``: the first power is this player's instead)."""
-    store.create_game(name, "hundred3", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     for i, power in enumerate(POWERS):
         if i == 0 and person is not None:
             store.assign(name, power, person, now=T0)

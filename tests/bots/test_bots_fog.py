@@ -12,7 +12,7 @@ from dippouch.catalog import load_variant
 from dippouch.core.position import Position
 from dippouch.core.sight import sight
 from dippouch.core.variant import Variant
-from dippouch.game import Settings, position_from_data
+from dippouch.game import GameSettings, position_from_data
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -21,7 +21,7 @@ T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 def _seen_by_bot(db_url: str, *, fog: bool) -> tuple[Variant, Position, dict[str, Position]]:
     """The whole board of a standard game's first phase, and the position each bot was handed to think on."""
     store = GameStore(db_url)
-    store.create_game("g", "standard", settings=Settings(fog=fog), now=T0)
+    store.create_game("g", "standard", settings=GameSettings(fog=fog), now=T0)
     for power in ("France", "Turkey"):
         seat_bot(store, "g", power, "heuristic", now=T0)
     handed: dict[str, Position] = {}

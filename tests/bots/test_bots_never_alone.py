@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from dippouch.bots.seats import LAST_PERSON, play_seats, seat_bot, set_disorder_bot
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.progress import go_on
 from dippouch.store import GameStore
 from dippouch.worker.service import process_due
@@ -21,7 +21,7 @@ BOTS = ("Austria", "France", "Germany", "Italy", "Russia", "Turkey")
 
 def _game(url: str, people: tuple[str, ...]) -> GameStore:
     store = GameStore(url)
-    store.create_game("g", "standard", settings=Settings(missed_limit=1), now=T0)
+    store.create_game("g", "standard", settings=GameSettings(missed_limit=1), now=T0)
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
         if power in people:
             store.assign("g", power, f"person-{power}", now=T0)

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.bots.seats import answer_press, play_seats, seat_bot
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.press import PressRefused, send_press
 from dippouch.store import GameStore
 
@@ -23,7 +23,7 @@ ASK = "Will you support my A Paris to Burgundy?"
 def _game(url: str, press: dict[str, object] | None = None, language: str = "en") -> GameStore:
     """Standard, France a person, the six others heuristic bots that have sent their Spring 1901 orders."""
     store = GameStore(url)
-    store.create_game("g", "standard", settings=Settings(language=language), now=T0)
+    store.create_game("g", "standard", settings=GameSettings(language=language), now=T0)
     if press is not None:
         store_press.set_press_rules(store, "g", press, now=T0)
     for power in BOTS:

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 
 register_commands()
@@ -59,7 +59,7 @@ def test_a_deadline_too_far_off_is_a_message_not_a_traceback(db: str) -> None:
 
 def test_settings_refuse_zero_in_code_too() -> None:
     with pytest.raises(GameError, match="longer than zero"):
-        Settings(deadlines={"movement": "0s"})
+        GameSettings(deadlines={"movement": "0s"})
 
 
 def test_extend_by_an_absurd_time_is_a_message(db: str) -> None:

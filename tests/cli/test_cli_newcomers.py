@@ -14,7 +14,7 @@ from dippouch.game import GameError
 from dippouch.play import openings as play_openings
 from dippouch.store import GameStore
 from dippouch.store import openings as store_openings
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 register_commands()
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -125,7 +125,7 @@ def test_a_game_submission_uses_the_cache_and_maps_no_mail_or_web_tables(env: di
     _modules_after(["submit", "g", "Crown"], env, stdin="A Wiltshire - Berkshire\n")
     loaded = _modules_after(["submit", "g", "Crown"], env, stdin="A Wiltshire - Berkshire\n")
     assert "dippouch.core.schema" not in loaded
-    assert not loaded & {"dippouch.store.models_mail", "dippouch.store.models_web", "alembic"}
+    assert not loaded & {"dippouch.store.mail.models", "dippouch.store.models_web", "alembic"}
 
 
 def test_an_edited_variant_file_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,8 +14,8 @@ from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.play.records import choose_scoring
 from dippouch.store import GameStore
-from dippouch.store import ratings as stored
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
+from dippouch.store.ratings import ledger as stored
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

@@ -12,7 +12,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
-    Settings,
+    GameSettings,
     check_orders,
     check_victory,
     civil_disorder_streak,
@@ -54,7 +54,7 @@ def test_parse_time_defaults_to_utc_and_reads_offsets() -> None:
 def test_deadline_rounds_up_to_local_time_of_day_across_dst() -> None:
     # W3K: days end at 7 am London time. 12 days from 2026-03-20 10:00 UTC is 2026-04-01 10:00 UTC;
     # the next 07:00 London (BST since 29 March) is 2026-04-02 07:00 BST = 06:00 UTC.
-    s = Settings(timezone="Europe/London", time_of_day="07:00")
+    s = GameSettings(timezone="Europe/London", time_of_day="07:00")
     start = datetime(2026, 3, 20, 10, 0, tzinfo=UTC)
     assert s.deadline("movement", start) == datetime(2026, 4, 2, 6, 0, tzinfo=UTC)
     # In winter (GMT) the same rule lands at 07:00 UTC.
@@ -62,20 +62,22 @@ def test_deadline_rounds_up_to_local_time_of_day_across_dst() -> None:
     # Exactly on the time of day: no extra day.
     assert s.round_up(datetime(2026, 11, 3, 7, 0, tzinfo=UTC)) == datetime(2026, 11, 3, 7, 0, tzinfo=UTC)
     # Without a time of day a deadline is start + duration.
-    plain = Settings(deadlines={"movement": "36h"})
+    plain = GameSettings(deadlines={"movement": "36h"})
     assert plain.deadline("movement", start) == start + timedelta(hours=36)
 
 
 def test_settings_validation_and_round_trip() -> None:
-    s = Settings(deadlines={"movement": "3d", "retreats": "1d", "adjustments": "1d"}, timezone="America/Mexico_City")
-    assert Settings.from_data(s.to_data()) == s
+    s = GameSettings(
+        deadlines={"movement": "3d", "retreats": "1d", "adjustments": "1d"}, timezone="America/Mexico_City"
+    )
+    assert GameSettings.from_data(s.to_data()) == s
     with pytest.raises(GameError, match="unknown time zone"):
-        Settings(timezone="Mars/Olympus")
+        GameSettings(timezone="Mars/Olympus")
     with pytest.raises(GameError, match="unknown phase kind"):
-        Settings(deadlines={"moves": "3d"})
+        GameSettings(deadlines={"moves": "3d"})
     with pytest.raises(GameError, match="time of day"):
-        Settings(time_of_day="7 am")
-    assert "GMT" in Settings(timezone="Europe/London").describe(datetime(2026, 12, 1, 7, tzinfo=UTC))
+        GameSettings(time_of_day="7 am")
+    assert "GMT" in GameSettings(timezone="Europe/London").describe(datetime(2026, 12, 1, 7, tzinfo=UTC))
 
 
 def test_position_data_round_trip(std: Variant) -> None:
@@ -175,7 +177,7 @@ def test_last_year_ends_the_game(std: Variant) -> None:
 
 
 def test_draw_needs_every_surviving_power(std: Variant) -> None:
-    s = Settings()
+    s = GameSettings()
     everyone = dict.fromkeys(std.power_names, True)
     assert draw_reached(std, std.start, s, everyone) is not None
     assert draw_reached(std, std.start, s, {**everyone, "Italy": False}) is None
@@ -186,7 +188,7 @@ def test_draw_needs_every_surviving_power(std: Variant) -> None:
         centres={c: o for c, o in std.start.centres.items() if o != "Italy"},
     )
     assert draw_reached(std, no_italy, s, {**everyone, "Italy": False}) is not None
-    assert draw_reached(std, std.start, Settings(draws=False), everyone) is None
+    assert draw_reached(std, std.start, GameSettings(draws=False), everyone) is None
 
 
 def test_civil_disorder_streak() -> None:

@@ -20,6 +20,8 @@ from dippouch.core.variant import content_hash
 from dippouch.game import GameError
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
+from dippouch.store import variant_copy as store_variant
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 runner = CliRunner()
@@ -94,7 +96,7 @@ def test_a_game_of_a_user_variant_works_without_the_variable(
     store.submit("g", "Russia", "A stp - mos", now=T0)
     store.process("g", now=T0 + timedelta(days=30), force=True)
     assert "Russia" in stored_report(store, "g")
-    ok, diffs = store.replay("g")
+    ok, diffs = store_history.replay(store, "g")
     assert ok, diffs
     data = store.export_game("g")
     assert data["game"]["variant_hash"] == content_hash(data["game"]["variant_data"])
@@ -127,16 +129,16 @@ def test_upgrade_checks_every_unit_and_centre_still_exists(folder: Path, store: 
     )
     (folder / "v1898.toml").write_text(broken)
     assert "smy" not in load_variant("v1898").map.names  # the file itself loads: a map without Smyrna is valid
-    drift, problems = store.upgrade_variant("g", now=T0, check_only=True)
+    drift, problems = store_variant.upgrade_variant(store, "g", now=T0, check_only=True)
     assert drift.changed
     assert any("unit A smy (Turkey)" in p and "smy" in p for p in problems), problems
     assert any("centre smy (Turkey)" in p for p in problems), problems
-    drift, problems = store.upgrade_variant("g", now=T0)
+    drift, problems = store_variant.upgrade_variant(store, "g", now=T0)
     assert problems  # refused: nothing changed
     assert store.export_game("g")["game"]["variant_hash"] == drift.stored_hash
     # A compatible edit is taken on request, and the old copy is kept in the log.
     (folder / "v1898.toml").write_text(text.replace('title = "1898 (one unit each)"', 'title = "1898, revised"'))
-    drift, problems = store.upgrade_variant("g", now=T0)
+    drift, problems = store_variant.upgrade_variant(store, "g", now=T0)
     assert not problems
     assert store.variant("g").title == "1898, revised"
     assert store.status("g", now=T0).variant_note is None
@@ -247,8 +249,8 @@ def test_a_redrawn_map_is_no_change_to_a_running_game(folder: Path, store: GameS
     )
     (folder / "v1898.toml").write_text(drawn)
     assert content_hash(dict(load_variant("v1898").data)) != store.export_game("g")["game"]["variant_hash"]
-    drift = store.variant_drift("g")
+    drift = store_variant.variant_drift(store, "g")
     assert not drift.changed and drift.note is None
     assert store.status("g", now=T0).variant_note is None
     (folder / "v1898.toml").write_text(drawn.replace("start_year = 1899", "start_year = 1900"))
-    assert store.variant_drift("g").changed
+    assert store_variant.variant_drift(store, "g").changed

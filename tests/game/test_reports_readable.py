@@ -10,7 +10,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.variant import Variant
-from dippouch.game import Settings, position_to_data
+from dippouch.game import GameSettings, position_to_data
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 from helpers import board
@@ -39,7 +39,7 @@ def _words(text: str) -> set[str]:
 
 
 def test_w3k_report_uses_full_names_and_abbreviations_only_on_request(store: GameStore, w3k: Variant) -> None:
-    store.create_game("g", "w3k", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game("g", "w3k", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     r = store.submit("g", "Manchester", "F King's Lynn - The Wash\nA Cambridgeshire - Huntingdonshire", now=T0)
     assert all(ln.accepted for ln in r.lines), r.lines
     store.process("g", now=T0, force=True)
@@ -62,7 +62,7 @@ def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameSt
         homes={},
     )
     store.create_game(
-        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=Settings(deadlines={"movement": "2d"})
+        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(deadlines={"movement": "2d"})
     )
     store.submit("g", "Crown", "Fleet Bristol converts", now=T0)
     store.submit("g", "Argyll", "F Belfast convert", now=T0)
@@ -89,7 +89,7 @@ def test_a_conversion_is_disrupted_and_one_continues_over_winter(store: GameStor
         homes={},
     )
     store.create_game(
-        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=Settings(deadlines={"movement": "2d"})
+        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(deadlines={"movement": "2d"})
     )
     store.submit("g", "Crown", "F bri convert\nA glo H", now=T0)
     store.submit("g", "Protectorate", "A som - bri", now=T0)
@@ -115,7 +115,7 @@ def test_conversion_under_way_continues_through_winter(store: GameStore, w3k: Va
         homes={},
     )
     store.create_game(
-        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=Settings(deadlines={"movement": "2d"})
+        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(deadlines={"movement": "2d"})
     )
     store.submit("g", "Crown", "F bri convert", now=T0)
     store.process("g", now=T0, force=True)
@@ -128,7 +128,7 @@ def test_conversion_under_way_continues_through_winter(store: GameStore, w3k: Va
 
 
 def test_hand_overs_are_reported(store: GameStore, w3k: Variant) -> None:
-    store.create_game("g", "w3k", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game("g", "w3k", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     store.submit("g", "Protectorate", "Army Deptford is under the orders of Crown", now=T0)
     store.submit("g", "Crown", "A Deptford - London", now=T0)
     store.process("g", now=T0, force=True)

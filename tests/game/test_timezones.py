@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.cli import app
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from websupport import Site
 
 BAD = [
@@ -28,12 +28,12 @@ BAD = [
 @pytest.mark.parametrize(("zone", "message"), BAD)
 def test_settings_refuse_a_zone_that_is_not_one(zone: str, message: str) -> None:
     with pytest.raises(GameError) as e:
-        Settings(timezone=zone)
+        GameSettings(timezone=zone)
     assert message in str(e.value) and "Europe/London" in str(e.value)
 
 
 def test_a_real_zone_is_taken() -> None:
-    assert Settings(timezone="America/Mexico_City").timezone == "America/Mexico_City"
+    assert GameSettings(timezone="America/Mexico_City").timezone == "America/Mexico_City"
 
 
 @pytest.mark.parametrize(("zone", "message"), BAD[:4])

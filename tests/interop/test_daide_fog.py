@@ -11,7 +11,7 @@ from typing import Any
 
 from daidesupport import Raw
 from dippouch.core.sight import sight
-from dippouch.game import Settings, position_from_data
+from dippouch.game import GameSettings, position_from_data
 from dippouch.interop.daide.board import DaideBoard
 from dippouch.play.daide import daide_server
 from dippouch.play.orders import send_orders
@@ -24,7 +24,7 @@ UNIT = re.compile(r"\( (\w{3}) (AMY|FLT) (?:\( )?(\w{3})")
 def _play_spring(store: GameStore, *, fog: bool) -> dict[str, Any]:
     """Game ``g`` (fog or not): a client takes Austria and moves, the others hold; what it and an observer
     were told of the turn."""
-    store.create_game("g", "standard", now=datetime.now(UTC), settings=Settings(fog=fog))
+    store.create_game("g", "standard", now=datetime.now(UTC), settings=GameSettings(fog=fog))
 
     def others_ready() -> None:
         for power in ("England", "France", "Germany", "Italy", "Russia", "Turkey"):
@@ -144,7 +144,7 @@ def test_the_same_game_without_fog_tells_everything(store: GameStore) -> None:
 def test_an_observer_of_a_fog_game_sees_the_whole_board_once_it_has_ended(store: GameStore) -> None:
     from dippouch.play.votes import vote
 
-    store.create_game("g", "standard", now=datetime.now(UTC), settings=Settings(fog=True))
+    store.create_game("g", "standard", now=datetime.now(UTC), settings=GameSettings(fog=True))
 
     async def observe(port: int) -> list[str]:
         c = await Raw.open(port)

@@ -19,7 +19,7 @@ KEYWORDS: dict[str, Any] = {
     "gettext": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
-    "_both": (1,),
+    "said_both": (1,),
     # messages as values (dippouch.core.messages), said where they are shown, as the project-wide check reads them
     "N_": None,
     "NP_": ((1, "c"), 2),
@@ -70,10 +70,10 @@ def _mail_modules() -> list[Path]:
 def test_the_mail_domains_modules_are_the_expected_ones() -> None:
     names = {p.relative_to(SRC).as_posix() for p in _mail_modules()}
     assert {
-        "mail/compose.py",
-        "mail/intake.py",
+        "letters/compose.py",
+        "play/mail_intake.py",
         "mail/notices.py",
-        "mail/press.py",
+        "play/press_replies.py",
         "notify/texts.py",
         "notify/reminders.py",
         "notify/channels/people.py",

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from dippouch.core.messages import msg
-from dippouch.game import LineCheck, Settings
-from dippouch.mail import compose
+from dippouch.game import GameSettings, LineCheck
+from dippouch.letters import compose
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import queue_notices, queue_player_link, queue_reminders, setup
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.mail.models import OutboxRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ADDR = {"France": "fr@example.org", "Germany": "de@example.org"}
@@ -43,7 +43,7 @@ def _outbox(store: GameStore) -> list[Sent]:
 
 def _game(tmp_path: Path, language: str) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
-    settings = Settings(
+    settings = GameSettings(
         deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1, language=language
     )
     store.create_game("demo", "standard", now=T0, settings=settings)
@@ -153,6 +153,27 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
         "Grund: Herbst 1901 Bewegung ist noch nicht offen; das Spiel ist in Frühjahr 1901 Bewegung.\n" in refusal.body
     )
     assert got.reason == "Fall 1901 Movement is not open yet; the game is in Spring 1901 Movement"  # as recorded
+
+
+def test_a_receipts_notes_on_how_the_mail_was_read_are_in_the_games_language(tmp_path: Path) -> None:
+    """The notes a receipt gives (a near miss in the subject, the quoted lines, signature and phone footer left
+    out) are message values said in the game's language; the mail log keeps their values."""
+    store = _game(tmp_path, "de")
+    body = "A par - bur\n> on Monday you wrote\nSent from my phone\n-- \nJean"
+    got = take_in(store, _orders_mail("demo - France - Sprng 1901 Movement - v1", body, 3), now=T0)
+    assert got.status == "accepted", got.reason
+    receipt = next(r for r in _outbox(store) if r.kind == "receipt").body
+    assert "Betreff: 'sprng' gelesen als Frühjahr" in receipt
+    assert "ignoriert: 1 zitierte Zeile ('>'); die Zeile 'Sent from my phone'; die Signatur (nach '-- ')" in receipt, (
+        receipt
+    )
+    for english in ("read 'sprng'", "Spring", "quoted line", "the line", "signature"):
+        assert english not in receipt.replace("Spring 1901 Movement", ""), english
+    # Recorded as values; said in English where English is asked for.
+    assert [str(n) for n in got.notes][:2] == [
+        "subject: read 'sprng' as Spring",
+        "ignored 1 quoted line ('>'); the line 'Sent from my phone'; the signature (after '-- ')",
+    ]
 
 
 def test_compose_in_french_and_english() -> None:

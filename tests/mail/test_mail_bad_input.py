@@ -87,8 +87,8 @@ def test_nasty_messages(store: GameStore) -> None:
 def test_bytes_that_are_not_ascii_in_a_damaged_header_are_read_not_fatal(store: GameStore) -> None:
     # Found by the test below: a From line whose address the parser gives up on keeps its byte 0xE5 as a lone
     # surrogate, which no database takes (the intake stopped with UnicodeEncodeError).
-    from dippouch.mail.message import parse_message
-    from dippouch.store.inbox import messages
+    from dippouch.letters.message import parse_message
+    from dippouch.store.mail.inbox import messages
 
     damaged = (
         b"From: fr@[\xe5exam\x00ple.org\r\nTo: orders@example.org\r\nSubject: demo - France - v1\r\n"
@@ -145,7 +145,7 @@ def test_terminal_control_sequences_never_reach_the_coordinators_screen(store: G
     """`mail list`, `mail show` and `mail fetch` print a stranger's subject, sender, file names and text: an
     escape sequence in them (clear the screen, set the title, write the clipboard with OSC 52) must not reach
     the coordinator's terminal as one."""
-    from dippouch.mail.message import parse_message
+    from dippouch.letters.message import parse_message
 
     m = EmailMessage()
     m["From"] = "fr@example.org"

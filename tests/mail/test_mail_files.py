@@ -109,7 +109,7 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
     become the power's orders, checked line by line, and the receipt says where they were read."""
     from dippouch.mail.intake import take_in
     from dippouch.store import GameStore
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mail.models import OutboxRow
 
     store = GameStore(f"sqlite:///{tmp_path / 'a.db'}")
     store.create_game("demo", "standard", now=T0)

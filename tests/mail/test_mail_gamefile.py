@@ -159,8 +159,8 @@ def test_the_public_file_carries_no_mail_record(db_url: str) -> None:
         assert r.status_code == 200, r.text
     store = GameStore(db_url)
     try:
-        from dippouch.store.mail_games import game_id
-        from dippouch.store.mail_tokens import player_token
+        from dippouch.store.mail.games import game_id
+        from dippouch.store.mail.tokens import player_token
 
         secret = player_token(store, game_id(store, "g"), "France", FRANCE, now=T0)
         raw = mail(FRANCE, f"g - France - Spring 1901 Movement [{secret}]", "A par - bur\n")

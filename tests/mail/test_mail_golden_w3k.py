@@ -34,12 +34,12 @@ import pytest
 from babel.support import NullTranslations
 
 from dippouch.catalog import load_variant
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.i18n import translations
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.mail.models import OutboxRow
 
 if __name__ == "__main__":  # run as a script (recording with other code): the tests' helpers are beside it
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -81,7 +81,7 @@ def mail_season(db: Path, lang: str) -> list[Sent]:
     """Every mail the season queues, in order, for a game whose mail is in ``lang``."""
     store = GameStore(f"sqlite:///{db}")
     try:
-        settings = Settings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, language=lang)
+        settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, language=lang)
         store.create_game("golden", "w3k", now=T0, settings=settings)
         for p in load_variant("w3k").powers:
             store.assign("golden", p.name, f"{p.name} player", now=T0, email=_address(p.name))

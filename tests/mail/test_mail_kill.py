@@ -27,8 +27,8 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store.mail.models import MailMessageRow, OutboxRow
 from dippouch.store.models import PhaseRow, SubmissionRow
-from dippouch.store.models_mail import MailMessageRow, OutboxRow
 from workersupport import dippouch_command
 
 pytestmark = pytest.mark.slow

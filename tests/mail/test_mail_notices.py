@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.mail.models import OutboxRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ADDR = {"France": "fr@example.org", "Germany": "de@example.org"}
@@ -36,7 +36,7 @@ def _outbox(store: GameStore) -> list[Sent]:
 
 def _game(tmp_path: Path) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / 'n.db'}")
-    settings = Settings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1)
+    settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1)
     store.create_game("demo", "standard", now=T0, settings=settings)
     for power, addr in ADDR.items():
         store.assign("demo", power, f"{power} player", now=T0, email=addr)

@@ -118,7 +118,7 @@ def test_ocr_slips_are_repaired_only_into_names_the_map_knows() -> None:
 
 def test_a_photo_receipt_says_how_a_misspelt_subject_was_read(tmp_path: Path) -> None:
     """Near misses in a subject are accepted and said in the receipt: for a photograph too, not only text."""
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mail.models import OutboxRow
 
     store = _store(tmp_path)
     m = EmailMessage()

@@ -20,15 +20,15 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-import dippouch.mail.intake as intake
-import dippouch.store.inbox as inbox
+import dippouch.play.mail_intake as intake
+import dippouch.store.mail.inbox as inbox
 from dippouch.mail.intake import resume_unfinished, take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import send_press
 from dippouch.store import GameStore
+from dippouch.store.mail.models import MailMessageRow, OutboxRow
 from dippouch.store.models import SubmissionRow
-from dippouch.store.models_mail import MailMessageRow, OutboxRow
-from dippouch.store.models_press import PressMessageRow, PressTokenRow
+from dippouch.store.press.models import PressMessageRow, PressTokenRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 NOW = T0 + timedelta(hours=3)
@@ -97,7 +97,7 @@ def test_a_message_claimed_by_a_fetch_that_died_is_taken_in_by_the_next(store: G
     assert _messages(store) == [("received", None)] and _submissions(store) == []
     # The next fetch finds the same message again (a Maildir, an IMAP mailbox read up to before it).
     o = take_in(store, raw, now=NOW + timedelta(minutes=5))
-    assert o.status == "accepted" and "taken in again" in " ".join(o.notes), o.line()
+    assert o.status == "accepted" and "taken in again" in " ".join(str(n) for n in o.notes), o.line()
     (sub_id, power, version), *more = _submissions(store)
     assert (power, version, more) == ("France", 1, [])
     assert _messages(store) == [("accepted", sub_id)]
@@ -251,7 +251,7 @@ def test_a_held_message_applied_twice_at_once_is_applied_once(
     """The coordinator's Apply on the review page and the player's confirming reply (or a second click) at one
     held message: the second finds it no longer held, and its orders are rolled back with its record."""
     from dippouch.game import GameError
-    from dippouch.mail.intake import apply_held
+    from dippouch.play.held_mail import apply_held
 
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "required")
     held = take_in(store, _orders("France", "A par - bur\n"), now=NOW)

@@ -90,7 +90,7 @@ def test_the_review_page_leaves_the_reading_to_the_worker_and_says_the_photograp
     """Just after the deadline the page reads nothing in its request (it took about 10 s a photograph under
     load): it says the photograph is being read; once the worker has read it, the page shows its lines."""
     need_tesseract()
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
     from websupport import Site
 
     site = Site(f"sqlite:///{tmp_path / 'r.db'}")

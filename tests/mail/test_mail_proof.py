@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
-from dippouch.mail.proof import auth_results_pass, strip_token
+from dippouch.letters.proof import auth_results_pass, strip_token
 from dippouch.store import GameStore
 from mailservers import ImapServer, SmtpServer, start_smtp
 

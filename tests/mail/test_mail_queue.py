@@ -12,7 +12,7 @@ from pathlib import Path
 from dippouch.mail.outbox import queue, send_due
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.mail.models import OutboxRow
 from mailservers import SmtpServer, free_port
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -19,7 +19,7 @@ from dippouch import settings
 from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
-from dippouch.store.inbox import messages
+from dippouch.store.mail.inbox import messages
 from websupport import Site
 
 FRANCE = "france@example.org"

@@ -17,12 +17,13 @@ import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.game import GameError
-from dippouch.mail.intake import apply_held, take_in
+from dippouch.mail.intake import take_in
 from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.mail.ocr import confirm, proposals
+from dippouch.play.held_mail import apply_held
 from dippouch.store import GameStore
-from dippouch.store.models_mail import MailAttachmentRow, OutboxRow
-from dippouch.store.review import release, review_state, set_aside
+from dippouch.store.mail.models import MailAttachmentRow, OutboxRow
+from dippouch.store.mail.review import release, review_state, set_aside
 from dippouch.worker.service import Worker
 from photosupport import need_tesseract, photo
 
@@ -286,6 +287,32 @@ def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_p
     queue_notices(store, DEADLINE + timedelta(hours=25), maps=lambda *_: [])
     (results,) = _bodies(store, "results", "jane@example.org")
     assert "from England" in results and "not reviewed (not used)" in results
+
+
+def test_what_a_phase_went_ahead_without_is_said_in_the_games_language(tmp_path: Path) -> None:
+    """The results name what was left unreviewed or set aside as message values, said in the game's language
+    (German here: no English sentence in them), and a photograph set aside without a reason says no reason."""
+    from dippouch.game import GameSettings
+
+    store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines={"movement": "1d"}, language="de"))
+    store.assign("demo", "England", "Jane Smith", now=T0, email="jane@example.org")
+    store.assign("demo", "France", "Fran Doe", now=T0, email="fran@example.org")
+    setup(store, "demo", now=T0, changes={"reminders": ["30d"], "review_wait": "24h"})
+    take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
+    take_in(store, _mail("fran@example.org", SUBJECT.replace("England", "France"), "", sheet()), now=T0)
+    deadline = store.status("demo", now=T0).deadline
+    assert deadline is not None
+    aside = next(i for i in review_state(store, "demo", now=deadline).items if i.power == "France")
+    assert aside.attachment_id is not None
+    set_aside(store, aside.attachment_id, now=deadline + timedelta(minutes=1))
+    assert store.process("demo", now=deadline + timedelta(hours=24)) == ["Spring 1901 Movement"]
+    queue_notices(store, deadline + timedelta(hours=25), maps=lambda *_: [])
+    (results,) = _bodies(store, "results", "jane@example.org")
+    assert "von England, eingegangen" in results and ": nicht geprüft (nicht verwendet)" in results, results
+    assert "von France: vom Koordinator beiseitegelegt\n" in results, results
+    for english in ("not reviewed", "received", "set aside", "photograph #"):
+        assert english not in results, english
 
 
 def test_serves_scheduler_fetches_first_and_waits_while_the_mailbox_cannot_be_read(tmp_path: Path) -> None:

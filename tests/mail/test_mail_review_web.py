@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
+from dippouch.letters.message import sniff_image
 from dippouch.mail.intake import take_in
-from dippouch.mail.message import sniff_image
 from dippouch.mail.ocr import proposals
 from dippouch.store import GameStore
 from photosupport import need_tesseract, photo
@@ -74,7 +74,7 @@ def _flash(r: Any) -> str:
 
 
 def _france_text(site: Site) -> str:
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     rec = site.web.store.phase_record("g", phase_id=review_state(site.web.store, "g", now=site.clock()).phase_id)
     subs = [s for s in rec["submissions"] if s["power"] == "France"]
@@ -258,6 +258,11 @@ def test_held_mail_is_applied_or_dismissed_from_the_review_page(site: Site) -> N
     site.clock.advance(days=13)
     page = site.coordinator.get("/games/g/review").text
     assert f"held message #{held.mail_id}" in page
+    # Said in the reader's language: a held item is a message value (it was English on a German page).
+    german = site.coordinator.get("/games/g/review", headers={"Accept-Language": "de"}).text
+    assert f"zurückgehaltene Nachricht Nr. {held.mail_id} von france.holiday@example.net" in german
+    assert "held message" not in german and ", received " not in german
+    assert "Frühjahr 1901 Bewegung" in german and "Spring 1901" not in german
     r = site.post_form(site.coordinator, f"/games/g/review/held/{held.mail_id}", {"do": "apply"})
     assert r.status_code == 303
     assert _france_text(site) == "A par - bur"
@@ -292,7 +297,7 @@ def test_cli_confirm_records_what_mail_ocr_showed(tmp_path: Path, monkeypatch: p
     run("players", "assign", "g", "France", "Bruno Latour", "--email", FRANCE, "--now", "2025-01-06T09:00")
     from datetime import UTC, datetime
 
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     store = GameStore(db)
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.mail.subject import GameNames, read_subject, suggest_subject
+from dippouch.letters.subject import GameNames, read_subject, suggest_subject
 
 W3K = load_variant("w3k")
 STD = load_variant("standard")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from dippouch import notify
 from dippouch.mail.intake import fetch_mailbox
 from dippouch.mail.notices import setup as mail_setup
@@ -22,7 +22,7 @@ from dippouch.mail.settings import load_settings
 from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
 from dippouch.store import GameStore
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from mailservers import ImapServer, SmtpServer, worker_mail_env
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
@@ -188,9 +188,9 @@ def test_a_refused_reply_is_answered_in_the_games_language(
 ) -> None:
     """The refusal is a message value: the mail log keeps it in English (the coordinator's tools read it), the
     answer says it in the game's language (a German game's answer said it in English inside German text)."""
-    from dippouch.game import Settings
+    from dippouch.game import GameSettings
 
-    store.create_game("h", "standard", now=T0, settings=Settings(language="de"))
+    store.create_game("h", "standard", now=T0, settings=GameSettings(language="de"))
     for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
         store.assign("h", p, f"{p} player", now=T0)
     for p, a in ADDR.items():

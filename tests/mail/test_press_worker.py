@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 from test_mail_review import Servers, _dippouch, run, servers  # noqa: F401 - the servers fixture
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 from dippouch.web.app import create_app

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
-from dippouch.mail.proof import auth_results_pass
+from dippouch.letters.proof import auth_results_pass
 from dippouch.store import GameStore
 
 TRUSTED = ["mx.trial.test"]

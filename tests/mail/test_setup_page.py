@@ -235,7 +235,7 @@ def test_mail_send_and_a_separate_worker_use_the_saved_server(
     import dippouch.cli.mail  # noqa: F401  (registers the mail commands)
     from dippouch.cli import app as cli
     from dippouch.store import GameStore
-    from dippouch.store.outbox import outbox_entries
+    from dippouch.store.mail.outbox import outbox_entries
     from dippouch.worker.service import Worker, mail_sender
 
     r = site.post_form(site.coordinator, PAGE, {**_plain(smtp), "to": "coord@example.org", "action": "test"})

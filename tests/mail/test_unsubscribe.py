@@ -22,8 +22,8 @@ from dippouch import settings
 from dippouch.mail.outbox import send_due, unsubscribe_token
 from dippouch.mail.settings import ServerSettings, use_store
 from dippouch.notify.events import EVENTS, preferences, save_preferences
-from dippouch.store.outbox import queue_in
-from dippouch.store.people import create_person
+from dippouch.store.mail.outbox import queue_in
+from dippouch.store.people.persons import create_person
 from dippouch.worker.service import default_tasks
 from mailservers import SmtpServer
 from websupport import Site

@@ -10,7 +10,7 @@ from prometheus_client import REGISTRY
 
 from dippouch.mail.outbox import queue
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.mail.models import OutboxRow
 from dippouch.worker.service import Worker, default_tasks, mail_task
 from mailservers import SmtpServer
 

@@ -17,20 +17,20 @@ import pytest
 import sqlalchemy as sa
 
 import dippouch.mail.notices  # noqa: F401  (the game mail is a registered channel)
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.mail.notices import queue_notices, setup
 from dippouch.notify.dispatch import Event, Look, dispatch, register, registered, unregister
 from dippouch.notify.events import save_preferences
 from dippouch.notify.reminders import lead_reached
 from dippouch.notify.task import run_once
 from dippouch.store import GameStore
-from dippouch.store.events import dispatch_mark
-from dippouch.store.mail_games import game_id
+from dippouch.store.mail.games import game_id
+from dippouch.store.mail.models import OutboxRow
+from dippouch.store.mail.outbox import Notice, queue_notices_once
 from dippouch.store.models import PhaseRow
-from dippouch.store.models_mail import OutboxRow
-from dippouch.store.notify import Delivery, deliveries, first_mark, queue_deliveries
-from dippouch.store.outbox import Notice, queue_notices_once
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.notify.events import dispatch_mark
+from dippouch.store.notify.stored import Delivery, deliveries, first_mark, queue_deliveries
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.worker.service import default_tasks, mail_task
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -57,7 +57,7 @@ def tally() -> Iterator[ModuleType]:
 
 def _game(store: GameStore, *, mail: bool = True) -> dict[str, int]:
     """A game with two seated people (e-mail notifications on, by default) and, with ``mail``, its own mail."""
-    store.create_game("demo", "standard", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     people = {}
     for power in ("France", "England"):
         pid = create_person(store, f"{power} player", now=T0, email=f"{power.lower()}@example.org")

@@ -10,16 +10,16 @@ import pytest
 import sqlalchemy as sa
 
 import dippouch.mail.notices  # noqa: F401  (the game mail is a registered channel)
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.mail.notices import setup
 from dippouch.notify.events import save_preferences
 from dippouch.notify.reminders import left
 from dippouch.notify.task import run_once
 from dippouch.notify.texts import compose
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
-from dippouch.store.notify import deliveries
-from dippouch.store.people import create_person, seat_person, set_language
+from dippouch.store.mail.models import OutboxRow
+from dippouch.store.notify.stored import deliveries
+from dippouch.store.people.persons import create_person, seat_person, set_language
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 FACTS = {"game": "demo", "power": "France", "phase": "Spring 1901 Movement", "deadline": "2026-12-03 09:00 UTC"}
@@ -81,7 +81,7 @@ def store(db_url: str) -> Iterator[GameStore]:
 def test_a_french_person_in_a_german_game(store: GameStore) -> None:
     """England's player chose French: their reminder is French; France's player chose nothing: German, the
     game's language, as the game's own mail to France is."""
-    store.create_game("demo", "standard", now=T0, settings=Settings(language="de"))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(language="de"))
     pids = {}
     for power in ("France", "England"):
         pid = create_person(store, f"{power} player", now=T0, email=f"{power.lower()}@example.org")

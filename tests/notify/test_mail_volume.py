@@ -16,10 +16,10 @@ from email.message import EmailMessage
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
-from dippouch.store.people import create_person, seat_person, set_language
+from dippouch.store.people.persons import create_person, seat_person, set_language
 from dippouch.worker.service import default_tasks, process_due
 from mailservers import SmtpServer
 
@@ -78,7 +78,7 @@ def _text(m: EmailMessage) -> str:
 def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase_and_the_end_once(
     store: GameStore, smtp: SmtpServer
 ) -> None:
-    store.create_game("evening7", "standard", now=T0, settings=Settings(deadlines=HOUR))
+    store.create_game("evening7", "standard", now=T0, settings=GameSettings(deadlines=HOUR))
     people = {}
     for power in POWERS:
         pid = create_person(store, f"{power} player", now=T0, email=_address(power))
@@ -144,7 +144,7 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
 def test_the_results_mail_carries_the_players_units_the_centres_the_board_and_the_next_deadline(
     store: GameStore, smtp: SmtpServer
 ) -> None:
-    store.create_game("evening7", "standard", now=T0, settings=Settings(deadlines=HOUR))
+    store.create_game("evening7", "standard", now=T0, settings=GameSettings(deadlines=HOUR))
     for power in ("England", "France", "Germany"):
         pid = create_person(store, f"{power} player", now=T0, email=_address(power))
         store.assign("evening7", power, f"{power} player", now=T0)

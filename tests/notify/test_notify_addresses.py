@@ -34,9 +34,9 @@ from dippouch.notify.safety import check_url, resolve_url
 from dippouch.notify.targets import add_push, add_webhook
 from dippouch.notify.transports import Failure, push_session, send_webhook
 from dippouch.store import GameStore
-from dippouch.store import notify as stored
-from dippouch.store.notify import Delivery, Target, deliveries, targets
-from dippouch.store.people import create_person
+from dippouch.store.notify import stored
+from dippouch.store.notify.stored import Delivery, Target, deliveries, targets
+from dippouch.store.people.persons import create_person
 from notifysupport import ChatReceiver, PushService, _serve, start_chat
 from websupport import Site
 

@@ -14,7 +14,7 @@ from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch import notify
 from dippouch.notify.events import preferences, save_preferences
 from dippouch.notify.targets import add_push
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
 
 
@@ -108,27 +108,34 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: Live
     assert len(notify.deliver_due(store, site.now()).sent) == 1
     (got,) = push.received
     assert got.text is not None
-    cdp.send(
-        "ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registrations[-1], "data": got.text}
-    )
     # page.evaluate awaits the promise (wait_for_function does not: a promise is already "truthy"), so the
-    # page itself polls for the notification for up to 30 s.
-    shown = page.evaluate(
-        """async () => {
-            const reg = await navigator.serviceWorker.getRegistration('/');
-            for (let i = 0; i < 300; i++) {
-                const ns = await reg.getNotifications();
-                if (ns.length) return ns.map(n => [n.title, n.body, n.data.url]);
-                await new Promise(done => setTimeout(done, 100));
-            }
-            return [];
-        }"""
-    )
-    assert shown == [
-        [
+    # page itself polls for the notification. On a loaded machine Chromium may drop a message handed
+    # to a worker it is still waking, so the message is handed again every 10 s, for up to a minute,
+    # and the same notification shown twice counts once.
+    shown: list[list[str]] = []
+    for _ in range(6):
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": base, "registrationId": registrations[-1], "data": got.text},
+        )
+        shown = page.evaluate(
+            """async () => {
+                const reg = await navigator.serviceWorker.getRegistration('/');
+                for (let i = 0; i < 100; i++) {
+                    const ns = await reg.getNotifications();
+                    if (ns.length) return ns.map(n => [n.title, n.body, n.data.url]);
+                    await new Promise(done => setTimeout(done, 100));
+                }
+                return [];
+            }"""
+        )
+        if shown:
+            break
+    assert {tuple(n) for n in shown} == {
+        (
             "demo: a seat is offered to you",
             "France in demo needs a player. Open the link to take the seat.",
             "/games/demo",
-        ]
-    ]
+        )
+    }
     ctx.close()

@@ -12,8 +12,8 @@ from dippouch import notify
 from dippouch.notify.events import save_preferences
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
-from dippouch.store.outbox import outbox_entries
-from dippouch.store.people import create_person
+from dippouch.store.mail.outbox import outbox_entries
+from dippouch.store.people.persons import create_person
 from dippouch.worker.service import default_tasks, mail_sender
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

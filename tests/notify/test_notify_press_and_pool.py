@@ -9,12 +9,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from dippouch import notify
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
 from dippouch.notify.targets import add_webhook
-from dippouch.store import GameStore, openings, press
-from dippouch.store.people import create_person, seat_person
+from dippouch.store import GameStore, openings
+from dippouch.store.people.persons import create_person, seat_person
+from dippouch.store.press import messages as press
 from notifysupport import ChatReceiver, start_chat
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -53,7 +54,7 @@ def _titles(chat: ChatReceiver) -> dict[str, list[str]]:
 
 def _game(store: GameStore, seats: dict[str, int]) -> None:
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("demo", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     for power, pid in seats.items():
         store.assign("demo", power, f"player {pid}", now=T0)
         seat_person(store, "demo", power, pid, now=T0)
@@ -91,7 +92,7 @@ def test_a_seat_in_the_pool_is_offered_to_people_who_want_to_play_and_not_to_its
     openings.open_game(store, "demo", now=T0)
     # Two people signed up for another open game: one still wants to play, one withdrew.
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("other", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    store.create_game("other", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     openings.open_game(store, "other", now=T0)
     openings.sign_up(store, "other", keen, ["any"], now=T0)
     openings.sign_up(store, "other", gone, ["any"], now=T0)
@@ -119,7 +120,7 @@ def test_a_seat_claimed_and_abandoned_again_is_offered_again_to_the_same_people(
     _game(store, {"France": ann, "England": bo})
     openings.open_game(store, "demo", now=T0)
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("other", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    store.create_game("other", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     openings.open_game(store, "other", now=T0)
     for pid in (keen, lee):
         openings.sign_up(store, "other", pid, ["any"], now=T0)
@@ -149,7 +150,7 @@ def test_the_replaced_player_is_told_by_email_once_with_a_link_to_their_games(st
     """By default (no choice made) the person whose seat was taken hears it by e-mail, once however often the
     dispatcher looks, and the one who took it is not told their own claim."""
     from dippouch.notify.dispatch import dispatch
-    from dippouch.store.notify import deliveries
+    from dippouch.store.notify.stored import deliveries
 
     bo = create_person(store, "Bo", now=T0, email="bo@example.org")
     keen = create_person(store, "Keen", now=T0, email="keen@example.org")

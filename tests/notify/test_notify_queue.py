@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from dippouch import notify
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.mail.outbox import send_due
 from dippouch.mail.settings import ServerSettings
 from dippouch.notify.events import preferences, save_preferences
@@ -19,10 +19,12 @@ from dippouch.notify.scan import scan
 from dippouch.notify.targets import add_push, add_webhook
 from dippouch.notify.task import run_once
 from dippouch.notify.transports import vapid_public_key
-from dippouch.store import GameStore, people_data
-from dippouch.store.notify import deliveries, export_person, forget_person, targets
-from dippouch.store.outbox import outbox_entries
-from dippouch.store.people import create_person, seat_person
+from dippouch.store import GameStore
+from dippouch.store import claims as store_claims
+from dippouch.store.mail.outbox import outbox_entries
+from dippouch.store.notify.stored import deliveries, export_person, forget_person, targets
+from dippouch.store.people import data as people_data
+from dippouch.store.people.persons import create_person, seat_person
 from mailservers import SmtpServer
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
 
@@ -253,7 +255,7 @@ def test_a_person_without_an_address_gets_no_email_and_the_reason_is_kept(store:
 
 def _game(store: GameStore, *people: tuple[str, int]) -> None:
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("demo", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     for power, pid in people:
         store.assign("demo", power, f"p{pid}", now=T0)
         seat_person(store, "demo", power, pid, now=T0)
@@ -305,7 +307,7 @@ def test_a_first_phase_processed_before_the_scan_looked_is_told_as_the_games_sta
     # No look found the first phase open (the worker was down, or runs now and then with --once): the worker's
     # claim processes it at the deadline, then its notification task looks, as in one look of `dippouch worker`.
     at = T0 + timedelta(days=2, minutes=1)
-    done = store.process_next_due(now=at)
+    done = store_claims.process_next_due(store, now=at)
     assert done is not None and done.game == "demo"
     found, _ = run_once(store, at)
     assert (found.starting, found.processed) == (1, 1)

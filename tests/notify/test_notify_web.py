@@ -16,8 +16,8 @@ from dippouch.game import GameError
 from dippouch.notify.events import preferences
 from dippouch.notify.safety import check_url
 from dippouch.notify.targets import add_push, add_webhook
-from dippouch.store.notify import deliveries, targets
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.notify.stored import deliveries, targets
+from dippouch.store.people.persons import create_person, seat_person
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
 from websupport import Site
 

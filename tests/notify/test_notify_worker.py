@@ -13,12 +13,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from dippouch import notify
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.notify.events import save_preferences
 from dippouch.notify.targets import add_push, add_webhook
 from dippouch.store import GameStore
-from dippouch.store.notify import deliveries
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.notify.stored import deliveries
+from dippouch.store.people.persons import create_person, seat_person
 from mailservers import SmtpServer
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
 from workersupport import dippouch_command
@@ -54,7 +54,7 @@ def test_the_worker_finds_a_game_starting_and_delivers_by_every_channel(
     add_webhook(store, ann, "discord", url=f"{chat.base}/discord/1/secret", now=now)
     sub = push.subscribe()
     add_push(store, ann, sub.as_browser_sends_it(), now=now)
-    store.create_game("demo", "standard", now=now, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game("demo", "standard", now=now, settings=GameSettings(deadlines={"movement": "2d"}))
     store.assign("demo", "France", "Ann", now=now)
     seat_person(store, "demo", "France", ann, now=now)
     store.close()

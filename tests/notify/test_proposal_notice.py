@@ -9,13 +9,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.notify.dispatch import dispatch
 from dippouch.notify.events import save_preferences
 from dippouch.play import votes
 from dippouch.store import GameStore
-from dippouch.store.notify import deliveries
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.notify.stored import deliveries
+from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 POWERS = ("France", "England", "Germany")
@@ -29,7 +29,7 @@ def store(db_url: str) -> Iterator[GameStore]:
 
 
 def _game(store: GameStore, name: str, **settings: object) -> dict[str, int]:
-    store.create_game(name, "standard", now=T0, settings=Settings(vote_rule="majority", **settings))  # type: ignore[arg-type]
+    store.create_game(name, "standard", now=T0, settings=GameSettings(vote_rule="majority", **settings))  # type: ignore[arg-type]
     people = {}
     for power in POWERS:
         pid = create_person(store, f"{power} {name}", now=T0, email=f"{power.lower()}.{name}@example.org")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_roster_web import _api, person_browser, seated_person
 
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site, page_words
 
 AWAY = "France (Ann): away 3\u201321 Dec"

@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
-from dippouch.store import absences as B
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import absences as B
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site
 
 T0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
@@ -18,7 +18,7 @@ DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _game(store: GameStore, policy: str) -> int:
-    store.create_game("g", "standard", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     bo = create_person(store, "Bo", now=T0)
     store.assign("g", "Austria", "Bo", now=T0)
     seat_person(store, "g", "Austria", bo, now=T0)

@@ -9,10 +9,10 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
-from dippouch.store import absences as B
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import absences as B
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.worker.service import process_due
 
 T0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)  # Spring 1901's deadline: 3 Aug 12:00; Fall's: 5 Aug 12:00
@@ -20,7 +20,7 @@ DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _game(store: GameStore, name: str, power: str = "Austria", who: str = "Ann") -> int:
-    store.create_game(name, "standard", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     pid = create_person(store, who, now=T0)
     store.assign(name, power, who, now=T0)
     seat_person(store, name, power, pid, now=T0)
@@ -141,7 +141,7 @@ def test_a_persons_absences_are_in_their_data_and_gone_when_they_delete_it(store
 
 
 def test_in_w3k_an_absent_players_units_go_to_the_ally_they_named_by_proxy_orders(store: GameStore) -> None:
-    store.create_game("w", "w3k", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game("w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
     ann = create_person(store, "Ann", now=T0)
     store.assign("w", "Crown", "Ann", now=T0)
     seat_person(store, "w", "Crown", ann, now=T0)
@@ -172,6 +172,6 @@ def test_proxy_orders_are_offered_only_where_the_variants_rules_have_them(store:
         B.set_absence_policy(store, "g", "proxy", now=T0)
     with pytest.raises(GameError, match="ally: standard's rules have no proxy orders"):
         B.set_proxy_ally(store, pid, "g", "France", now=T0)
-    store.create_game("w", "w3k", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game("w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
     with pytest.raises(GameError, match="you play no seat in w"):
         B.set_proxy_ally(store, pid, "w", "Cumberland", now=T0)

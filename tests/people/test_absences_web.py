@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_roster_web import _api, person_browser, seated_person
 
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.worker.service import process_due
 from websupport import Site, page_words
 
@@ -32,7 +32,7 @@ def test_a_holiday_recorded_once_shows_in_every_game_without_its_reason(site: Si
         site.new_game(game, "standard", movement="2d")
     ann_id, ann = seated_person(site, "alpha", "France", "Ann")
     site.seat("beta", "Italy", "Ann")
-    from dippouch.store.people import seat_person
+    from dippouch.store.people.persons import seat_person
 
     seat_person(site.web.store, "beta", "Italy", ann_id, now=site.clock())
     # The site's clock: 1 December 2026.

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
-from dippouch.store import absences as B
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import absences as B
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.worker.service import process_due
 from workersupport import check_ledger, start_worker
 
@@ -20,7 +20,7 @@ def test_the_worker_extends_an_absent_players_deadline_and_carries_anothers_stan
     db_url: str, store: GameStore
 ) -> None:
     now = store.clock()
-    settings = Settings(deadlines=DEADLINES)
+    settings = GameSettings(deadlines=DEADLINES)
     # "away": its deadline passed five minutes ago, while Ann is away (today and tomorrow).
     store.create_game("away", "standard", now=now - timedelta(days=2, minutes=5), settings=settings)
     ann = create_person(store, "Ann", now=now)

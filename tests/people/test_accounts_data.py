@@ -1,6 +1,6 @@
 """Download and delete my data: everything kept about a person in one file, and a delete that empties the
 person, ends their sessions and removes their passkeys while the games keep their seats' history; other
-modules join both through the registry (store/people_data.py)."""
+modules join both through the registry (store/people/data.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from accounts_support import sign_in_by_mail
 
-from dippouch.store import people_data
-from dippouch.store.accounts import add_passkey
 from dippouch.store.db import Database
-from dippouch.store.people import person, person_by_email
+from dippouch.store.people import data as people_data
+from dippouch.store.people.accounts import add_passkey
+from dippouch.store.people.persons import person, person_by_email
 from mailservers import SmtpServer
 from websupport import Site
 

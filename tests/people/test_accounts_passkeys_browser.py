@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from browsersupport import LiveSite
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 
 def test_add_a_passkey_then_sign_in_with_it(live_site: LiveSite) -> None:

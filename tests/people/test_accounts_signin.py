@@ -11,7 +11,7 @@ import pytest
 from accounts_support import ask_link, deliver, link_in, sign_in_by_mail
 
 from dippouch import settings
-from dippouch.store.people import person_by_email
+from dippouch.store.people.persons import person_by_email
 from mailservers import SmtpServer
 from websupport import Site
 

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
-from dippouch.store.accounts import (
+from dippouch.store.people.accounts import (
     LinkError,
     add_passkey,
     calendar_person,
@@ -24,7 +24,7 @@ from dippouch.store.accounts import (
     take_challenge,
     use_link,
 )
-from dippouch.store.people import create_person, person, seat_person
+from dippouch.store.people.persons import create_person, person, seat_person
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -65,7 +65,7 @@ def test_a_link_used_by_two_at_once_lets_one_in(store: GameStore) -> None:
 
 
 def test_orders_are_in_missing_or_not_needed(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0, settings=Settings(deadlines={"movement": "2d", "retreats": "1d"}))
+    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "2d", "retreats": "1d"}))
     pid = create_person(store, "Ann", now=T0, email="ann@example.org")
     for power in ("France", "Germany", "England"):
         store.assign("g", power, "Ann", now=T0)
@@ -127,7 +127,7 @@ def test_forgetting_a_person_keeps_their_seat_and_removes_the_rest(store: GameSt
 def test_a_link_used_before_its_mail_went_is_not_sent_and_not_retried(store: GameStore) -> None:
     """A link used from the Outbox before mail was set up: its mail is withdrawn, never sent with "(used)"
     where the link was (the players' trial, issue 55), and `mail retry` refuses it, saying why."""
-    from dippouch.store.outbox import claim_outbox, retry_outbox
+    from dippouch.store.mail.outbox import claim_outbox, retry_outbox
 
     token = _link(store, "ann@example.org", "Ann")
     use_link(store, token, now=T0 + timedelta(minutes=1))

@@ -20,12 +20,12 @@ from dippouch import notify
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
-from dippouch.store import press as store_press
-from dippouch.store.absences import record_absence
-from dippouch.store.addresses import add_address, set_roster_visibility
-from dippouch.store.models_mail import OutboxRow
-from dippouch.store.notify import deliveries
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.mail.models import OutboxRow
+from dippouch.store.notify.stored import deliveries
+from dippouch.store.people.absences import record_absence
+from dippouch.store.people.addresses import add_address, set_roster_visibility
+from dippouch.store.people.persons import create_person, seat_person
+from dippouch.store.press import messages as store_press
 from websupport import Site, check_api_answer
 
 with warnings.catch_warnings():

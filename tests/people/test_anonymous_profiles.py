@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.http.security import SESSION_COOKIE
 from dippouch.web.routes.openings import reliability_standing
 from websupport import Site

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from browsersupport import LiveSite, shoot
-from dippouch.game import Settings
-from dippouch.store.people import create_person, seat_person
+from dippouch.game import GameSettings
+from dippouch.store.people.persons import create_person, seat_person
 
 SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
 
@@ -22,7 +22,7 @@ def test_the_person_reads_the_anonymous_game_counted_and_a_visitor_does_not(
     site = live_site
     store, now = site.store, site.now()
     ada = create_person(store, "Ada Lovelace", now=now)
-    settings = Settings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, anonymous=True)
+    settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, anonymous=True)
     store.create_game("hush", "standard", now=now, settings=settings)
     store.assign("hush", "England", "Ada Lovelace", now=now)
     seat_person(store, "hush", "England", ada, now=now)

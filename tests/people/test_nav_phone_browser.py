@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from browsersupport import LiveSite, shoot
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 PHONES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
 

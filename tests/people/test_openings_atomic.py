@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore, access, openings
 from dippouch.store.access import AccessStore
 from dippouch.store.openings import (
@@ -31,7 +31,7 @@ from dippouch.store.openings import (
     opening,
     sign_up,
 )
-from dippouch.store.people import create_person, seats_of
+from dippouch.store.people.persons import create_person, seats_of
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
@@ -61,7 +61,7 @@ def _crash_at(monkeypatch: pytest.MonkeyPatch, step: str, *, call: int = 1, modu
 
 def _game(store: GameStore, mode: str, name: str = "hy") -> str:
     """A three-power game opened for players, its clock held until its seats are filled."""
-    store.create_game(name, "hundred3", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines=DEADLINES))
     open_game(store, name, now=T0, mode=mode)
     return name
 
@@ -166,7 +166,7 @@ def test_a_coordinators_choice_that_dies_while_seating_can_be_made_again(
 def test_an_opening_that_dies_before_holding_the_clock_can_be_opened_again(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store.create_game("hy", "hundred3", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game("hy", "hundred3", now=T0, settings=GameSettings(deadlines=DEADLINES))
     with monkeypatch.context() as m:
         _crash_at(m, "pause")
         with pytest.raises(Crash):

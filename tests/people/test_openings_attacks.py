@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.store.people import create_person, seat_person, seats_of
+from dippouch.store.people.persons import create_person, seat_person, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from browsersupport import LiveSite, shoot, watch_errors
-from dippouch.game import Settings
-from dippouch.store.people import create_person, seats_of
+from dippouch.game import GameSettings
+from dippouch.store.people.persons import create_person, seats_of
 
 SIZE = {"width": 1200, "height": 900}
 
@@ -48,7 +48,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     site = live_site
     base, web = site.base, site.web
     deadlines = {"movement": "3d", "retreats": "1d", "adjustments": "1d"}
-    web.store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=Settings(deadlines=deadlines))
+    web.store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=GameSettings(deadlines=deadlines))
     web.store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
     coord = site.key_page(site.coordinator_key, SIZE)
     coord.goto(f"{base}/games/pool/opening")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from dippouch.bots.seats import seat_bot
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.play.openings import TemplateChoices, create_from_template
 from dippouch.store import GameStore
 from dippouch.store.openings import (
@@ -27,7 +27,7 @@ from dippouch.store.openings import (
     signups_of,
     withdraw,
 )
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -95,7 +95,7 @@ def _open_games(store: GameStore, count: int) -> list[str]:
     names = []
     for i in range(count):
         name = f"o{i}"
-        store.create_game(name, "hundred3", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+        store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
         open_game(store, name, now=T0, mode="coordinator")
         names.append(name)
     return names

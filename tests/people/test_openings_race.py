@@ -11,10 +11,10 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.store.openings import open_game, opening, sign_up
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
@@ -54,7 +54,7 @@ def test_simultaneous_sign_ups_for_the_last_seat_seat_one_and_refuse_the_others(
     for r in range(ROUNDS):
         games = [f"g{r}_{i}" for i in range(GAMES)]
         for game in games:
-            store.create_game(game, "standard", now=T0, settings=Settings(deadlines=DEADLINES))
+            store.create_game(game, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
             open_game(store, game, now=T0, mode="preferences")
             for p in first:
                 sign_up(store, game, p, ["any"], now=T0)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.store.openings import (
     assign_signup,
@@ -25,15 +25,15 @@ from dippouch.store.openings import (
     sign_up,
     withdraw,
 )
-from dippouch.store.people import create_person, seat_person, seats_of
-from dippouch.store.reliability import profile, record_of
+from dippouch.store.people.persons import create_person, seat_person, seats_of
+from dippouch.store.people.reliability import profile, record_of
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _game(store: GameStore, name: str = "hy", variant: str = "hundred3") -> str:
-    store.create_game(name, variant, now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game(name, variant, now=T0, settings=GameSettings(deadlines=DEADLINES))
     return name
 
 

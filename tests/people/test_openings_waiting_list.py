@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.store.models import EventRow
 from dippouch.store.openings import (
@@ -24,13 +24,13 @@ from dippouch.store.openings import (
     sign_up,
     signups_of,
 )
-from dippouch.store.people import create_person, seats_of
+from dippouch.store.people.persons import create_person, seats_of
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def _game(store: GameStore, name: str, *, mode: str = "coordinator", creator: int | None = None) -> str:
-    store.create_game(name, "hundred3", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     open_game(store, name, now=T0, mode=mode, creator_id=creator)
     return name
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.store.people import create_person, seats_of
+from dippouch.store.people.persons import create_person, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -28,16 +28,20 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.game import Settings
-from dippouch.store import absences as B
-from dippouch.store.people import person_by_email, seats_of
+from dippouch.game import GameSettings
+from dippouch.store.people import absences as B
+from dippouch.store.people.persons import person_by_email, seats_of
 from mailservers import SmtpServer
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
-from workersupport import start_worker, stop, wait_until
+from workersupport import engine, start_worker, stop, wait_until
 
 LINK = re.compile(r"http://[^/\s]+(/signin/link/dl_[A-Za-z0-9_-]+)")
-FIRST_DEADLINE = "45s"
-"""The first movement phase's time: long enough for the walk to reach it, short enough not to wait long."""
+FIRST_DEADLINE = "10m"
+"""The first movement phase's time: far more than a loaded machine's browsers need to reach the deadline's part
+of the walk, where the deadline is brought forward to :data:`SOON` from then (:func:`_deadline_in`). A deadline
+short enough to pass by itself (45 s) made the walk wait out whatever of it the players' part had not needed."""
+SOON = 1
+"""Seconds from the walk reaching the deadline's part to the deadline brought forward."""
 
 
 @pytest.fixture
@@ -143,6 +147,31 @@ def _starting(found: Callable[[Any, str], list[str]], receiver: Any, who: str) -
     return told
 
 
+def _deadline_in(site: dict[str, Any], game: str, seconds: float) -> datetime:
+    """Move the game's open phase's deadline to ``seconds`` from now by the database's clock (the worker's),
+    in the row itself: the test's stand-in for the time passing. The coordinator's extension would log an
+    ``extend`` event and tell every player, which the walk does not expect; and the desk refuses to shorten a
+    deadline."""
+    import sqlalchemy as sa
+
+    from dippouch.store.models import GameRow, PhaseRow
+
+    store = site["web"].store
+    at: datetime = store.clock() + timedelta(seconds=seconds)
+    eng = engine(site["live"].db_url)
+    try:
+        with eng.begin() as c:
+            gid = c.execute(sa.select(GameRow.id).where(GameRow.name == game)).scalar_one()
+            moved = c.execute(
+                sa.update(PhaseRow).where(PhaseRow.game_id == gid, PhaseRow.status == "open").values(deadline=at)
+            )
+            assert moved.rowcount == 1, moved.rowcount
+    finally:
+        eng.dispose()
+    assert store.status(game, now=datetime.now(UTC)).deadline == at
+    return at
+
+
 def _ics_stamp(at: datetime) -> str:
     return at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
@@ -153,12 +182,12 @@ def test_a_game_that_waited_days_for_its_players_still_tells_them_it_is_starting
     from dippouch.notify.scan import scan
     from dippouch.store import GameStore
     from dippouch.store import openings as O
-    from dippouch.store.people import create_person
+    from dippouch.store.people.persons import create_person
 
     t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     store = GameStore(db_url)
     try:
-        store.create_game("slow", "hundred3", now=t0, settings=Settings(deadlines={"movement": "2d"}))
+        store.create_game("slow", "hundred3", now=t0, settings=GameSettings(deadlines={"movement": "2d"}))
         store.assign("slow", "England", "Eve", now=t0)
         O.open_game(store, "slow", now=t0, mode="coordinator")
         ann = create_person(store, "Ann", now=t0)
@@ -189,7 +218,7 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     if datetime.now(UTC).hour == 23:
         pytest.skip("the holiday is 'today and tomorrow' in UTC days; near midnight the walk would span three")
     deadlines = {"movement": FIRST_DEADLINE, "retreats": "1d", "adjustments": "1d"}
-    store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=Settings(deadlines=deadlines))
+    store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=GameSettings(deadlines=deadlines))
     store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
     store.create_game("next", "standard", now=datetime.now(UTC))
     errors: list[str] = []
@@ -275,6 +304,7 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     assert _posts(chat, "cy") == []
 
     # The first deadline passes while Ann is away: the worker extends it to the day she is back.
+    first = _deadline_in(site, "pool", SOON)
     wait_until(
         "the worker's extension for Ann",
         lambda: [u.power for u in B.absence_uses(store, "pool")] == ["France"],

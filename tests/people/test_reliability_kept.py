@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-import dippouch.store.reliability as reliability
+import dippouch.store.people.reliability as reliability
 from dippouch.people.reliability import score
 from dippouch.store import GameStore
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from dippouch.bots.seats import bot_pace, process_with_bots, seat_bot
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
-from dippouch.store.absences import record_absence, set_absence_policy
 from dippouch.store.openings import open_game, sign_up
-from dippouch.store.people import create_person, seat_person
-from dippouch.store.reliability import profile, record_of
+from dippouch.store.people.absences import record_absence, set_absence_policy
+from dippouch.store.people.persons import create_person, seat_person
+from dippouch.store.people.reliability import profile, record_of
 from websupport import Site
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -32,7 +32,7 @@ def _counts(store: GameStore, person: int) -> tuple[int, int, int, int, int, int
 
 def _bot_game(store: GameStore, name: str, person: int, *, practice: str | None = None) -> str:
     """hundred3 with the person as Burgundy and bots in England and France."""
-    store.create_game(name, "hundred3", now=T0, settings=Settings(deadlines=DAILY, practice=practice))
+    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines=DAILY, practice=practice))
     store.assign(name, "Burgundy", "Carol", now=T0)
     seat_person(store, name, "Burgundy", person, now=T0)
     for power in ("England", "France"):
@@ -102,7 +102,7 @@ def test_a_person_who_takes_the_seat_back_from_a_bot_has_both_turns_and_none_of_
 def test_a_seat_handed_over_after_a_missed_phase_is_abandoned_once(store: GameStore) -> None:
     ann, bo, cy = (create_person(store, n, now=T0) for n in ("Ann", "Bo", "Cy"))
     # A limit of three: one missed phase is no civil disorder, for the game or for the record.
-    store.create_game("g", "standard", now=T0, settings=Settings(deadlines=DAILY, missed_limit=3))
+    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines=DAILY, missed_limit=3))
     for power, person, name in (("France", ann, "Ann"), ("Italy", cy, "Cy")):
         store.assign("g", power, name, now=T0)
         seat_person(store, "g", power, person, now=T0)
@@ -121,7 +121,7 @@ def test_a_seat_handed_over_after_a_missed_phase_is_abandoned_once(store: GameSt
 
 def test_a_stand_ins_orders_during_an_absence_are_excused_not_hers(store: GameStore) -> None:
     ann, sam = create_person(store, "Ann", now=T0), create_person(store, "Sam", now=T0)
-    store.create_game("s", "standard", now=T0, settings=Settings(deadlines=DAILY))
+    store.create_game("s", "standard", now=T0, settings=GameSettings(deadlines=DAILY))
     store.assign("s", "France", "Ann", now=T0)
     seat_person(store, "s", "France", ann, now=T0)
     set_absence_policy(store, "s", "stand_in", now=T0, stand_in_person_id=sam)
@@ -146,7 +146,7 @@ def test_a_phase_missed_in_an_announced_absence_is_excused_and_one_announced_aft
     store: GameStore,
 ) -> None:
     bo = create_person(store, "Bo", now=T0)
-    store.create_game("h", "standard", now=T0, settings=Settings(deadlines=DAILY, missed_limit=3))
+    store.create_game("h", "standard", now=T0, settings=GameSettings(deadlines=DAILY, missed_limit=3))
     store.assign("h", "Germany", "Bo", now=T0)
     seat_person(store, "h", "Germany", bo, now=T0)
     # Spring (deadline 3 March) missed; on 4 March Bo records an absence reaching back to 1 March.

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
-from dippouch.store.people import create_person, seat_person
-from dippouch.store.reliability import profile, record_of, reliabilities
+from dippouch.store.people.persons import create_person, seat_person
+from dippouch.store.people.reliability import profile, record_of, reliabilities
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _game(store: GameStore, name: str) -> None:
-    store.create_game(name, "standard", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
 
 
 def _people(store: GameStore, *names: str) -> list[int]:

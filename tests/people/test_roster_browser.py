@@ -10,8 +10,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.game import Settings
-from dippouch.store.people import create_person, seat_person
+from dippouch.game import GameSettings
+from dippouch.store.people.persons import create_person, seat_person
 
 
 def _shoot(page: Any, name: str) -> None:
@@ -22,7 +22,7 @@ def test_a_person_fills_in_the_player_list_and_a_co_player_prints_it(live_site: 
     site = live_site
     web, base = site.web, site.base
     now = datetime.now(UTC)
-    web.store.create_game("powick", "w3k", now=now, settings=Settings(deadlines={"movement": "7d"}))
+    web.store.create_game("powick", "w3k", now=now, settings=GameSettings(deadlines={"movement": "7d"}))
     people = {}
     for power, name in (("Crown", "Ann Lee"), ("Cumberland", "Bo Diddley")):
         web.store.assign("powick", power, name, now=now)

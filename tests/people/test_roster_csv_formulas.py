@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.routes.roster import csv_cell
 from websupport import Site, check_api_answer
 

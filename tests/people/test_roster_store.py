@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
-from dippouch.store import addresses as A
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import addresses as A
+from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
@@ -62,7 +62,7 @@ def test_nobody_edits_or_removes_another_persons_address(store: GameStore) -> No
 
 def test_the_roster_lists_every_power_with_the_address_in_force_and_changes_ahead(store: GameStore) -> None:
     for name in ("powick", "edgehill"):
-        store.create_game(name, "w3k", now=T0, settings=Settings(deadlines=DEADLINES))
+        store.create_game(name, "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
     powers = store.variant("powick").power_names
     ann = create_person(store, "Ann", now=T0, email="ann@example.org")
     A.add_address(store, ann, "1 High Street", now=T0)
@@ -83,8 +83,8 @@ def test_the_roster_lists_every_power_with_the_address_in_force_and_changes_ahea
 
 
 def test_who_reads_the_roster_comes_from_the_variant_until_the_game_says(store: GameStore) -> None:
-    store.create_game("w", "w3k", now=T0, settings=Settings(deadlines=DEADLINES))
-    store.create_game("s", "standard", now=T0, settings=Settings(deadlines=DEADLINES))
+    store.create_game("w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store.create_game("s", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     assert A.roster_visibility(store, "w") == "co-players"  # the rulebook's document is every player's
     assert A.roster_visibility(store, "s") == "coordinator"
     assert A.set_roster_visibility(store, "w", "Nobody", now=T0) == "nobody"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site, check_api_answer
 
 with warnings.catch_warnings():

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from test_roster_web import _api, person_browser, seated_person
 
-from dippouch.store.people import create_person
+from dippouch.store import votes as store_votes
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 SEALED = "A par - bur"
@@ -115,7 +116,7 @@ def test_a_draw_vote_is_the_players_own_not_the_stand_ins(site: Site) -> None:
     assert r.status_code == 403 and refused in r.json()["error"]
     r = site.post_form(bo, "/games/g/play/France/vote", {"draw": "yes"})
     assert r.status_code == 403 and refused in html.unescape(r.text)
-    assert [p for p, yes, _ in site.web.store.vote_history("g") if yes] == []
+    assert [p for p, yes, _ in store_votes.vote_history(site.web.store, "g") if yes] == []
 
 
 def test_a_coordinator_who_names_themselves_stand_in_gets_nothing_sealed(site: Site) -> None:

@@ -10,10 +10,10 @@ from solo_board import solo_board
 from test_records_doors import FALL, SPRING
 
 from dippouch.bots.seats import seat_bot
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.records import choose_scoring
 from dippouch.store import GameStore
-from dippouch.store.people import seat_person
+from dippouch.store.people.persons import seat_person
 
 
 def seat(store: GameStore, game: str, power: str, person: int, now: datetime) -> None:
@@ -44,7 +44,7 @@ def play_solo(
     now: datetime,
     *,
     bot: str | None = None,
-    settings: Settings | None = None,
+    settings: GameSettings | None = None,
 ) -> None:
     """``game`` won by France in Fall 1901 (processed at ``now`` + 30 minutes); ``people`` hold their powers,
     ``bot`` is a bot's seat."""

@@ -10,15 +10,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import dippouch.store.press as store_press
-from dippouch.game import GameError, Settings
+import dippouch.store.press.messages as store_press
+from dippouch.game import GameError, GameSettings
 from dippouch.play import blocks, moderation
 from dippouch.play import openings as play_openings
 from dippouch.play.press import PressRefused, send_press
 from dippouch.play.seats import seat
-from dippouch.store import moderation as store_moderation
 from dippouch.store import openings as store_openings
-from dippouch.store.people import create_person
+from dippouch.store.moderation import stored as store_moderation
+from dippouch.store.people.persons import create_person
 from dippouch.store.repository import GameStore
 
 T0 = datetime(2030, 3, 1, 12, tzinfo=UTC)
@@ -30,7 +30,7 @@ def _people(store: GameStore, *names: str) -> list[int]:
 
 def _game(store: GameStore, seats: dict[str, str]) -> None:
     """A standard game ``g`` with these powers played by these people (by their address, as the desk seats)."""
-    store.create_game("g", "standard", settings=Settings(deadlines={"movement": "2d"}), now=T0)
+    store.create_game("g", "standard", settings=GameSettings(deadlines={"movement": "2d"}), now=T0)
     for power, name in seats.items():
         seat(store, "g", power, name, now=T0, email=f"{name.lower()}@example.org")
 
@@ -121,7 +121,7 @@ def test_a_block_holds_in_the_lobby(store: GameStore) -> None:
 
 def test_a_claim_from_the_pool_is_refused_as_a_sign_up_is(store: GameStore) -> None:
     ann, bob, zed = _people(store, "Ann", "Bob", "Zed")
-    store.create_game("g", "hundred3", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game("g", "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     store_openings.open_game(store, "g", now=T0, mode="coordinator")
     for who, power in ((ann, "England"), (zed, "France")):
         store_openings.sign_up(store, "g", who, [power], now=T0)
@@ -163,7 +163,7 @@ def test_a_person_the_moderators_stopped_from_press_is_refused_in_every_game(sto
 
 
 def test_my_data_holds_my_blocks_and_deleting_it_lifts_them_both_ways(store: GameStore) -> None:
-    from dippouch.store import people_data
+    from dippouch.store.people import data as people_data
 
     ann, bob, cy = _people(store, "Ann", "Bob", "Cy")
     blocks.block(store, ann, bob, now=T0)

@@ -21,7 +21,7 @@ from dippouch.play.coach import (
     turning_points,
 )
 from dippouch.store import GameStore
-from dippouch.store.coach import phases_to_analyse
+from dippouch.store.learning.coach import phases_to_analyse
 from helpers import board
 
 T = datetime(2026, 3, 2, 9, tzinfo=UTC)

@@ -27,7 +27,7 @@ from dippouch.play.fairness import (
 )
 from dippouch.store import GameStore
 from dippouch.store.openings import open_game
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -21,11 +21,11 @@ from dippouch.play.ratings_check import check_ratings, rewrite_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
 from dippouch.store import GameStore
-from dippouch.store import ratings as stored_ratings
-from dippouch.store.events import events_after
 from dippouch.store.models import GameRow, PlayerRow
 from dippouch.store.models_duels import DuelWaitRow
-from dippouch.store.people import create_person
+from dippouch.store.notify.events import events_after
+from dippouch.store.people.persons import create_person
+from dippouch.store.ratings import ledger as stored_ratings
 
 T = datetime(2026, 5, 4, 9, tzinfo=UTC)
 
@@ -225,7 +225,7 @@ def test_a_rated_one_on_one_game_played_to_its_end_is_rated_in_its_own_pool(stor
 
 
 def test_a_persons_waits_are_in_their_data_and_go_with_it(store: GameStore) -> None:
-    from dippouch.store.people_data import export_all, forget_all
+    from dippouch.store.people.data import export_all, forget_all
 
     ann, bob = _people(store, "Ann", "Bob")
     ask_for_duel(store, ann, "fva", now=T)

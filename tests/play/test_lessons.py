@@ -124,8 +124,8 @@ def test_unknown_lesson_and_progress_read_from_a_browser() -> None:
 
 
 def test_progress_is_kept_per_person(store: GameStore) -> None:
-    from dippouch.store.lessons import export_person, forget_person
-    from dippouch.store.people import create_person
+    from dippouch.store.learning.lessons import export_person, forget_person
+    from dippouch.store.people.persons import create_person
 
     pid = create_person(store, "Ada", now=T0)
     other = create_person(store, "Bob", now=T0)

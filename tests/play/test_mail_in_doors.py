@@ -24,7 +24,7 @@ from dippouch import settings
 from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
-from dippouch.store.models_mail import MailMessageRow, OutboxRow
+from dippouch.store.mail.models import MailMessageRow, OutboxRow
 from dippouch.worker.service import mail_fetch_task
 from mailservers import ImapServer, SmtpServer, worker_mail_env
 from websupport import Site
@@ -146,7 +146,7 @@ def test_a_message_from_another_address_is_held_in_four_and_one_for_a_later_phas
 def test_a_message_is_recorded_with_its_reply_or_not_at_all(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     """The record of what became of a message and its receipt are one transaction: when queueing the receipt
     fails, the message is not recorded as answered either."""
-    import dippouch.store.inbox as inbox
+    import dippouch.store.mail.inbox as inbox
 
     def broken(*_: object, **__: object) -> bool:
         raise RuntimeError("the outbox failed")

@@ -14,9 +14,9 @@ import pytest
 
 from dippouch.store import openings as store_openings
 from dippouch.store.models import EventRow
-from dippouch.store.people import create_person, seats_of
-from dippouch.store.press import press_rules
-from dippouch.store.reliability import record_of
+from dippouch.store.people.persons import create_person, seats_of
+from dippouch.store.people.reliability import record_of
+from dippouch.store.press.messages import press_rules
 from dippouch.store.rows import game_row
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import MessageSent, PressRefused, send_press
 from dippouch.saying import say
-from dippouch.store.models_press import PressTokenRow
+from dippouch.store.press.models import PressTokenRow
 from websupport import Site
 
 DOORS = ("web", "api", "mail")
@@ -77,7 +77,7 @@ def _said(site: Site, channel: int) -> list[tuple[str, str]]:
 
 
 def _via(site: Site) -> list[str]:
-    from dippouch.store.models_press import PressMessageRow
+    from dippouch.store.press.models import PressMessageRow
 
     with site.web.store.session() as s:
         return [str(v) for v in s.scalars(sa.select(PressMessageRow.via).order_by(PressMessageRow.id))]

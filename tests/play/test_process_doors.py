@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from dippouch.bots.seats import play_seats, seat_bot
 from dippouch.cli import app, register_commands
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.processing import ProcessedNow, process_now
 from dippouch.store import GameStore
 from dippouch.web.http.scheduler import DeadlineScheduler
@@ -35,7 +35,7 @@ def _site(tmp_path: Path) -> Site:
     store = s.web.store
     # Opened two hours ago by the database's clock (what a worker without --now goes by): Spring is an hour late.
     opened = store.clock() - timedelta(hours=2)
-    settings = Settings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
+    settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
     store.create_game("demo", "standard", now=opened, settings=settings)
     for power in BOTS:
         seat_bot(store, "demo", power, "hold", now=opened)

@@ -21,13 +21,13 @@ from rated_games import play_draw, play_solo
 from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.ratings import RatingsTask, board
 from dippouch.play.ratings_check import check_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import DIVISOR, START
 from dippouch.store import GameStore
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 DOORS = ("play", "api", "page", "cli")
@@ -53,7 +53,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
         {"France": ids["Eve"], "Russia": ids["Ann"]},
         now + timedelta(days=2),
         bot="Italy",
-        settings=Settings(practice="tag"),
+        settings=GameSettings(practice="tag"),
     )
     play_solo(store, "secret1", {"France": ids["Eve"], "Russia": ids["Cy"]}, now + timedelta(days=3))
     site.web.access.set_visibility("secret1", "private")
@@ -191,7 +191,7 @@ def test_the_doors_read_what_is_stored_until_the_worker_takes_new_games_in(tmp_p
         "s2",
         {"France": ids[1], "Russia": ids[2]},
         now + timedelta(days=2),
-        settings=Settings(anonymous=True),  # its players are revealed at its end: it counts
+        settings=GameSettings(anonymous=True),  # its players are revealed at its end: it counts
     )
     # Only the reliability beside each rating moves (it is read at each request, from the games now).
     assert _figures(site.browser().get("/api/ratings").json()) == _figures(before)

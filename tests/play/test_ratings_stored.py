@@ -1,4 +1,4 @@
-"""Stored ratings (:mod:`dippouch.play.ratings` over :mod:`dippouch.store.ratings`): after every step of a series
+"""Stored ratings (:mod:`dippouch.play.ratings` over :mod:`dippouch.store.ratings.ledger`): after every step of a series
 of games finishing for real (processed by the worker's own function, drawn by votes, processed by the
 coordinator), on SQLite and PostgreSQL, the stored ratings equal a recomputation from scratch to the last bit
 (:func:`dippouch.play.ratings_check.check_ratings`). The series has games finishing in another order than they
@@ -17,7 +17,7 @@ from rated_games import play_draw, play_solo
 from solo_board import solo_board
 
 from dippouch.bots.seats import seat_bot
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.processing import process_due
 from dippouch.play.ratings import RatingsTask, board, hall_of_fame, person_rating, unscored, update_ratings
 from dippouch.play.ratings_check import check_ratings, recompute, rewrite_ratings
@@ -25,9 +25,9 @@ from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
 from dippouch.saying import say
 from dippouch.store import GameStore
-from dippouch.store import ratings as stored
 from dippouch.store.access import AccessStore
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
+from dippouch.store.ratings import ledger as stored
 
 T = datetime(2026, 3, 2, 9, tzinfo=UTC)
 
@@ -82,7 +82,7 @@ def test_stored_ratings_equal_a_recomputation_after_every_step(store: GameStore)
         {"France": fay, "Russia": gus},
         T + timedelta(days=31),
         bot="Italy",
-        settings=Settings(practice="tag"),
+        settings=GameSettings(practice="tag"),
     )
     store.create_game("botwin", "standard", now=T + timedelta(days=31), position=solo_board())
     _seat(store, "botwin", {"Russia": fay, "Turkey": gus})
@@ -243,7 +243,7 @@ def test_the_reliability_beside_a_rating_counts_games_left_in_civil_disorder(sto
     """Who leaves a game in civil disorder has not finished it: s1 allows one missed phase and nobody sends
     orders, so both its players end in civil disorder; s2 allows two."""
     ids = _people(store)
-    play_solo(store, "s1", {"France": ids["Ann"], "Russia": ids["Bob"]}, T, settings=Settings(missed_limit=1))
+    play_solo(store, "s1", {"France": ids["Ann"], "Russia": ids["Bob"]}, T, settings=GameSettings(missed_limit=1))
     play_solo(store, "s2", {"France": ids["Bob"], "Russia": ids["Cy"]}, T + timedelta(days=1))
     update_ratings(store)
     got = {p.person_id: p.finished for p in board(store).places}

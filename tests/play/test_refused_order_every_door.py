@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from dippouch import settings
 from dippouch.catalog import load_variant
 from dippouch.cli import app, register_commands
-from dippouch.game import Settings, check_orders
+from dippouch.game import GameSettings, check_orders
 from dippouch.mail.intake import take_in
 from dippouch.saying import say
 from websupport import Site
@@ -38,7 +38,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     settings.reread()
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     # A German game: its mail to a player is in its language (each other door follows its reader).
-    s.web.store.create_game("demo", "standard", now=s.clock(), settings=Settings(language="de"))
+    s.web.store.create_game("demo", "standard", now=s.clock(), settings=GameSettings(language="de"))
     s.web.store.assign("demo", "France", "Fay", now=s.clock(), email="fay@example.org")
     return s
 

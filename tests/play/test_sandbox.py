@@ -12,7 +12,7 @@ from dippouch.game import GameError, position_to_data
 from dippouch.play import sandbox as sb
 from dippouch.saying import say
 from dippouch.store import GameStore
-from dippouch.store.sandboxes import Sandbox
+from dippouch.store.sandboxes.boards import Sandbox
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 V = load_variant("standard")

@@ -24,7 +24,7 @@ from dippouch.play.daide import daide_server
 from dippouch.play.seats import seat_program
 from dippouch.store import openings as store_openings
 from dippouch.store.models import EventRow
-from dippouch.store.people import create_person, seats_of
+from dippouch.store.people.persons import create_person, seats_of
 from dippouch.store.rows import game_row
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site

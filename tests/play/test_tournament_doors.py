@@ -31,7 +31,7 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.play.tournaments import add_game, new_tournament, standings
 from dippouch.store import GameStore
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 DOORS = ("play", "api", "page", "cli")
@@ -255,11 +255,11 @@ def test_a_bot_that_shares_a_draw_scores_for_nobody(store: GameStore) -> None:
 
 def test_a_practice_game_or_a_missing_one_found_in_a_tournament_counts_for_nobody(store: GameStore) -> None:
     """The use case refuses them; one put in by other means (the store's own call) is listed, not counted."""
-    from dippouch.game import Settings
-    from dippouch.store.tournaments import add_game as store_add_game
+    from dippouch.game import GameSettings
+    from dippouch.store.tournaments.stored import add_game as store_add_game
 
     now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    play_solo(store, "p1", {"France": create_person(store, "Ann", now=now)}, now, settings=Settings(practice="tag"))
+    play_solo(store, "p1", {"France": create_person(store, "Ann", now=now)}, now, settings=GameSettings(practice="tag"))
     new_tournament(store, "Odd", "dss", now=now)
     for game in ("p1", "gone"):
         store_add_game(store, "Odd", game, round_number=None, now=now)

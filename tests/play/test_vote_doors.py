@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.play.votes import Voted
 from dippouch.store import GameStore
+from dippouch.store import votes as store_votes
 from websupport import Site
 
 DOORS = ("web", "api", "cli")
@@ -55,7 +56,7 @@ def test_the_last_yes_ends_the_game_in_a_draw_whichever_door_it_comes_through(do
     assert st.state == "finished" and st.ending is not None, (door, said)
     assert st.ending.kind == "draw" and sorted(st.ending.powers) == sorted(("France", *OTHERS)), door
     # The vote is stored under the power's own name, whatever the door was given ("france" on the command line).
-    assert [(p, yes) for p, yes, _ in store.vote_history("demo")][-1] == ("France", True), door
+    assert [(p, yes) for p, yes, _ in store_votes.vote_history(store, "demo")][-1] == ("France", True), door
     assert st.ending.text.split(":")[0] in html.unescape(said), (door, said)
 
 
@@ -64,7 +65,7 @@ def test_a_vote_in_a_game_without_draws_is_refused_in_the_same_words_at_every_do
     site = _site(tmp_path, draws="off")
     said = html.unescape(_vote(site, door, tmp_path))
     assert "draws are not allowed in game 'demo'" in said, (door, said)
-    assert site.web.store.vote_history("demo") == [], door
+    assert store_votes.vote_history(site.web.store, "demo") == [], door
 
 
 def test_the_result_says_what_every_door_tells_the_voter(tmp_path: Path) -> None:

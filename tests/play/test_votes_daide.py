@@ -10,14 +10,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from daidesupport import Raw
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play import votes
 from dippouch.play.daide import daide_server
 from dippouch.store import GameStore
 
 
 def _serve(store: GameStore, body: Any, **settings: Any) -> Any:
-    store.create_game("g", "standard", now=datetime.now(UTC), settings=Settings(**settings))
+    store.create_game("g", "standard", now=datetime.now(UTC), settings=GameSettings(**settings))
 
     async def main() -> Any:
         server = daide_server(store, "g", poll=0.1)

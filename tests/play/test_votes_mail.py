@@ -75,14 +75,14 @@ def test_the_receipt_of_a_letter_with_vote_lines_says_what_each_did_in_the_games
     """The votes act before the orders' transaction, so the receipt made inside it reports each line: the
     proposal opened, a ballot refused with the reason, and the proposal a last yes decided (it said nothing
     of them: the receipt was written before the votes acted)."""
-    from dippouch.game import Settings
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.game import GameSettings
+    from dippouch.store.mail.models import OutboxRow
 
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
     monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
     settings.reread()
     store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
-    store.create_game("demo", "standard", now=T0, settings=Settings(language="de", vote_rule="majority"))
+    store.create_game("demo", "standard", now=T0, settings=GameSettings(language="de", vote_rule="majority"))
     for power in POWERS:
         store.assign("demo", power, power, now=T0, email=f"{power.lower()}@example.org")
 

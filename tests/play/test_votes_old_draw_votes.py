@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play import votes
 from dippouch.store import GameStore
 from dippouch.store.models import VoteRow
@@ -30,7 +30,7 @@ def store(db_url: str) -> Iterator[GameStore]:
 
 def _game(store: GameStore, name: str, rule: str, old: dict[str, bool]) -> None:
     """A running game with draw votes stored the old way (rows only, no proposal), as an upgraded site has."""
-    store.create_game(name, "standard", now=T0, settings=Settings(vote_rule=rule))
+    store.create_game(name, "standard", now=T0, settings=GameSettings(vote_rule=rule))
     for power in POWERS:
         store.assign(name, power, f"{power} player", now=T0)
     with store.session() as s, s.begin():

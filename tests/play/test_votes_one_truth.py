@@ -14,8 +14,8 @@ from dippouch.play import votes
 from dippouch.play.fairness import player_run
 from dippouch.store import GameStore
 from dippouch.store import openings as store_openings
-from dippouch.store.accounts import forget_person
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.accounts import forget_person
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -60,7 +60,7 @@ def test_viewing_an_expired_proposal_writes_nothing_and_the_workers_mark_it(db_u
     import sqlalchemy as sa
 
     from dippouch.play.processing import process_due
-    from dippouch.store.mail_games import events_since, game_id
+    from dippouch.store.mail.games import events_since, game_id
 
     site = Site(db_url, limits={})
     site.new_game("demo")

@@ -9,12 +9,12 @@ from datetime import timedelta
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.play import votes
 from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store import openings as store_openings
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.store.rows import game_row
 from websupport import Site
 
@@ -249,9 +249,9 @@ def test_in_a_player_run_game_the_table_processes_now_and_replaces_a_player(db_u
 def test_the_vote_rule_is_a_setting_kept_with_the_game(db_url: str) -> None:
     site = _site(db_url, "majority")
     with site.web.store.session() as s:
-        assert Settings.from_data(game_row(s, "demo").settings).vote_rule == "majority"
+        assert GameSettings.from_data(game_row(s, "demo").settings).vote_rule == "majority"
     with pytest.raises(GameError, match="no such vote rule"):
-        Settings(vote_rule="dictator")
+        GameSettings(vote_rule="dictator")
 
 
 def test_the_draw_box_and_the_game_page_count_a_majoritys_yes_votes(db_url: str) -> None:
@@ -275,7 +275,7 @@ def test_the_draw_box_and_the_game_page_count_a_majoritys_yes_votes(db_url: str)
 
 def test_why_no_draw_is_possible_is_said_in_the_readers_language(db_url: str) -> None:
     site = Site(db_url, limits={})
-    site.web.store.create_game("nodraw", "standard", now=site.clock(), settings=Settings(draws=False))
+    site.web.store.create_game("nodraw", "standard", now=site.clock(), settings=GameSettings(draws=False))
     france = site.player("nodraw", "France", "Fay")
     page = france.get("/games/nodraw/play/France").text
     assert "No draw is possible now: this game does not allow draws" in page

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import send_press
-from dippouch.store.models_press import PressTokenRow
+from dippouch.store.press.models import PressTokenRow
 from websupport import Site
 
 FRANCE = "fay@example.org"

@@ -16,8 +16,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's own deprecation notice, as tests/websupport.py has it
     from fastapi.testclient import TestClient
 
-import dippouch.store.press as store_press
-from dippouch.store.people import create_person
+import dippouch.store.press.messages as store_press
+from dippouch.store.people.persons import create_person
 from dippouch.web.routes import press as web_press
 from websupport import Site
 

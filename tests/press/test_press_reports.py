@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from dippouch.game import GameError
 from dippouch.store import GameStore
 from websupport import Site

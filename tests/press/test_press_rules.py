@@ -255,7 +255,7 @@ def test_every_refusal_is_a_message_said_in_the_reader_s_language(
     holds as written); the rule's id is the word programs read, its English the refusal's."""
     from dippouch.core.messages import Msg
     from dippouch.saying import say
-    from dippouch.store.press import PressRefused
+    from dippouch.store.press.messages import PressRefused
 
     why = refusal(rules, attempt)
     assert why is not None and isinstance(why.rule, Msg) and isinstance(why.message, Msg)

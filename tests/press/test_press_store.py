@@ -10,14 +10,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from dippouch.game import GameError
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.notify.events import save_preferences
 from dippouch.press.rules import COORDINATOR
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.mail.models import OutboxRow
+from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 OTHERS = ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-RECORDED = 1
+RECORDED = 0
 """Public class names defined in more than one module of ``src/`` when last counted: lower it as they go."""
 
 

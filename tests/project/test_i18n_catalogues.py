@@ -53,7 +53,7 @@ KEYWORDS: dict[str, object] = {
     "pgettext": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
     "lazy_gettext": None,
-    "_both": (1,),  # mail/intake.py: a refusal's message, in English for the log and translated for the reply
+    "said_both": (1,),  # play/mail_record.py: a refusal's message, in English for the log and translated for the reply
     "N_": None,  # dippouch.core.messages: a template the core fills in English and the doors translate (said)
     "NP_": ((1, "c"), 2),  # the same, a part of a message (a list's "or") by its context
     "msg": None,  # dippouch.core.messages: a message as a value, said where it is shown (dippouch.saying)

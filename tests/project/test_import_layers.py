@@ -186,6 +186,50 @@ def test_the_store_imports_nothing_above_it() -> None:
     assert _reaching({"store"}, above) == {}
 
 
+STORE_DOMAINS = frozenset(
+    {"learning", "mail", "moderation", "notify", "people", "press", "ratings", "sandboxes", "tournaments"}
+)
+"""The store's domain sub-packages, around its games core (docs/architecture.md)."""
+CORE_HOOKS: dict[tuple[str, str], str] = {}
+"""(core module, domain module) -> why the core still names that domain. Empty: each domain registers its part
+with the core (store/domains.py) from its ``hooks`` module, which the store package imports
+(tests/store/test_domains.py); the list only shrinks, so it stays empty."""
+
+
+def _store_core() -> set[str]:
+    """The games core: the modules at store/'s top that the facade (store/repository.py) is made of, through
+    every import they make."""
+    top = {
+        m for m in MODULES if m.count(".") == 2 and m.startswith("dippouch.store.") and MODULES[m].name != "__init__.py"
+    }
+    core: set[str] = set()
+    todo = ["dippouch.store.repository"]
+    while todo:
+        name = todo.pop()
+        if name not in core:
+            core.add(name)
+            todo.extend(m for m in GRAPH[name] if m in top)
+    return core
+
+
+def test_the_store_core_never_names_a_domain() -> None:
+    """The domains register with the games core (store/domains.py) and read its rows; the core never names a
+    domain, not even inside a function."""
+    packages = {p.parent.name for p in (ROOT / "store").glob("*/__init__.py")}
+    assert packages - {"migrations"} == STORE_DOMAINS, "a sub-package of the store is a domain: list it"
+    core = _store_core()
+    assert {"dippouch.store.rows", "dippouch.store.processing", "dippouch.store.games"} <= core
+    assert not any(m.split(".")[2] in STORE_DOMAINS for m in core), "a domain module counted as the core"
+    naming = {
+        (name, m)
+        for name in core
+        for m in TYPED_GRAPH[name]
+        if m.startswith("dippouch.store.") and m.split(".")[2] in STORE_DOMAINS
+    }
+    assert naming - set(CORE_HOOKS) == set(), "the core names a domain: let the domain take the core's values"
+    assert set(CORE_HOOKS) - naming == set(), "these hooks are gone: take them off the list"
+
+
 def test_notify_imports_no_way_in() -> None:
     """Notifications are told to people by the ways in (mail, web, the command line, the worker), which pass
     what notify needs (the mail's sender address: notify.transports.MailSender)."""
@@ -268,3 +312,33 @@ def test_the_rules_about_people_and_press_are_pure() -> None:
     io = {"os", "pathlib", "socket", "subprocess", "sqlite3", "sqlalchemy", "urllib", "http", "threading"}
     found = {n: sorted(_imports(n, MODULES[n], outside=True) & io) for n in pure}
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_letters_are_read_without_the_shell() -> None:
+    """dippouch.letters reads a mail (its subject, body, attachments, the proof of its sender) and writes the
+    letters sent back (receipts, refusals) from what it is handed: it imports the core, the rules of procedure
+    (``game``) and the words (``i18n``, ``names``, ``saying``) only, and nothing that opens a file, a socket or
+    the database, so the use cases below the mail door (play/mail_intake.py, play/held_mail.py) read and answer
+    a mail themselves."""
+    letters = [n for n in MODULES if n == "dippouch.letters" or n.startswith("dippouch.letters.")]
+    assert {"dippouch.letters.subject", "dippouch.letters.message", "dippouch.letters.proof"} <= set(letters)
+    words = {"dippouch.i18n", "dippouch.names", "dippouch.saying"}
+    shell = {
+        n: sorted(
+            m
+            for m in TYPED_GRAPH[n]
+            if not m.startswith(("dippouch.core", "dippouch.letters", "dippouch.game")) and m not in words
+        )
+        for n in letters
+    }
+    assert {k: v for k, v in shell.items() if v} == {}
+    io = {"os", "pathlib", "socket", "subprocess", "sqlite3", "sqlalchemy", "urllib", "http", "threading", "smtplib"}
+    io |= {"imaplib"}
+    found = {n: sorted(_imports(n, MODULES[n], outside=True) & io) for n in letters}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_use_cases_never_reach_up_into_a_door() -> None:
+    """play/ is under every door: a use case that acts on a mail reads it with dippouch.letters, never by
+    importing the mail door (nor the web, the command line or the worker)."""
+    assert _reaching({"play"}, {"mail", "web", "cli", "worker"}) == {}

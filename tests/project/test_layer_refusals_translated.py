@@ -30,7 +30,7 @@ LAYERS = (
     "dippouch/play",
     "dippouch/press",
     "dippouch/people",
-    "dippouch/game.py",
+    "dippouch/game",
     "dippouch/web",
 )
 """Where a refusal a page shows is raised (the web's own too)."""

@@ -13,12 +13,42 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 RECORDED = 0
 """The errors built from formatted text in ``src/`` when this was last counted: lower it as they go."""
+
+RECORDED_RESULTS = 0
+"""Results built from formatted English in the layers when this was last counted."""
+
+LAYERS = ("core/", "play/", "store/", "people/", "press/", "ranking/", "bots/", "notify/", "mail/", "letters/", "game/")
+LAYER_MODULES = frozenset({"report.py", "names.py", "saying.py", "catalog.py"})
+"""The rooms under the doors (``src/dippouch/`` relative) whose results :func:`count_results` reads."""
+
+AUTHORS_TOOLS = frozenset({"bots/outside.py"})
+"""Modules of the layers whose reports are for an author at the command line, like ``mapcheck``: the outside
+bot runner's account of what a bot program sent wrong (``dippouch bots try``)."""
+
+RESULT_WORDS = frozenset(
+    {
+        "reason",
+        "why",
+        "note",
+        "notes",
+        "problem",
+        "problems",
+        "detail",
+        "result",
+        "results",
+        "refusal",
+        "told",
+        "dropped",
+    }
+)
+"""Names that say a value is something a person is told."""
 
 OUTSIDE = frozenset({"HTTPException", "StarletteHTTPException"})
 """Error classes of the libraries under the web whose message a person reads."""
@@ -95,6 +125,86 @@ def count(src: Path = SRC) -> Counter[str]:
                 if message is not None and formatted(message):
                     found[str(path.relative_to(src))] += 1
     return found
+
+
+def english(node: ast.expr) -> bool:
+    """Formatted text not made by a translation call: English written into a value."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return formatted(node) and not _translated(node.left)
+    return formatted(node)
+
+
+def _translated(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and (_base_name(node.func) or "") in ("_", "gettext", "ngettext", "pgettext")
+
+
+def _named(node: ast.expr) -> str:
+    return _base_name(node) or ""
+
+
+def _results_in(tree: ast.Module) -> Iterator[int]:
+    """The lines of ``tree`` where a result is built from English formatted text."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg in RESULT_WORDS and english(kw.value):
+                    yield node.lineno
+            f = node.func
+            if (
+                isinstance(f, ast.Attribute)
+                and f.attr in ("append", "extend", "insert")
+                and node.args
+                and english(node.args[-1])
+                and _named(f.value).lstrip("_") in RESULT_WORDS
+            ):
+                yield node.lineno
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None and english(node.value):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(_named(t).lstrip("_") in RESULT_WORDS for t in targets):
+                yield node.lineno
+
+
+def count_results(src: Path = SRC) -> Counter[str]:
+    """Per file (relative to ``src``), the results built from English formatted text in the layers."""
+    found: Counter[str] = Counter()
+    root = src / "dippouch" if (src / "dippouch").is_dir() else src
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if "migrations/" in rel or rel in AUTHORS_TOOLS or not (rel.startswith(LAYERS) or rel in LAYER_MODULES):
+            continue
+        n = sum(1 for _ in _results_in(ast.parse(path.read_text(encoding="utf-8"))))
+        if n:
+            found[rel] += n
+    return found
+
+
+def test_no_more_results_are_built_from_formatted_text() -> None:
+    found = count_results()
+    total = sum(found.values())
+    print(f"results built from formatted English: {total}")
+    assert total <= RECORDED_RESULTS, (
+        f"{total} results built from formatted English in the layers, more than the {RECORDED_RESULTS} recorded: "
+        "make them message values (msg(template, **values)), said where shown:\n"
+        + "\n".join(f"  {n:4d}  {w}" for w, n in found.most_common())
+    )
+
+
+def test_the_results_check_finds_each_way_and_spares_the_doors(tmp_path: Path) -> None:
+    (tmp_path / "store").mkdir()
+    (tmp_path / "web").mkdir()
+    (tmp_path / "store" / "m.py").write_text(
+        "def f(x, rows, notes):\n"
+        "    rows.add(Row(reason=f'merged into {x}'))\n"
+        "    notes.append('read ' + x)\n"
+        "    why = 'no game %s' % x\n"
+        "    problems.append(f'{x}: bad')\n"
+        "    notes.append(msg('read %(x)s', x=x))\n"
+        "    told = _('read %(x)s') % {'x': x}\n"
+        "    label = f'{x}'\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "web" / "page.py").write_text("def g(x, notes):\n    notes.append(f'{x}')\n", encoding="utf-8")
+    assert count_results(tmp_path) == Counter({"store/m.py": 4})
 
 
 def test_no_more_errors_are_built_from_formatted_text() -> None:

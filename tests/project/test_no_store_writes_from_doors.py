@@ -226,7 +226,7 @@ def test_no_door_writes_to_the_store() -> None:
 
 def test_the_doors_write_no_more_through_the_stores_modules() -> None:
     writers = store_module_writers()
-    assert {("dippouch.store.inbox", "dismiss_held"), ("dippouch.store.openings", "open_game")} <= writers
+    assert {("dippouch.store.mail.inbox", "dismiss_held"), ("dippouch.store.openings", "open_game")} <= writers
     assert ("dippouch.store.openings", "opening") not in writers
     found = door_module_writes()
     assert len(found) <= MODULE_CEILING, (

@@ -298,7 +298,7 @@ def test_a_mail_server_setting_that_is_wrong_is_a_game_error_naming_it(monkeypat
 def test_a_proof_mode_that_is_not_one_is_refused_not_taken_as_required(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before, any other word was silently ``required``: an operator who wrote ``from_address`` never learnt
     why every mail was held. A game's own choice still comes first."""
-    from dippouch.mail.intake import proof_mode
+    from dippouch.play.mail_intake import proof_mode
 
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from_address")
     with pytest.raises(DippouchError, match=r"DIPPOUCH_MAIL_PROOF='from_address' is not one of required, from-address"):

@@ -33,8 +33,11 @@ import dippouch.store
 from dippouch.store.models import Base, PhaseRow
 
 STORE_MODULES = sorted(
-    f"dippouch.store.{m.name}" for m in pkgutil.iter_modules(dippouch.store.__path__) if m.name != "migrations"
+    m.name
+    for m in pkgutil.walk_packages(dippouch.store.__path__, "dippouch.store.")
+    if not m.name.startswith("dippouch.store.migrations")
 )
+"""The games core's modules and every domain's (``store/press/``, ``store/mail/``...), sub-packages included."""
 ROOT = Path(dippouch.__file__).parent
 SOURCES = {
     ".".join(p.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__"): p
@@ -128,6 +131,7 @@ def test_the_reader_sees_the_store() -> None:
     that work in a session, and a row inside a container or a dataclass."""
     found = dict(_functions())
     assert "dippouch.store.history:history" in found and "dippouch.store.access:AccessStore.phases" in found
+    assert "dippouch.store.press.messages:send" in found, "a domain's sub-package is read too"
     assert _works_in_a_session(_hints(found["dippouch.store.rows:game_row"]))
 
     @dataclasses.dataclass(frozen=True)
@@ -160,8 +164,12 @@ def _imported(module: str) -> set[str]:
 def test_no_module_outside_the_store_imports_the_rows() -> None:
     """The mapped classes are the store's: a module above it that imports them reads rows the store handed
     out, or builds its own queries."""
-    models = {m for m in SOURCES if m.startswith("dippouch.store.models")}
-    assert "dippouch.store.models" in models and "dippouch.store.models_mail" in models
+    models = {
+        m
+        for m in SOURCES
+        if m.startswith("dippouch.store.models") or (m.startswith("dippouch.store.") and m.endswith(".models"))
+    }
+    assert "dippouch.store.models" in models and "dippouch.store.mail.models" in models
     reaching = {name: sorted(_imported(name) & models) for name in SOURCES if not name.startswith("dippouch.store")}
     assert {k: v for k, v in reaching.items() if v} == {}
 

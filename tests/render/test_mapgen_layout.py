@@ -150,8 +150,12 @@ def test_a_big_map_without_a_picture_is_built_readable(tmp_path: Path) -> None:
     """120 provinces (Colonial's size), points crowded as the importer's force layout left them: laid out,
     built with fitting, every name readable and no province over the limit (how long it takes is measured by
     benchmarks/bench_mapgen_layout.py, not here).
-    The same graph drawn at its crowded points is what the measure exists to catch."""
-    text = _planar_map(120, 7)
+    The same graph drawn at its crowded points is what the measure exists to catch.
+
+    The graph of seed 2, readable after fitting and unreadable at its crowded points like seed 7's: seed 7's is
+    the benchmark's worst case, where the fitting finds a better drawing in nearly every round and runs all of
+    them (136 s of CPU on a loaded machine, seed 2's 47 s); what is checked here is the board it ends with."""
+    text = _planar_map(120, 2)
     path = tmp_path / "planar.toml"
     path.write_text(text, encoding="utf-8")
     got = runner.invoke(app, ["mapgen", str(path)])

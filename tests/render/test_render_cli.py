@@ -148,7 +148,7 @@ def test_winter_results_mail_carries_the_map_as_pdf(tmp_path: Path) -> None:
     """Results of a Winter phase are queued with the map attached as a PDF; a Spring's go without."""
     from dippouch.mail.notices import queue_results
     from dippouch.store import GameStore
-    from dippouch.store.models_mail import OutboxFileRow, OutboxRow
+    from dippouch.store.mail.models import OutboxFileRow, OutboxRow
 
     db = f"sqlite:///{tmp_path / 'm.db'}"
     run(db, "new", "w", "--variant", "standard", now=T0)
@@ -190,7 +190,7 @@ def test_results_go_without_the_map_when_none_can_be_drawn(tmp_path: Path, monke
     """No geometry for the variant: the Winter results are still queued, as text alone."""
     from dippouch.mail.notices import queue_results
     from dippouch.store import GameStore
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mail.models import OutboxRow
 
     def missing(variant: object) -> None:
         raise FileNotFoundError("no map geometry for variant 'standard'")

@@ -11,8 +11,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from dippouch.bots.seats import seat_bot
-from dippouch.game import RecordNotFound, Settings
+from dippouch.game import GameSettings, RecordNotFound
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import rows as store_rows
 from dippouch.store.finished import SCORING_KEY, game_record, save_scoring
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
@@ -63,7 +65,7 @@ def test_civil_disorder_the_ending_and_the_line_of_play(store: GameStore) -> Non
 
 
 def test_a_practice_game_is_marked(store: GameStore) -> None:
-    store.create_game("p", "standard", now=NOW, settings=Settings(practice="tag"))
+    store.create_game("p", "standard", now=NOW, settings=GameSettings(practice="tag"))
     assert game_record(store, "p").practice
 
 
@@ -72,26 +74,26 @@ def test_the_scoring_system_is_kept_in_the_settings(store: GameStore) -> None:
     save_scoring(store, "g", "sos", now=NOW)
     assert game_record(store, "g").scoring == "sos"
     with store.session() as s:
-        assert store.game_row(s, "g").settings[SCORING_KEY] == "sos"
+        assert store_rows.game_row(s, "g").settings[SCORING_KEY] == "sos"
     # The game's other settings are untouched.
-    assert store.status("g", now=NOW).settings == Settings(scoring="sos")
+    assert store.status("g", now=NOW).settings == GameSettings(scoring="sos")
     save_scoring(store, "g", None, now=NOW)
     assert game_record(store, "g").scoring is None
 
 
 def test_the_scoring_system_survives_a_rewrite_of_the_settings_and_the_game_file(store: GameStore) -> None:
-    """The choice is one of the game's settings (``Settings.scoring``): changing the deadlines rewrites the
+    """The choice is one of the game's settings (``GameSettings.scoring``): changing the deadlines rewrites the
     settings with it, and the game file carries it."""
     store.create_game("g", "standard", now=NOW)
     save_scoring(store, "g", "sos", now=NOW)
-    store.set_deadlines("g", {"movement": "3d"}, now=NOW)
+    store_deadlines.set_deadlines(store, "g", {"movement": "3d"}, now=NOW)
     with store.session() as s:
-        assert store.game_row(s, "g").settings[SCORING_KEY] == "sos"
+        assert store_rows.game_row(s, "g").settings[SCORING_KEY] == "sos"
     assert game_record(store, "g").scoring == "sos"
     store.import_game(store.export_game("g"), name="copy")
     assert game_record(store, "copy").scoring == "sos"
     save_scoring(store, "g", None, now=NOW)  # back to the default: the latest choice says so
-    store.set_deadlines("g", {"movement": "4d"}, now=NOW)
+    store_deadlines.set_deadlines(store, "g", {"movement": "4d"}, now=NOW)
     assert game_record(store, "g").scoring is None
 
 

@@ -9,18 +9,18 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
-from dippouch.store.accounts import forget_person
 from dippouch.store.finished import save_scoring
 from dippouch.store.finished_games import FinishedGame, finished_games, person_names
-from dippouch.store.people import create_person
+from dippouch.store.people.accounts import forget_person
+from dippouch.store.people.persons import create_person
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
-def _draw(store: GameStore, name: str, at: datetime, settings: Settings | None = None) -> None:
+def _draw(store: GameStore, name: str, at: datetime, settings: GameSettings | None = None) -> None:
     """``name`` ends at ``at``: every power votes for a draw in Spring 1901."""
     store.create_game(name, "standard", now=NOW, settings=settings)
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
@@ -32,7 +32,7 @@ def test_only_finished_games_are_listed_in_order_of_their_end(store: GameStore) 
     assert finished_games(store) == ()
     store.create_game("running", "standard", now=NOW)
     _draw(store, "late", NOW + timedelta(days=2))
-    _draw(store, "early", NOW + timedelta(days=1), Settings(practice="tag", anonymous=True))
+    _draw(store, "early", NOW + timedelta(days=1), GameSettings(practice="tag", anonymous=True))
     save_scoring(store, "late", "sos", now=NOW + timedelta(days=3))
     AccessStore(store).set_visibility("early", "private")
     games = finished_games(store)

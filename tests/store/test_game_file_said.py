@@ -1,7 +1,7 @@
 """An imported game file's refusals in German and French (issue 41, point 4).
 
 A coordinator who imports a game file on a German or French page read its refusals in English: each check of
-:mod:`dippouch.store.gamefile` and :mod:`dippouch.store.mail_record` names the place in the file (a JSON path,
+:mod:`dippouch.store.gamefile` and :mod:`dippouch.store.mail.record` names the place in the file (a JSON path,
 ``phases[3].submissions[0].version``) and what is wrong there. Each refusal is a message value, the path kept as
 it is and the refused value shown as the file has it.
 
@@ -20,7 +20,8 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.game import GameError
 from dippouch.saying import say
-from dippouch.store import gamefile, mail_record
+from dippouch.store import gamefile
+from dippouch.store.mail import record as mail_record
 
 V = load_variant("standard")
 T0 = "2026-12-01T09:00:00+00:00"

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 from dippouch.store.records import StoredPhase, phase_to_data
@@ -18,7 +18,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def test_history_counts_each_phases_versions_and_hands_out_values(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0, settings=Settings(deadlines={"movement": "12d"}))
+    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "12d"}))
     store.submit("g", "France", "A par - bur", now=T0)
     store.submit("g", "France", "A par - pic", now=T0 + timedelta(minutes=1))
     store.submit("g", "Turkey", "A con - bul", now=T0 + timedelta(minutes=2))
@@ -43,7 +43,7 @@ def test_history_counts_each_phases_versions_and_hands_out_values(store: GameSto
 
 def test_a_phase_value_is_written_as_data_without_submissions(store: GameStore) -> None:
     """A value carries no submissions: asking for them is a mistake of the caller's, said as such."""
-    store.create_game("g", "standard", now=T0, settings=Settings(deadlines={"movement": "12d"}))
+    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "12d"}))
     ph = store.history("g")[0]
     assert phase_to_data(ph, submissions=False)["submissions"] == []
     with pytest.raises(TypeError, match="submissions=False"):

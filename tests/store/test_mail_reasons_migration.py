@@ -22,8 +22,8 @@ from dippouch.i18n import translations
 from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store.db import alembic_config
-from dippouch.store.inbox import messages
-from dippouch.store.mail_legacy import TEMPLATES, add_reason_messages, reason_read_back
+from dippouch.store.mail.inbox import messages
+from dippouch.store.mail.legacy import TEMPLATES, add_reason_messages, reason_read_back
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

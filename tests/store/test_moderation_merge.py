@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from dippouch.store import GameStore
-from dippouch.store.absences import absences_of, record_absence
-from dippouch.store.addresses import add_address, addresses_of
-from dippouch.store.moderation import merge
-from dippouch.store.notify import add_target, set_preferences, stored_preferences, targets
-from dippouch.store.people import create_person, person, preferences, set_language, set_time_zone
+from dippouch.store.moderation.stored import merge
+from dippouch.store.notify.stored import add_target, set_preferences, stored_preferences, targets
+from dippouch.store.people.absences import absences_of, record_absence
+from dippouch.store.people.addresses import add_address, addresses_of
+from dippouch.store.people.persons import create_person, person, preferences, set_language, set_time_zone
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 

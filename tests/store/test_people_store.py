@@ -6,17 +6,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore, Grant
-from dippouch.store.people import create_person, person, person_by_email, rename_person, seat_person, seats_of
+from dippouch.store.people.persons import create_person, person, person_by_email, rename_person, seat_person, seats_of
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def _game(store: GameStore, name: str) -> None:
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game(name, "standard", now=T0, settings=Settings(deadlines=deadlines))
+    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=deadlines))
 
 
 def test_a_person_is_found_by_their_address_whatever_its_case(store: GameStore) -> None:

@@ -20,9 +20,9 @@ from alembic import command
 from dippouch.core.messages import msg
 from dippouch.saying import say
 from dippouch.store import GameStore
-from dippouch.store import ratings as stored
 from dippouch.store.db import alembic_config
-from dippouch.store.ratings_legacy import add_problem_messages
+from dippouch.store.ratings import ledger as stored
+from dippouch.store.ratings.legacy import add_problem_messages
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

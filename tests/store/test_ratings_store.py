@@ -1,4 +1,4 @@
-"""The stored ratings' room (:mod:`dippouch.store.ratings`) on SQLite and PostgreSQL: doubles kept to the last bit,
+"""The stored ratings' room (:mod:`dippouch.store.ratings.ledger`) on SQLite and PostgreSQL: doubles kept to the last bit,
 what it sees as pending (new finished games, and any taken in whose game changed), its lock and version, the
 leaderboard's order and ranks, and a person's data."""
 
@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
-from dippouch.store import ratings as stored
 from dippouch.store.access import AccessStore
 from dippouch.store.finished import save_scoring
-from dippouch.store.people import create_person
-from dippouch.store.people_data import export_all, forget_all
-from dippouch.store.ratings import OVERALL, FinishedFacts, PoolStanding, RatedLine, TakenGame
+from dippouch.store.people.data import export_all, forget_all
+from dippouch.store.people.persons import create_person
+from dippouch.store.ratings import ledger as stored
+from dippouch.store.ratings.ledger import OVERALL, FinishedFacts, PoolStanding, RatedLine, TakenGame
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -24,7 +24,7 @@ AWKWARD = (0.1 + 0.2, 100 / 3, math.pi * 1e-7, 5e-324, 1.7976931348623157e308, 9
 """Doubles whose last bits a float column of fewer bits, or a text round trip, would lose."""
 
 
-def _draw(store: GameStore, name: str, at: datetime, settings: Settings | None = None) -> None:
+def _draw(store: GameStore, name: str, at: datetime, settings: GameSettings | None = None) -> None:
     store.create_game(name, "standard", now=NOW, settings=settings)
     for power in POWERS:
         store.vote(name, power, True, now=at)
@@ -54,7 +54,7 @@ def test_doubles_are_kept_to_the_last_bit(store: GameStore) -> None:
 
 def test_pending_sees_every_change_of_a_game_taken_in(store: GameStore) -> None:
     _draw(store, "a", NOW + timedelta(days=2))
-    _draw(store, "b", NOW + timedelta(days=1), Settings(practice="tag"))
+    _draw(store, "b", NOW + timedelta(days=1), GameSettings(practice="tag"))
     store.create_game("running", "standard", now=NOW)
     plan = stored.pending(store)
     assert [f.name for f in plan.enter] == ["b", "a"]  # in order of their end, not of their creation

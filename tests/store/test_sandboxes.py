@@ -8,8 +8,7 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
-from dippouch.store.models_sandboxes import SandboxRow
-from dippouch.store.sandboxes import (
+from dippouch.store.sandboxes.boards import (
     MAX_HISTORY,
     Sandbox,
     create_sandbox,
@@ -20,13 +19,14 @@ from dippouch.store.sandboxes import (
     sandboxes_of,
     save_sandbox,
 )
+from dippouch.store.sandboxes.models import SandboxRow
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 BOARD = {"phase": "Spring 1901 Movement", "units": [{"power": "England", "unit": "F lon"}]}
 
 
 def _person(store: GameStore) -> int:
-    from dippouch.store.people import create_person
+    from dippouch.store.people.persons import create_person
 
     return create_person(store, "Ann", now=T0, email="ann@example.org")
 
@@ -74,7 +74,7 @@ def test_a_persons_sandboxes_downloaded_and_forgotten(store: GameStore) -> None:
 
 
 def test_download_my_data_and_delete_my_data_include_the_sandboxes(store: GameStore) -> None:
-    from dippouch.store.people_data import export_all, forget_all
+    from dippouch.store.people.data import export_all, forget_all
 
     person = _person(store)
     made, secret = create_sandbox(store, variant="standard", position=BOARD, now=T0, person_id=person)

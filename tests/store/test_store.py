@@ -18,15 +18,17 @@ import sqlalchemy as sa
 
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings: Any) -> None:
     deadlines = {"movement": movement, "retreats": "2d", "adjustments": "2d"}
-    store.create_game(name, "standard", now=T0, settings=Settings(deadlines=deadlines, **settings))
+    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=deadlines, **settings))
 
 
 def test_schema_matches_models_after_migrations(db_url: str, store: GameStore) -> None:
@@ -104,8 +106,8 @@ def test_everyone_ready_processes_early_and_processing_twice_is_harmless(store: 
     assert store.status("g", now=T0).due
     phase_id = store.history("g")[0].id
     other = GameStore(db_url)
-    assert other.process_phase(phase_id, now=T0) is True
-    assert store.process_phase(phase_id, now=T0) is False  # already processed: nothing happens
+    assert store_processing.process_phase(other, phase_id, now=T0) is True
+    assert store_processing.process_phase(store, phase_id, now=T0) is False  # already processed: nothing happens
     assert store.process("g", now=T0) == []
     other.close()
     hist = store.history("g")
@@ -193,7 +195,7 @@ def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: Ga
     assert store.status("g", now=T0).phase == "Fall 1901 Movement"
     # The abandoned phase can still be shown by id.
     assert store.phase_record("g", phase_id=hist[1].id)["orders"]["France"] == ["A bur - mun"]
-    ok, diffs = store.replay("g", "Spring 1901 Movement")
+    ok, diffs = store_history.replay(store, "g", "Spring 1901 Movement")
     assert ok, diffs
 
     data = store.export_game("g")
@@ -322,7 +324,7 @@ def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: s
 
     def work(s: GameStore) -> None:
         barrier.wait()
-        results.append(s.process_phase(phase_id, now=T0))
+        results.append(store_processing.process_phase(s, phase_id, now=T0))
 
     threads = [threading.Thread(target=work, args=(s,)) for s in stores]
     for t in threads:

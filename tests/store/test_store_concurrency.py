@@ -24,12 +24,12 @@ from typing import Any
 import httpx
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from workersupport import WAIT, wait_until
 
 ORDERS = "A par - bur\nA mar - spa\nF bre - mao"
-LONG = Settings(deadlines={"movement": "7d", "retreats": "7d", "adjustments": "7d"})
+LONG = GameSettings(deadlines={"movement": "7d", "retreats": "7d", "adjustments": "7d"})
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.core.messages import Msg
-from dippouch.game import Settings, position_to_data
+from dippouch.game import GameSettings, position_to_data
 from dippouch.store import GameStore
 from helpers import board
 
@@ -26,7 +26,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def _new(store: GameStore, variant: str = "standard") -> None:
-    store.create_game("g", variant, now=T0, settings=Settings(deadlines={"movement": "2d", "adjustments": "2d"}))
+    store.create_game("g", variant, now=T0, settings=GameSettings(deadlines={"movement": "2d", "adjustments": "2d"}))
 
 
 def _standing_orders(store: GameStore) -> list[str]:
@@ -132,7 +132,7 @@ def test_rollback_carries_the_orders_forward_as_they_stood(store: GameStore) -> 
 
 
 def test_rollback_keeps_builds_and_a_supply_transfer(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0, settings=Settings(deadlines={"movement": "2d"}))
+    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     store.submit("g", "Germany", "F kie - den\nA mun - ruh", now=T0)
     store.process("g", now=T0, force=True)
     store.submit("g", "Germany", "F den H\nA ruh - bel", now=T0)

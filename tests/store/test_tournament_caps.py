@@ -11,8 +11,8 @@ import pytest
 
 from dippouch.game import GameError
 from dippouch.store import GameStore
-from dippouch.store.people import create_person
-from dippouch.store.tournaments import EMPTY_COUNTS, MAX_RUNNING, add_game, create_tournament, tournaments
+from dippouch.store.people.persons import create_person
+from dippouch.store.tournaments.stored import EMPTY_COUNTS, MAX_RUNNING, add_game, create_tournament, tournaments
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 REFUSAL = (

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from dippouch.game import GameError, RecordNotFound, Settings
+from dippouch.game import GameError, GameSettings, RecordNotFound
 from dippouch.store import GameStore
-from dippouch.store.tournaments import (
+from dippouch.store.tournaments.stored import (
     MAX_GAMES,
     NAME_LIMIT,
     Tournament,
@@ -87,7 +87,7 @@ def test_games_are_added_once_in_order_with_rounds_and_removed(store: GameStore)
 def test_a_full_tournament_takes_no_more_games(store: GameStore) -> None:
     _new(store)
     with store.session() as s, s.begin():
-        from dippouch.store.models import TournamentRow
+        from dippouch.store.tournaments.models import TournamentRow
 
         row = s.scalars(sa.select(TournamentRow)).one()
         row.games = [{"game": f"g{i}", "round": None, "added_at": None} for i in range(MAX_GAMES)]
@@ -97,7 +97,7 @@ def test_a_full_tournament_takes_no_more_games(store: GameStore) -> None:
 
 def test_the_facts_a_game_joins_by(store: GameStore) -> None:
     store.create_game("g1", "standard", now=T0)
-    store.create_game("p1", "standard", now=T0, settings=Settings(practice="tag"))
+    store.create_game("p1", "standard", now=T0, settings=GameSettings(practice="tag"))
     facts = games_facts(store, ["g1", "p1", "nothing"])
     assert set(facts) == {"g1", "p1"}
     assert (facts["g1"].variant, facts["g1"].status, facts["g1"].practice, facts["g1"].visibility) == (
@@ -110,7 +110,7 @@ def test_the_facts_a_game_joins_by(store: GameStore) -> None:
 
 
 def test_a_person_s_tournaments_exported_and_forgotten(store: GameStore) -> None:
-    from dippouch.store.people import create_person
+    from dippouch.store.people.persons import create_person
 
     ann, bob = (create_person(store, n, now=T0) for n in ("Ann", "Bob"))
     _new(store, "Ann Cup", creator_id=ann)

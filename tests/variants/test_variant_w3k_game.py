@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -22,7 +22,7 @@ def store(tmp_path) -> Iterator[GameStore]:  # type: ignore[no-untyped-def]
 
 def test_a_w3k_game_plays_from_summer_1642_to_spring_1643(store: GameStore) -> None:
     deadlines = {"movement": "12d", "retreats": "2d", "adjustments": "2d"}
-    store.create_game("powick", "w3k", now=T0, settings=Settings(deadlines=deadlines))
+    store.create_game("powick", "w3k", now=T0, settings=GameSettings(deadlines=deadlines))
     now = T0 + timedelta(hours=1)
     r = store.submit("powick", "Protectorate", "Army Deptford is under the orders of Manchester", now=now)
     assert all(line.accepted for line in r.lines)

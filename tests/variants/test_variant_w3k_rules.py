@@ -552,7 +552,7 @@ def test_a_draw_only_between_powers_holding_both_capitals_of_a_kingdom(v: Varian
 
 
 def test_the_game_layer_applies_the_w3k_victory_and_draw_rules(v: Variant) -> None:
-    from dippouch.game import Settings, check_victory, draw_reached
+    from dippouch.game import GameSettings, check_victory, draw_reached
 
     centres = [p.abbr for p in v.map.provinces if p.supply_centre and p.abbr not in ("dub", "bel")][:55]
     pos = position(v, "Winter 1650", {"Crown": ["A oxf"]}, {"Crown": centres})
@@ -561,9 +561,9 @@ def test_the_game_layer_applies_the_w3k_victory_and_draw_rules(v: Variant) -> No
         v, "Winter 1650", {"Crown": ["A oxf"], "Argyll": ["A arg"]}, {"Crown": ["lon", "yor"], "Argyll": ["edi"]}
     )
     votes = {"Crown": True, "Argyll": True}
-    assert draw_reached(v, two, Settings(), votes) is None
+    assert draw_reached(v, two, GameSettings(), votes) is None
     two = two.with_(centres={**two.centres, prov(v, "gls"): "Argyll"})
-    ending = draw_reached(v, two, Settings(), votes)
+    ending = draw_reached(v, two, GameSettings(), votes)
     assert ending is not None and ending.powers == ("Crown", "Argyll")
 
 

@@ -25,16 +25,16 @@ from urllib.parse import quote
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from browsersupport import ARTIFACTS, DESKTOP, PHONE, ROOT, LiveSite, is_phone, running_site
 from dbsupport import migrated_sqlite
-from dippouch.game import Settings, position_to_data
+from dippouch.game import GameSettings, position_to_data
 from dippouch.mail.outbox import unsubscribe_token
 from dippouch.play import sandbox
 from dippouch.play.tournaments import add_game, new_tournament
-from dippouch.store.accounts import create_signin_link
 from dippouch.store.openings import open_game
-from dippouch.store.people import create_person
+from dippouch.store.people.accounts import create_signin_link
+from dippouch.store.people.persons import create_person
 
 T0 = datetime.now(UTC)
 GRAVE = ("serious", "critical")
@@ -45,7 +45,7 @@ def _seed(site: LiveSite, person: int) -> dict[str, str]:
     sandbox, a tournament the person runs, an unsubscribe link of theirs. Answers the addresses that need what
     was made (a channel's id, a sandbox's secret, a link's token)."""
     store = site.store
-    store.create_game("classic", "standard", now=T0, settings=Settings(deadlines={"movement": "3d"}))
+    store.create_game("classic", "standard", now=T0, settings=GameSettings(deadlines={"movement": "3d"}))
     for power in ("England", "France", "Germany"):
         store.assign("classic", power, f"{power} Player", now=T0)
     store.submit("classic", "France", "A Paris - Burgundy\nF Brest - Mid-Atlantic Ocean", now=T0)

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from dippouch.store import GameStore, work_spent
 from dippouch.store.db import DatabaseBusy
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.budget import REQUEST_COST, StoreLedger, WorkBudget
 from dippouch.web.http.security import SESSION_COOKIE, TooMany
 from websupport import Site

@@ -22,8 +22,8 @@ from dippouch.core.legal_orders import all_legal_orders, legal_orders
 from dippouch.core.notation import format_order
 from dippouch.play import coach as coaching
 from dippouch.play.coach import LOST_CHANCE, TURN, CoachTask
-from dippouch.store.coach import phases_to_analyse
-from dippouch.store.models_coach import CoachPhaseRow
+from dippouch.store.learning.coach import phases_to_analyse
+from dippouch.store.learning.models import CoachPhaseRow
 from websupport import Site
 
 GAME = "coached"

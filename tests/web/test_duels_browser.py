@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from browsersupport import PHONE, LiveSite
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 GRAVE = ("serious", "critical")
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 

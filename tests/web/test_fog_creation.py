@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
 from dippouch.store import GameStore
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -11,21 +11,36 @@ is looked for the ways the doors write one: the map's ``id="unit-..."``, the gam
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from collections.abc import Iterator
+from contextlib import nullcontext
+from datetime import UTC, date, datetime, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.routing import APIRoute
 
+from dippouch.catalog import load_variant
 from dippouch.core.position import Unit
 from dippouch.core.sight import sight
 from dippouch.core.variant import Variant
-from dippouch.game import position_from_data
+from dippouch.game import GameError, GameSettings, position_from_data
+from dippouch.mail.intake import take_in
+from dippouch.mail.ocr import confirm, proposals
+from dippouch.notify import summary as notify_summary
+from dippouch.saying import say
+from dippouch.store import GameStore
+from dippouch.store.mail.photos import record_reading
+from dippouch.store.people import absences
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.http.security import SESSION_COOKIE
 from dippouch.web.views.games import MAP_VIEWS, board_url, kind_name
+from dippouch.worker.service import process_due
+from photosupport import photo
 from websupport import Site, json_routes, page_routes
 
 with warnings.catch_warnings():
@@ -166,6 +181,41 @@ def _read(c: TestClient, address: str) -> str | None:
     return str(r.text)
 
 
+_COUNTED_ROW = re.compile(
+    r'class="power-name">(?P<power>[^<\s]+)(?:(?!</tr>).)*?</td>\s*<td class="num">(?P<centres>\d+)</td>', re.S
+)
+"""A row of the pages' table of powers that shows a number of centres (a hidden count is shown as '?')."""
+
+
+def _counts_told(text: str, sight: frozenset[str]) -> str | None:
+    """Where ``text`` tells how many units or centres a power outside ``sight`` has, or whether it has orders to
+    give (in a retreat or adjustment phase: who was dislodged, who builds): any JSON object naming such a power
+    with a number of units or centres or an order status, the pages' table of powers. A power out of the game
+    may show its zeros (its elimination is public)."""
+    for m in _COUNTED_ROW.finditer(text):
+        if m["power"] not in sight and m["centres"] != "0":
+            return text[max(0, m.start() - 80) : m.end() + 40]
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    found: list[str] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            power, units, centres = x.get("power"), x.get("units"), x.get("centres")
+            counts = [v for v in (units, centres) if isinstance(v, int) and not isinstance(v, bool)]
+            status = [x[k] for k in ("must_act", "submitted", "ready") if x.get(k) is not None]
+            if isinstance(power, str) and power not in sight and (counts or status) and (units, centres) != (0, 0):
+                found.append(str(x))
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(json.loads(text))
+    return found[0] if found else None
+
+
 def test_no_door_shows_a_visitor_any_unit_while_the_game_runs(site: Site) -> None:
     v, units = _units_everywhere(site)
     c = _browser(site, None)
@@ -178,6 +228,8 @@ def test_no_door_shows_a_visitor_any_unit_while_the_game_runs(site: Site) -> Non
         read += 1
         leak = _shown(text, every)
         assert leak is None, f"{address} shows a unit to a visitor: ...{leak}..."
+        told = _counts_told(text, frozenset())
+        assert told is None, f"{address} tells a visitor a power's counts: {told}"
     assert read >= 8  # the game page, its JSON, its phases and their maps answered
     assert 'id="fog"' in c.get(f"/games/{GAME}").text  # the page says why the board is empty
 
@@ -201,6 +253,8 @@ def test_no_door_shows_a_player_a_unit_outside_their_sight(site: Site) -> None:
             continue
         leak = _shown(text, unseen)
         assert leak is None, f"{address} shows {ME} a unit out of its sight: ...{leak}..."
+        told = _counts_told(text, frozenset({ME}))
+        assert told is None, f"{address} tells {ME} another power's counts: {told}"
         own_shown += _shown(text, own) is not None
     # The fog hides what it must, not everything: France's own units are on its pages, maps and reports.
     assert own_shown >= 5
@@ -248,6 +302,7 @@ def test_after_the_end_everyone_sees_the_whole_game(tmp_path: Path) -> None:
     game = visitor.get(f"/api/games/{GAME}").json()
     assert game["state"] == "finished" and not game.get("fog")
     assert any("Army Ukraine" in b["units"] for b in game["board"])
+    assert {p["power"]: p["units"] for p in game["powers"]}["Russia"] == 4  # the counts are told again
     replay = visitor.get(f"/api/games/{GAME}/replay")
     assert replay.status_code == 200
     pictures = [f["picture"] for f in replay.json()["frames"] if f.get("picture")]
@@ -307,7 +362,8 @@ def test_a_sandbox_opened_from_a_fog_game_holds_only_what_its_opener_sees(site: 
 
 def test_a_coordinator_sees_the_whole_board_unless_they_play(site: Site) -> None:
     """The coordinator of a fog game referees it and sees everything; one who also plays (the creator of a
-    player-run game) sees as the player they are, and may not open the game file unsealed to see more."""
+    player-run game) sees as the player they are, on the desk too, and may not open the game file unsealed to see
+    more."""
     whole = site.coordinator.get(f"/api/games/{GAME}").json()
     assert {b["power"]: b["units"] for b in whole["board"]}["Russia"] and not whole.get("fog")
     now = site.clock()
@@ -318,6 +374,9 @@ def test_a_coordinator_sees_the_whole_board_unless_they_play(site: Site) -> None
     both.get("/")
     seen = both.get(f"/api/games/{GAME}").json()
     assert seen["fog"] is True and not {b["power"]: b["units"] for b in seen["board"]}["Russia"]
+    counts = {p["power"]: (p["units"], p["centres"], p["must_act"]) for p in seen["powers"]}
+    assert counts["Russia"] == (None, None, None) and counts[ME] == (3, 5, True)
+    assert {p["power"]: p["units"] for p in whole["powers"]}["Russia"] == 4
     r = site.api(both, f"/api/games/{GAME}/export", {"reason": "to see the board"})
     assert r.status_code == 403 and "fog of war" in r.text
     # After the deadline a coordinator reads the orders sent: one who plays, only their own power's.
@@ -327,7 +386,143 @@ def test_a_coordinator_sees_the_whole_board_unless_they_play(site: Site) -> None
     site.web.touched(GAME)
     desk = both.get(f"/api/games/{GAME}/coordinate").json()
     assert "submissions" in desk, desk
+    for told in (json.dumps(desk), both.get(f"/games/{GAME}/coordinate").text):
+        assert _counts_told(told, frozenset({ME})) is None, _counts_told(told, frozenset({ME}))
     texts = {s["power"]: s.get("text") for s in desk["submissions"]}
-    assert texts["Russia"] is None and texts[ME]
+    assert "Russia" not in texts and texts[ME]  # nor whether Russia sent any: that it builds would tell its count
     whole_desk = site.coordinator.get(f"/api/games/{GAME}/coordinate").json()["submissions"]
     assert {s["power"]: s.get("text") for s in whole_desk}["Russia"] == "Build A mos"
+
+
+def _sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, fog: bool, read: str) -> list[str]:
+    """What the coordinator's review is told of a photograph France mailed whose engine read ``read``: each
+    line's verdict and suggestion, the proposed text and the refusals (the reading is stored as a reader would
+    keep it: no OCR engine is needed to decide the lines)."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+    store = GameStore(f"sqlite:///{tmp_path / ('fog' if fog else 'clear')}.db")
+    t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    store.create_game(GAME, "standard", now=t0, settings=GameSettings(fog=fog))
+    store.assign(GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
+    m = EmailMessage()
+    m["From"], m["Subject"] = "jane@example.org", f"{GAME} - {ME} - Spring 1901 Movement"
+    m.set_content("")
+    m.add_attachment(photo(["A par H"], seed=1), maintype="image", subtype="jpeg", filename="orders.jpg")
+    assert take_in(store, m.as_bytes(), now=t0 + timedelta(days=1), received=t0 + timedelta(days=1)).status == "photo"
+    after = t0 + timedelta(days=13)
+    (sealed,) = proposals(store, GAME, now=after, run=False)
+    record_reading(store, sealed.attachment_id, read, now=after)
+    (p,) = proposals(store, GAME, now=after, run=False)
+    told = [r.text for r in p.readings] + [p.text or ""]
+    told += [say(ln.error, "en") for ln in p.lines if ln.error is not None]
+    with pytest.raises(GameError) if not (p.text or "").strip() else nullcontext():
+        confirm(store, p.attachment_id, now=after)  # what confirming applies is what was proposed
+    return told
+
+
+def test_the_photo_reader_suggests_no_unit_out_of_sight(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A photographed line read against the whole board would be repaired into a support of Munich's army; in
+    fog it is read against what France sees, as its arrival check reads it: no suggestion names the army."""
+    v = load_variant("standard")
+    hidden = _finder(v, [u for u in v.start.units.values() if u not in set(sight(v, v.start, ME).units.values())])
+    read = "A par S A rnun - bur\nA rnar - spa"
+    clear = _sheet_read(tmp_path, monkeypatch, fog=False, read=read)
+    assert _shown("\n".join(clear), hidden) is not None, clear  # without fog the reader names Munich's army
+    fogged = _sheet_read(tmp_path, monkeypatch, fog=True, read=read)
+    assert _shown("\n".join(fogged), hidden) is None, fogged
+    assert any("Marseilles - Spain" in t for t in fogged), fogged  # France's own orders are still read
+
+
+def test_standing_orders_carried_for_an_absent_player_are_checked_on_their_sight(tmp_path: Path) -> None:
+    """The absence policy 'standing' enters a version for a player away at the deadline: it is checked as the
+    player's own orders are, on what France sees, and what the game page tells of it counts nothing. France's
+    Spring support of Munich's army was seen from Burgundy; once that army has gone to Belgium, Munich is out
+    of sight, so the carried support is refused as of no unit there (on the whole board it would stand and tell
+    France the army is still in Munich)."""
+    site = Site(f"sqlite:///{tmp_path / 'away.db'}", limits={})
+    store = site.web.store
+    t0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
+    deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
+    position = {
+        "phase": "Spring 1901 Movement",
+        "units": [
+            {"power": ME, "unit": "A bur"},
+            {"power": ME, "unit": "A mar"},
+            {"power": "Germany", "unit": "A mun"},
+        ],
+        "supply_centers": {ME: ["mar"], "Germany": ["mun"]},
+    }
+    store.create_game(GAME, "standard", now=t0, settings=GameSettings(deadlines=deadlines, fog=True), position=position)
+    pid = create_person(store, "Ann", now=t0)
+    store.assign(GAME, ME, "Ann", now=t0)
+    seat_person(store, GAME, ME, pid, now=t0)
+    absences.set_absence_policy(store, GAME, "standing", now=t0)
+    store.submit(GAME, ME, "A bur - bel\nA mar S A mun - bur", now=t0)
+    process_due(store, now=t0 + timedelta(days=2, minutes=1))
+    assert store.phase_record(GAME, "S1901M")["orders"][ME] == ["A bur - bel", "A mar S A mun - bur"]
+    absences.record_absence(store, pid, date(2026, 8, 4), date(2026, 8, 6), now=t0)
+    process_due(store, now=datetime(2026, 8, 5, 12, 2, tzinfo=UTC))
+    (use,) = absences.absence_uses(store, GAME)
+    assert use.policy == "standing" and use.detail["carried"] == [], use.detail
+    assert "A mar S A mun - bur" not in store.phase_record(GAME, "F1901M")["orders"].get(ME, [])
+    # What the game page's JSON and the absences' tell of it: neither how many orders nor how many units.
+    site.web.touched(GAME)
+    for door in (f"/api/games/{GAME}", f"/api/games/{GAME}/absences"):
+        answer = site.browser().get(door).json()
+        (applied,) = (answer.get("absences") or answer)["applied"]
+        assert "standing orders were carried" in applied["text"] and not re.search(r"\d", applied["text"]), answer
+
+
+def test_the_report_tells_no_count_or_change_of_centres_out_of_sight(site: Site) -> None:
+    """France saw Munich from Burgundy in the Spring, not from Belgium after the Fall: that it no longer sees
+    Germany's centre there is no change of owner. Nor is a centre it cannot see unowned, nor are the centres and
+    units it saw of Germany all Germany has, so the adjustments name France's alone."""
+    report = _browser(site, ME).get(f"/api/games/{GAME}").json()["last_report"]
+    assert "Ownership of supply centres:" in report and "Adjustments for Winter 1901" in report, report
+    assert "loses Munich" not in report, report
+    unowned = report.split("Unowned:", 1)[1].split("\n\n", 1)[0]
+    assert "Berlin" not in unowned and "Moscow" not in unowned, report
+    adjustments = report.split("Adjustments for Winter 1901", 1)[1].split("\n\n", 1)[0]
+    assert f"{ME}:" in adjustments and "Germany" not in adjustments and "Russia" not in adjustments, report
+    whole = site.coordinator.get(f"/api/games/{GAME}").json()["last_report"]
+    assert "Germany:" in whole.split("Adjustments for Winter 1901", 1)[1], whole  # the whole board tells all
+
+
+def test_the_notification_of_a_phase_tells_a_power_its_own_centres_only(site: Site) -> None:
+    """The short note a player is sent after a phase (notify/summary.py: their orders' results and the centres)
+    names no other power's count in fog, as the game page does not."""
+    fall = next(h.id for h in site.web.access.phases(GAME) if h.name == "Fall 1901 Movement")
+    summary = notify_summary.read(site.web.store, GAME, fall)
+    assert summary is not None
+    told = summary.text(ME, "en")
+    assert "You hold 5 supply centres." in told and "Everyone" not in told, told
+    for other in POWERS:
+        assert other == ME or other not in told, told
+    assert "Sie halten 5 Versorgungszentren." in summary.text(ME, "de")
+
+
+def test_text_beside_a_photograph_is_judged_on_the_senders_sight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mail's text beside a photograph is taken as orders only if it holds one that stands: read on the whole
+    board, a support of Munich's army would stand (so Munich holds an army) where a support of an empty province
+    would not. In fog it is read on France's sight, and both are ignored alike."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+    def taken(fog: bool, body: str) -> bool:
+        store = GameStore(f"sqlite:///{tmp_path / f'{fog}-{body.split()[4]}.db'}")
+        t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+        store.create_game(GAME, "standard", now=t0, settings=GameSettings(fog=fog))
+        store.assign(GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
+        m = EmailMessage()
+        m["From"], m["Subject"] = "jane@example.org", f"{GAME} - {ME} - Spring 1901 Movement"
+        m.set_content(body)
+        m.add_attachment(photo(["A par H"], seed=1), maintype="image", subtype="jpeg", filename="orders.jpg")
+        # "accepted": the text was taken as the orders (the photograph set aside); "photo": the text ignored.
+        return (
+            take_in(store, m.as_bytes(), now=t0 + timedelta(days=1), received=t0 + timedelta(days=1)).status
+            == "accepted"
+        )
+
+    army, empty = "A par S A mun - bur", "A par S A pic - bur"
+    assert taken(False, army) and not taken(False, empty)  # the whole board tells them apart
+    assert taken(True, army) == taken(True, empty) is False

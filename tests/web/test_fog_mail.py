@@ -14,7 +14,7 @@ from dippouch.cli import app, register_commands
 from dippouch.mail.notices import queue_results
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.mail.models import OutboxRow
 
 register_commands()
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

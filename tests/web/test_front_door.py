@@ -14,7 +14,7 @@ import pytest
 
 from dippouch.catalog import variants_usable
 from dippouch.play import openings as play_openings
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -10,27 +10,16 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.store.people import create_person
-
-
-def _axe(page: Any, where: str, phone: bool) -> list[str]:
-    """axe's serious and critical findings on ``page``, with the 24 px target size on a phone."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    options: dict[str, Any] = {"resultTypes": ["violations"]}
-    if phone:
-        options["rules"] = {"target-size": {"enabled": True}}
-    return [
-        f"{where}: {v['id']} ({v['impact']}) at {' '.join(map(str, n['target']))}"
-        for v in Axe().run(page, options=options).response["violations"]
-        if v["impact"] in ("serious", "critical")
-        for n in v["nodes"]
-    ]
+from dippouch.store.people.persons import create_person
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_front_door_pages_at_both_sizes(live_site: LiveSite, scheme: str) -> None:
+def test_the_front_door_pages_at_both_sizes(live_site: LiveSite) -> None:
+    """Each page loaded once a size and shot in both schemes: every axe rule in light colours, then axe's colour
+    rules with the page turned dark, as test_axe_pages.py checks every page kind (the dark scheme changes colours
+    only, which it also checks, so the width measured in light is dark's too)."""
+    from test_axe_pages import _in_both_schemes
+
     from dippouch.store.openings import open_game
 
     site, base = live_site, live_site.base
@@ -41,8 +30,8 @@ def test_the_front_door_pages_at_both_sizes(live_site: LiveSite, scheme: str) ->
     found: list[str] = []
     for size in (PHONE, DESKTOP):
         phone = size is PHONE
-        tag = f"{'phone' if phone else 'desktop'}-{scheme}"
-        page = site.person(ivan, size, color_scheme=scheme).new_page()
+        where = "phone" if phone else "desktop"
+        page = site.person(ivan, size).new_page()
         errors = watch_errors(page)
         for path, name in (
             ("/new-game", "new-game"),
@@ -51,11 +40,19 @@ def test_the_front_door_pages_at_both_sizes(live_site: LiveSite, scheme: str) ->
         ):
             page.goto(base + path)
             wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            assert wide <= 0, f"{path} is {wide} px wider than the {tag} screen"
-            shoot(page, "front-door", f"{name}-{tag}", full_page=False)
-            found += _axe(page, f"{path} ({tag})", phone)
+            assert wide <= 0, f"{path} is {wide} px wider than the {where} screen"
+            _shoot_both(page, f"{name}-{where}")
+            found += _in_both_schemes(page, f"{path} ({where})", phone)
         page.goto(base + "/new-game")
         page.locator("#variant-w3k").scroll_into_view_if_needed()
-        shoot(page, "front-door", f"new-game-w3k-{tag}", full_page=False)
+        _shoot_both(page, f"new-game-w3k-{where}")
         assert errors == [], errors
     assert found == [], found
+
+
+def _shoot_both(page: Any, name: str) -> None:
+    """What is in view, in light colours and turned dark (test-artifacts/front-door/NAME-light.png, -dark.png)."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        shoot(page, "front-door", f"{name}-{scheme}", full_page=False)
+    page.emulate_media(color_scheme="light")

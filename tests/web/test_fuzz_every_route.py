@@ -49,8 +49,8 @@ from starlette.routing import Match
 
 import dippouch.web
 from dippouch.mail.outbox import unsubscribe_token
-from dippouch.store import press as store_press
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
+from dippouch.store.press import messages as store_press
 from dippouch.web.http.security import CSRF_COOKIE, SESSION_COOKIE, csrf_for_session
 from dippouch.web.routes import press as web_press
 from websupport import Site

@@ -16,7 +16,7 @@ from dippouch.catalog import load_variant
 from dippouch.game import position_to_data
 from dippouch.render import render_svg
 from dippouch.render.atlas import atlas_layout
-from dippouch.store import press as store_press
+from dippouch.store.press import messages as store_press
 from dippouch.store.repository import GameStore
 from dippouch.web.routes import gamebook
 from helpers import board

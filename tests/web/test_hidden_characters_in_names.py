@@ -16,7 +16,7 @@ import pytest
 from dippouch.characters import hidden_character
 from dippouch.game import GameError
 from dippouch.store import GameStore
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, START, Site
 

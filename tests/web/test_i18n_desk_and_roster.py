@@ -17,7 +17,7 @@ import pytest
 from dippouch.core.errors import DippouchError
 from dippouch.press.rules import PressRules
 from dippouch.saying import say
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, Site
 

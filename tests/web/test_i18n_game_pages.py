@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from browsersupport import LiveSite, running_site, watch_errors
+from dbsupport import migrated_sqlite
 from websupport import ACCEPT, Site
 
 # What each page says, in each language: a heading or button every visitor of that page sees.
@@ -141,7 +142,7 @@ T0 = datetime.now(UTC)
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[LiveSite]:
     db = tmp_path_factory.mktemp("i18n-live") / "site.db"
-    with running_site(f"sqlite:///{db}", chromium) as s:
+    with running_site(migrated_sqlite(db), chromium) as s:
         s.store.create_game("g", "standard", now=T0)
         s.store.submit("g", "France", "A par - bur", now=T0)
         assert s.store.process("g", now=T0, force=True) == ["Spring 1901 Movement"]
@@ -167,7 +168,7 @@ def test_the_replay_script_counts_in_the_page_s_language(live: LiveSite, locale:
 def test_the_roster_s_words_are_the_store_s_in_english() -> None:
     """The roster's choices are translated from the English the store keeps: same keys, same order, same text."""
     from dippouch.people.absences import POLICIES
-    from dippouch.store.addresses import VISIBILITIES
+    from dippouch.store.people.addresses import VISIBILITIES
     from dippouch.web.routes.roster import policy_words, visibility_words
 
     assert list(visibility_words(str).items()) == list(VISIBILITIES.items())
@@ -181,10 +182,10 @@ def test_the_coordinator_s_roster_settings_in_french(site: Site) -> None:
 
 
 def test_the_replay_s_captions_in_german(site: Site, pages: dict[str, str], france: Any) -> None:
-    """Each picture's words (written in English where the frames are made) are said in the reader's language."""
+    """Each picture's words are a message said in the reader's language, the phase's name with them."""
     text = _get(site, france, "replay", pages["replay"], "de")
-    assert "Spring 1901 Movement: Befehle und Ergebnisse" in text and "Nach Spring 1901 Movement" in text
-    assert "Fall 1901 Movement: das Brett jetzt" in text and "orders and results" not in text
+    assert "Frühjahr 1901 Bewegung: Befehle und Ergebnisse" in text and "Nach Frühjahr 1901 Bewegung" in text
+    assert "Herbst 1901 Bewegung: das Brett jetzt" in text and "orders and results" not in text
     english = site.browser().get("/api/games/g/replay").json()
     assert [f["caption"] for f in english["frames"]][:2] == [
         "Spring 1901 Movement: orders and results",

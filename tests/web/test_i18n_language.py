@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from dippouch.game import GameError
 from dippouch.i18n import translations
-from dippouch.store.people import Preferences, clean_time_zone, create_person, preferences
+from dippouch.store.people.persons import Preferences, clean_time_zone, create_person, preferences
 from dippouch.web.http.security import SESSION_COOKIE
 from dippouch.web.routes.language import same_site_path
 from websupport import Site

@@ -20,14 +20,14 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.messages import Msg
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.people.dates import DateError, day_range, parse_day
 from dippouch.saying import say
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.store.repository import GameStore
 from dippouch.store.rows import power_name
 from dippouch.store.sealing import check_reason
-from dippouch.store.tournaments import tournament
+from dippouch.store.tournaments.stored import tournament
 from dippouch.web.http.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web)
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
@@ -49,7 +49,7 @@ def _page(refused: Msg, lang: str) -> str:
 
 
 def _zone(name: str) -> Callable[[], object]:
-    return lambda: Settings.from_data({"timezone": name})
+    return lambda: GameSettings.from_data({"timezone": name})
 
 
 CASES: list[tuple[str, Callable[[], object], str, str]] = [

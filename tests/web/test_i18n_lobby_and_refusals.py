@@ -25,10 +25,10 @@ import pytest
 from dippouch.play.openings import Joined, resign_message
 from dippouch.press.rules import Attempt, PressRules, refusal
 from dippouch.saying import say
-from dippouch.store import press as store_press
 from dippouch.store.openings import Opening, Resigned
-from dippouch.store.people import create_person
-from dippouch.store.press import PressRefused
+from dippouch.store.people.persons import create_person
+from dippouch.store.press import messages as store_press
+from dippouch.store.press.messages import PressRefused
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, Site
 

@@ -6,11 +6,13 @@ footer's language choice switching a page's language in place. Screenshots in te
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, running_site, shoot, watch_errors
+from dbsupport import migrated_sqlite
 
 LOCALES = {"en": "en-GB", "de": "de-DE", "fr": "fr-FR"}
 OPENING = {"en": "Spring 1901 Movement", "de": "Frühjahr 1901 Bewegung", "fr": "Printemps 1901 Mouvements"}
@@ -19,11 +21,14 @@ FLEET = {"en": "Fleet Brest", "de": "Flotte Brest", "fr": "Flotte Brest"}
 GAME = "lingua"
 
 
-@pytest.fixture
-def game(live_site: LiveSite) -> LiveSite:
-    live_site.store.create_game(GAME, "standard", now=live_site.now())
-    live_site.store.assign(GAME, "France", "Bruno", now=live_site.now())
-    return live_site
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[LiveSite]:
+    """One site for the module: the tests read the same game, each in its own contexts (the language a page
+    switches to is its browser's cookie), and a person made by one test is on no page another reads."""
+    with running_site(migrated_sqlite(tmp_path_factory.mktemp("i18n") / "site.db"), chromium) as site:
+        site.store.create_game(GAME, "standard", now=site.now())
+        site.store.assign(GAME, "France", "Bruno", now=site.now())
+        yield site
 
 
 def _wider_than_screen(page: Any) -> int:
@@ -106,7 +111,7 @@ def test_the_footers_choice_switches_the_page_in_place(game: LiveSite) -> None:
 def test_a_person_keeps_a_time_zone_on_their_account_page(game: LiveSite, size: dict[str, int]) -> None:
     from playwright.sync_api import expect
 
-    from dippouch.store.people import create_person, preferences
+    from dippouch.store.people.persons import create_person, preferences
 
     pid = create_person(game.store, "Ann", now=game.now())
     ctx = game.person(pid, size, locale="de-DE")

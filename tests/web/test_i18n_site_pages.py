@@ -16,7 +16,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import read_po
 
 import dippouch
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

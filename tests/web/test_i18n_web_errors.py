@@ -114,7 +114,7 @@ def test_a_tournament_with_no_games_says_so_in_the_readers_words(tmp_path: Path)
     """Its games' list was English ("none yet") inside a German sentence unless the whole text was read back:
     a tournament with no games says so in a message of its own."""
     from dippouch.store.repository import GameStore
-    from dippouch.store.tournaments import create_tournament, remove_game
+    from dippouch.store.tournaments.stored import create_tournament, remove_game
 
     store = GameStore(f"sqlite:///{tmp_path / 't.db'}")
     try:

@@ -165,7 +165,7 @@ def test_the_offline_page_offers_no_sign_in_to_anyone(site: Site) -> None:
     """The offline page is kept once by the service worker and shown to whoever is offline: a signed-in person
     offered "Sign in" there read it as signed out (the players' trial, issue 55), so its header holds neither
     "Sign in" nor "Sign out"; the site's links stay."""
-    from dippouch.store.people import create_person
+    from dippouch.store.people.persons import create_person
 
     pid = create_person(site.web.store, "Ann", now=site.clock(), email="ann@example.org")
     signed = site.browser()

@@ -17,7 +17,7 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.names import order_text
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site, check_api_answer
 
 with warnings.catch_warnings():

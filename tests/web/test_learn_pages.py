@@ -15,7 +15,7 @@ from dippouch.bots import LEVELS
 from dippouch.bots.seats import bot_seats
 from dippouch.play import lessons as use
 from dippouch.store.bots import open_practice_games
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 

@@ -10,8 +10,8 @@ from urllib.parse import quote
 
 import pytest
 
-from dippouch.store import accounts as store_accounts
-from dippouch.store.people import create_person
+from dippouch.store.people import accounts as store_accounts
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.deps import local_page
 from websupport import Site
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
 
 WIDE = {"width": 1366, "height": 900}

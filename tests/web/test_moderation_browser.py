@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.store import accounts as store_accounts
 from dippouch.store import openings as store_openings
-from dippouch.store.people import create_person, person_by_email
+from dippouch.store.people import accounts as store_accounts
+from dippouch.store.people.persons import create_person, person_by_email
 
 
 def _link(site: LiveSite, email: str, name: str | None) -> str:

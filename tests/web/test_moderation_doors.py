@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
-from dippouch.store import moderation as store_moderation
-from dippouch.store.people import create_person
+from dippouch.store.moderation import stored as store_moderation
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

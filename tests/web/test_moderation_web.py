@@ -14,10 +14,10 @@ import pytest
 
 from dippouch.play.press import send_press
 from dippouch.play.seats import seat
-from dippouch.store import accounts as store_accounts
-from dippouch.store import moderation as store_moderation
 from dippouch.store import openings as store_openings
-from dippouch.store.people import create_person, person_by_email, seats_of
+from dippouch.store.moderation import stored as store_moderation
+from dippouch.store.people import accounts as store_accounts
+from dippouch.store.people.persons import create_person, person_by_email, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site, page_words
 
@@ -312,11 +312,11 @@ def test_reports_are_queued_with_their_evidence_and_acted_on(site: Site) -> None
 def test_in_a_game_that_hides_its_players_a_block_from_a_message_mutes_the_power_there_only(site: Site) -> None:
     """Blocking the person would name them on the blocker's account page: until the game ends, the power is
     muted in that game instead, and the page says why."""
-    from dippouch.game import Settings
+    from dippouch.game import GameSettings
 
     ann, a = person(site, "Ann")
     person(site, "Bob")
-    site.web.store.create_game("masked", "standard", now=site.clock(), settings=Settings(anonymous=True))
+    site.web.store.create_game("masked", "standard", now=site.clock(), settings=GameSettings(anonymous=True))
     for power, name in (("England", "Ann"), ("France", "Bob")):
         seat(site.web.store, "masked", power, name, now=site.clock(), email=f"{name.lower()}@example.org")
     sent = send_press(site.web.store, "masked", "France", "Guess who", to=["England"], now=site.clock(), via="web")

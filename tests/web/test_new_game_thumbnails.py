@@ -17,7 +17,7 @@ from PIL import Image
 from dippouch import settings as site_settings
 from dippouch.catalog import variants_usable
 from dippouch.render.thumbnail import THUMBNAIL_SIZE
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from dippouch.web.views import new_games
 from websupport import Site

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from dippouch.people.reliability import PROBATION_SEATS, Record, meets, on_probation
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -13,7 +13,7 @@ import pytest
 from fastapi import Request
 
 from dippouch.catalog import load_variant
-from dippouch.store.people import rename_person
+from dippouch.store.people.persons import rename_person
 from websupport import Site
 
 

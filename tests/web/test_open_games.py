@@ -12,7 +12,7 @@ import pytest
 
 from dippouch.store import openings as store_openings
 from dippouch.store.models import EventRow
-from dippouch.store.people import create_person, seats_of
+from dippouch.store.people.persons import create_person, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

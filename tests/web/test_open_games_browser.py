@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.store.people import create_person, seats_of
+from dippouch.store.people.persons import create_person, seats_of
 
 
 def _wide(page: Any) -> int:

@@ -74,7 +74,7 @@ def test_a_link_to_an_existing_account_is_never_shown(site: Site) -> None:
     coordinator reads it on the Outbox and is signed in as Jon, and so reads Jon's sealed orders without the
     unsealing record docs/security.md promises. Even before mail is set up, a link to an existing account is
     hidden; a newcomer's is shown, as the fresh install needs."""
-    from dippouch.store.people import create_person
+    from dippouch.store.people.persons import create_person
 
     create_person(site.web.store, "Jon", now=site.clock(), email="jon@example.org")
     site.post_form(site.browser(), "/signin/mail", {"email": "jon@example.org"})
@@ -106,7 +106,7 @@ def test_once_mail_can_be_sent_no_link_is_shown(site: Site, monkeypatch: pytest.
 def test_orders_press_and_notifications_stay_their_addressees_results_are_shown(site: Site) -> None:
     """A receipt holds a player's orders and token, a press copy and a notification a message's words: sealed, or
     another's to read. Results, reminders and notices say nothing a coordinator may not read."""
-    from dippouch.store.outbox import queue_in
+    from dippouch.store.mail.outbox import queue_in
 
     mails = {
         "receipt": "France, version 1:\n  accepted  A Paris - Burgundy\nyour token for France is dp-abcdefghjk",
@@ -132,7 +132,7 @@ def test_a_returning_persons_link_is_read_only_on_purpose_and_they_see_it_was(si
     """Without mail, the Outbox is the only way a returning person's link reaches them (one without a passkey
     could never sign in again): the coordinator may read it, one link at a time, and the reading is recorded on
     the link and shown on the person's account page, as an unsealing is shown to players."""
-    from dippouch.store.people import create_person
+    from dippouch.store.people.persons import create_person
 
     create_person(site.web.store, "Jon", now=site.clock(), email="jon@example.org")
     site.post_form(site.browser(), "/signin/mail", {"email": "jon@example.org"})
@@ -156,9 +156,9 @@ def test_a_returning_persons_link_is_read_only_on_purpose_and_they_see_it_was(si
 def test_reading_a_link_is_refused_once_mail_can_be_sent_and_for_anything_but_a_link(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dippouch.store.outbox import queue_in
-    from dippouch.store.people import create_person
-    from dippouch.store.queues import recent_mail
+    from dippouch.store.mail.outbox import queue_in
+    from dippouch.store.mail.queues import recent_mail
+    from dippouch.store.people.persons import create_person
 
     store = site.web.store
     create_person(store, "Jon", now=site.clock(), email="jon@example.org")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site, check_api_answer
 
 with warnings.catch_warnings():
@@ -139,7 +139,7 @@ def test_an_anonymous_games_pages_link_nobody_a_reader_may_not_know(site: Site) 
 def test_the_game_pages_away_list_links_the_player_who_is_away(site: Site) -> None:
     from datetime import timedelta
 
-    from dippouch.store.absences import record_absence
+    from dippouch.store.people.absences import record_absence
 
     ids = game_with_people(site, "away1")
     today = site.clock().date()

@@ -11,7 +11,7 @@ from dippouch.play.duels import ask_for_duel
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.store import GameStore
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from browsersupport import DESKTOP, PHONE, LiveSite, watch_errors
 
 SHOTS = Path("/tmp/shots/board")

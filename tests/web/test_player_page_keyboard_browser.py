@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
 
 DESKTOP = {"width": 1280, "height": 800}

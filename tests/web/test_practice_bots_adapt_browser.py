@@ -15,6 +15,7 @@ import pytest
 from test_web_browser import ARTIFACTS
 
 from browsersupport import served
+from dbsupport import migrated_sqlite
 from dippouch.bots.base import HoldBot
 from dippouch.bots.engine import DippouchError, Move, PhaseKind, Support, Variant, format_order, parse_order
 from dippouch.bots.seats import bot_seats
@@ -31,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     from dippouch.web.app import create_app
 
     db = tmp_path_factory.mktemp("adapt") / "adapt.db"
-    app = create_app(f"sqlite:///{db}")
+    app = create_app(migrated_sqlite(db))
     with served(app) as port:
         yield {"base": f"http://127.0.0.1:{port}", "web": app.state.web}
 

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.store.bots import open_practice_games
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from websupport import Site
 
 
@@ -37,7 +37,7 @@ def test_a_paced_practice_keeps_its_countdown(site: Site) -> None:
 
 
 def test_the_setting_is_stored_and_read_back() -> None:
-    s = Settings(when_ready=True)
-    assert Settings.from_data(s.to_data()).when_ready
-    assert "when_ready" not in Settings().to_data()  # games made before read as they were
-    assert not Settings.from_data({}).when_ready
+    s = GameSettings(when_ready=True)
+    assert GameSettings.from_data(s.to_data()).when_ready
+    assert "when_ready" not in GameSettings().to_data()  # games made before read as they were
+    assert not GameSettings.from_data({}).when_ready

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 
 T0 = datetime.now(UTC)

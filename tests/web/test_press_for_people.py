@@ -26,7 +26,7 @@ def test_the_page_shows_the_sentence_and_the_api_the_letter(tmp_path: Path) -> N
     assert r.status_code == 200, r.text
     page = france.get("/games/g/play/France").text
     assert "No, I will not support your fleet" in page and "[dippouch] NO SUP" not in page
-    import dippouch.store.press as store_press
+    import dippouch.store.press.messages as store_press
 
     kept = store_press.overview(site.web.read, "g", "France", recent=5)
     assert any("[dippouch] NO SUP" in m.text for ms in kept.recent.values() for m in ms)  # stored as sent

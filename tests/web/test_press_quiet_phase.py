@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dippouch.store import press
+from dippouch.store.press import messages as press
 from websupport import Site
 
 

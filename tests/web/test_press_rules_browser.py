@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import dippouch.store.press as press
+import dippouch.store.press.messages as press
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 
 ALL = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.routing import APIRoute
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.web.routes import press as web_press
 from websupport import Site, json_routes
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.play.puzzles import Puzzle
-from dippouch.store.puzzles import add_puzzles, puzzles
+from dippouch.store.learning.puzzles import add_puzzles, puzzles
 
 DATA = Path(__file__).parents[1] / "data" / "puzzles"
 STORED = json.loads((DATA / "puzzles.json").read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.play.puzzles import Puzzle, daily_index
-from dippouch.store.puzzles import add_puzzles, puzzles
+from dippouch.store.learning.puzzles import add_puzzles, puzzles
 from websupport import Site
 
 DATA = Path(__file__).parents[1] / "data" / "puzzles"
@@ -139,7 +139,7 @@ def test_the_finished_public_games_movement_phases_are_read(tmp_path: Path) -> N
     from datetime import timedelta
 
     from dippouch.play.puzzles import store_sources
-    from dippouch.store.puzzles import finished_positions
+    from dippouch.store.learning.puzzles import finished_positions
 
     site = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     store = site.web.store

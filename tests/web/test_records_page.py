@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from websupport import Site
 
 
@@ -76,7 +76,7 @@ def test_an_anonymous_game_hides_its_players_names_while_it_runs(tmp_path: Path)
     """Scores (with names) come only at the end, when an anonymous game shows its names anyway; until then the
     page names no player: not on the chart, the events, nor anywhere else."""
     s = Site(f"sqlite:///{tmp_path / 'a.db'}", limits={})
-    s.web.store.create_game("a", "standard", now=s.clock(), settings=Settings(anonymous=True))
+    s.web.store.create_game("a", "standard", now=s.clock(), settings=GameSettings(anonymous=True))
     s.web.store.assign("a", "France", "Zebulon Secretname", now=s.clock())
     assert "Secretname" not in s.browser().get("/games/a/records").text
     assert "Secretname" not in s.browser().get("/api/games/a/records").text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -13,7 +13,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 if TYPE_CHECKING:

@@ -114,6 +114,21 @@ def test_the_page_steps_without_javascript(site: Site) -> None:
     assert "/games/demo/replay" in c.get("/games/demo").text  # linked from the game's page
 
 
+def test_a_german_reader_gets_the_captions_and_phases_in_german(site: Site) -> None:
+    """The frames' captions are messages said where they are shown: the page, the API's ``?lang=`` (they were
+    English sentences the page read back; the phase inside stayed English)."""
+    c = site.browser()
+    page = c.get("/games/demo/replay?at=2", headers={"Accept-Language": "de"}).text
+    assert "Herbst 1901 Bewegung: Befehle und Ergebnisse" in page
+    assert "Herbst 1901 Bewegung: ihre Seite" in page  # the link replay.js rewrites from data-phase-words
+    assert "Fall 1901" not in page.replace('data-phase="Fall 1901 Movement"', "")
+    # The list of games, as every page that shows a phase's name (the {{ name|phase }} filter).
+    assert "Herbst 1902 Bewegung" in c.get("/", headers={"Accept-Language": "de"}).text
+    frames = c.get("/api/games/demo/replay?lang=de").json()["frames"]
+    assert frames[-1]["caption"] == "Herbst 1902 Bewegung: das Brett jetzt"
+    assert frames[-1]["phase"] == "Fall 1902 Movement"  # the calendar's name, for programs
+
+
 def test_a_private_games_replay_is_not_found_by_a_stranger(site: Site) -> None:
     stranger = site.browser()
     for url in (

@@ -15,6 +15,7 @@ from test_axe_pages import _violations
 from test_replay import finished_w3k
 
 from browsersupport import PHONE, LiveSite, running_site, shoot, watch_errors
+from dbsupport import migrated_sqlite
 
 WIDE = {"width": 1366, "height": 900}
 SIZES = [pytest.param(WIDE, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -33,7 +34,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Li
     """A standard game played two movement phases with a few moves (and the winter's builds left undone), and
     a W3K game finished by a draw between kingdoms."""
     db = tmp_path_factory.mktemp("replay") / "site.db"
-    with running_site(f"sqlite:///{db}", chromium) as s:
+    with running_site(migrated_sqlite(db), chromium) as s:
         s.store.create_game("g", "standard", now=T0)
         for phase, orders in ORDERS.items():
             for power, text in orders.items():

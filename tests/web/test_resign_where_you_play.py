@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 
@@ -71,7 +71,7 @@ def test_a_key_alone_is_not_offered_to_resign(site: Site) -> None:
 
 
 def test_a_game_its_coordinator_runs_offers_no_resign(site: Site) -> None:
-    from dippouch.store import accounts as store_accounts
+    from dippouch.store.people import accounts as store_accounts
 
     site.new_game("coordinated")
     c = _person(site, "Gerda")

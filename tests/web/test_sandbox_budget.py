@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 import dippouch.play.sandbox as use
 from dippouch.catalog import load_variant, variant_names
 from dippouch.game import GameError, check_size
-from dippouch.store.sandboxes import sandbox_by_token, save_sandbox
+from dippouch.store.sandboxes.boards import sandbox_by_token, save_sandbox
 from websupport import Site
 
 W3K = load_variant("w3k")

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 if TYPE_CHECKING:

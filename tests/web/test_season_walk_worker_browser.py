@@ -45,8 +45,9 @@ import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401 - registers the mail commands
 from browsersupport import ARTIFACTS, LiveSite, running_site, watch_errors
 from dippouch.cli import app
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store.mail.review import review_state
 from dippouch.store.models import GameRow, PhaseRow
-from dippouch.store.review import review_state
 from mailservers import ImapServer, SmtpServer, start_dovecot, start_smtp, worker_mail_env
 from photosupport import need_tesseract, photo
 from workersupport import engine, start_worker, stop, wait_until
@@ -184,7 +185,7 @@ def test_a_w3k_season_with_the_worker_on(
         # The tokens the coordinator hands out by post: each player's proof that mail is theirs.
         tokens = dict(re.findall(r"^\s+(\w+) <[^>]+>: (dp-\w+)$", cli(db_url, "mail", "tokens", GAME), re.M))
         assert set(tokens) == set(ADDR), tokens
-        worker = start_worker(db_url, "--interval", "1", env=env, log=log)
+        worker = start_worker(db_url, "--interval", "1", "--pages", env=env, log=log)
         try:
             _walk(site, imap, smtp, tokens, errors, expect)
         except AssertionError as e:  # what the worker did, to tell a slow machine from a broken walk
@@ -251,7 +252,7 @@ def _walk(
     )
     # The movement phases to come get another length (Summer keeps its deadline). The desk's "Set deadlines"
     # refuses less than a minute, rightly for real games, so this is the store's call the desk makes.
-    site.store.set_deadlines(GAME, {"movement": f"{MOVEMENT}s"}, now=site.now())
+    store_deadlines.set_deadlines(site.store, GAME, {"movement": f"{MOVEMENT}s"}, now=site.now())
     assert status(site)["deadline"] == deadline
     summer_done = time.monotonic() - start
     assert datetime.now(UTC) < deadline, f"Summer's entries took {summer_done:.0f} s, past the {SUMMER} s deadline"

@@ -11,9 +11,7 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone
 from dippouch.play.tournaments import add_game, new_tournament
-from dippouch.store.people import create_person, seat_person
-
-GRAVE = ("serious", "critical")
+from dippouch.store.people.persons import create_person, seat_person
 
 
 def drawn_at_once(site: LiveSite, game: str, ann: int, bob: int) -> None:
@@ -29,20 +27,6 @@ def drawn_at_once(site: LiveSite, game: str, ann: int, bob: int) -> None:
     for power in ("France", "Germany", "England", "Russia", "Austria", "Italy", "Turkey"):
         site.store.vote(game, power, True, now=now)
     assert site.store.status(game, now=now).state == "finished"
-
-
-def _violations(page: Any, where: str, phone: bool) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    options: dict[str, Any] = {"resultTypes": ["violations"]}
-    if phone:
-        options["rules"] = {"target-size": {"enabled": True}}
-    found = []
-    for v in Axe().run(page, options=options).response["violations"]:
-        if v["impact"] in GRAVE:
-            for node in v["nodes"]:
-                found.append(f"{where}: {v['id']} ({v['impact']}) at {node['target']}: {node['failureSummary'][:200]}")
-    return found
 
 
 def _person_with_game_key(site: LiveSite, pid: int, game: str, size: dict[str, int], **options: Any) -> Any:
@@ -84,11 +68,12 @@ def test_a_person_creates_a_tournament_adds_their_game_and_reads_the_standings(l
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_no_serious_axe_violation_on_the_tournament_pages(
-    live_site: LiveSite, size: dict[str, int], scheme: str
-) -> None:
+def test_no_serious_axe_violation_on_the_tournament_pages(live_site: LiveSite, size: dict[str, int]) -> None:
+    """Each page loaded once: every axe rule in light colours, then axe's colour rules with the page turned dark,
+    as test_axe_pages.py checks every page kind (the dark scheme changes colours only, which it also checks)."""
+    from test_axe_pages import _in_both_schemes
+
     site = live_site
     now = site.now()
     ann, bob = (create_person(site.store, n, now=now) for n in ("Ann", "Bob"))
@@ -98,8 +83,8 @@ def test_no_serious_axe_violation_on_the_tournament_pages(
     for game, rnd in (("club1", "1"), ("club2", "2")):
         add_game(site.store, "Club night", game, in_round=rnd, now=now)
     pages = {
-        "anyone": site.context(size, color_scheme=scheme).new_page(),
-        "ann": _person_with_game_key(site, ann, "club2", size, color_scheme=scheme).new_page(),
+        "anyone": site.context(size).new_page(),
+        "ann": _person_with_game_key(site, ann, "club2", size).new_page(),
     }
     found: list[str] = []
     try:
@@ -113,7 +98,7 @@ def test_no_serious_axe_violation_on_the_tournament_pages(
             answer = page.goto(site.base + address)
             assert answer is not None and answer.status == 200, address
             page.wait_for_load_state("networkidle")
-            found.extend(_violations(page, f"{who} {address}", is_phone(size)))
+            found.extend(_in_both_schemes(page, f"{who} {address}", is_phone(size)))
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= size["width"] + 1, f"{who} {address} is {wide} px wide on a {size['width']} px screen"
     finally:

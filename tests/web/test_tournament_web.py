@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play.tournaments import Key, rank_players
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site, check_api_answer
 
 with warnings.catch_warnings():
@@ -36,7 +36,7 @@ class World:
         for game in ("g1", "g2", "g3"):
             site.new_game(game)
         site.new_game("w1", "w3k")
-        store.create_game("practice1", "standard", now=now, settings=Settings(practice="tag"))
+        store.create_game("practice1", "standard", now=now, settings=GameSettings(practice="tag"))
         site.new_game("secret1")
         site.web.access.set_visibility("secret1", "private")
         # Ann coordinates g2 (a game coordinator's key in her session); Bob coordinates nothing.
@@ -237,7 +237,7 @@ def test_the_ranking_breaks_ties_by_the_best_game_then_shares_the_rank() -> None
 def test_why_a_game_is_not_counted_is_said_in_the_page_s_language(tmp_path: Path) -> None:
     """A finished game no system can score (1897 with nobody left) is listed unscored with why, and a game that
     no longer exists says so: in German on a German page (both were English), in English to the JSON API."""
-    from dippouch.store.tournaments import add_game, create_tournament
+    from dippouch.store.tournaments.stored import add_game, create_tournament
 
     site = Site(f"sqlite:///{tmp_path / 't.db'}", limits={})
     store, now = site.web.store, site.clock()

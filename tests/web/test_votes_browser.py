@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from browsersupport import ARTIFACTS, DESKTOP, PHONE, LiveSite, shoot, watch_errors
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import openings as store_openings
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime.now(UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -22,7 +22,7 @@ POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"
 def _table(site: LiveSite) -> dict[str, Any]:
     """Game 'walk', majority rule, its creator seated as France; each power's page open (Italy's on a phone)."""
     store = site.store
-    store.create_game("walk", "standard", now=T0, settings=Settings(vote_rule="majority"))
+    store.create_game("walk", "standard", now=T0, settings=GameSettings(vote_rule="majority"))
     for power in POWERS:
         store.assign("walk", power, f"{power} Player", now=T0)
     pid = create_person(store, "Creator", now=T0, email="creator@example.org")

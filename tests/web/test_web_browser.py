@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from browsersupport import served
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.web.views.maps import map_available
 
@@ -33,7 +34,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     from dippouch.web.app import create_app
 
     db = tmp_path_factory.mktemp("e2e") / "e2e.db"
-    app = create_app(f"sqlite:///{db}", limits={})
+    app = create_app(migrated_sqlite(db), limits={})
     web = app.state.web
     _, key = web.access.create_key("coordinator", label="e2e", now=datetime.now(UTC))
     with served(app) as port:

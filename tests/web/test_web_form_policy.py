@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from websupport import Site
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from dippouch.web.app import create_app
 from dippouch.worker.service import Worker
@@ -101,7 +101,7 @@ def _health(port: int) -> dict[str, object] | None:
 
 def _due_game(db: str) -> GameStore:
     store = GameStore(db)
-    settings = Settings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
+    settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
     store.create_game("g", "standard", now=store.clock() - timedelta(hours=2), settings=settings)
     return store
 

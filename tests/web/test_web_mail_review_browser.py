@@ -18,7 +18,7 @@ from test_web_browser import ARTIFACTS, PHONE, _context, _errors, _shoot
 
 import browsersupport
 from dippouch.mail.intake import take_in
-from dippouch.store.review import review_state
+from dippouch.store.mail.review import review_state
 from photosupport import need_tesseract, photo
 from websupport import Site
 

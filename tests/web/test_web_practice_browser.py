@@ -11,6 +11,7 @@ import pytest
 from test_web_browser import ARTIFACTS
 
 from browsersupport import served
+from dbsupport import migrated_sqlite
 from dippouch.bots.seats import bot_seats
 
 
@@ -19,7 +20,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     from dippouch.web.app import create_app
 
     db = tmp_path_factory.mktemp("practice") / "practice.db"
-    app = create_app(f"sqlite:///{db}")
+    app = create_app(migrated_sqlite(db))
     with served(app) as port:
         yield {"base": f"http://127.0.0.1:{port}", "web": app.state.web}
 

@@ -15,7 +15,7 @@ import pytest
 
 from dippouch.bots.practice import practice_idle, stop_left_practice_games
 from dippouch.bots.seats import bot_seats
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store.bots import open_practice_games
 from dippouch.web.views.practice import client_tag
 from dippouch.worker.service import process_due
@@ -195,7 +195,9 @@ def test_the_client_tag_is_keyed_by_a_secret_of_the_installation(tmp_path: Path)
 
 def test_how_long_a_left_practice_game_runs_on_follows_its_pace() -> None:
     def idle(deadline: str) -> timedelta:
-        return practice_idle(Settings(deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline}))
+        return practice_idle(
+            GameSettings(deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline})
+        )
 
     assert idle("2m") == timedelta(hours=1)
     assert idle("10m") == timedelta(minutes=100)

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from dippouch.saying import say
-from dippouch.store.people import create_person
-from dippouch.store.tournaments import Tournament
+from dippouch.store.people.persons import create_person
+from dippouch.store.tournaments.stored import Tournament
 from dippouch.web.http.pool import JobFailed, _travels
 from dippouch.web.http.security import NeedsKey, RateLimiter, TooMany, Viewer
 from dippouch.web.routes import tournaments

@@ -40,9 +40,12 @@ def _status(port: int, path: str = "/healthz") -> int | None:
         return None
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    yield from _served(tmp_path, {})
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the module's attacks: each test ends by asking it a page, so the next finds it answering,
+    and its log must stay quiet through all of them. A start compiles every page's template (2 s of a core,
+    ten times that on a loaded machine), which each of five tests paid for."""
+    yield from _served(tmp_path_factory.mktemp("serve"), {})
 
 
 @pytest.fixture
@@ -115,8 +118,9 @@ def test_an_8_mb_header_is_refused(server: Server) -> None:
 
 
 def _answer(port: int, *parts: bytes) -> bytes:
-    """What the server answers to a request sent in these writes (the connection closed after it)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+    """What the server answers to a request sent in these writes (the connection closed after it; the first
+    adjudication of a server may take seconds on a loaded machine, so the wait is generous)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         for i, part in enumerate(parts):
             if i:

@@ -19,8 +19,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from browsersupport import served
-from dippouch.store.people import create_person
+from dippouch.store.people.persons import create_person
 from dippouch.web.http.budget import LANES, Lane, WorkBudget
+from dippouch.web.http.deps import ViewerDep
 from dippouch.web.http.security import SESSION_COOKIE, BadInput, Busy, TooMany
 from dippouch.web.routes import replay
 from websupport import Site
@@ -323,3 +324,59 @@ def test_a_person_has_one_budget_from_every_address(person_site: Site) -> None:
     )
     anonymous = TestClient(site.app, raise_server_exceptions=False, client=("203.0.113.5", 4000))
     assert anonymous.post("/api/adjudicate", json={"variant": "standard", "orders": {}}).is_success
+
+
+def test_what_the_budget_charges_is_counted_for_the_metrics_by_kind() -> None:
+    """The metrics' counter of charged seconds (set beside the server's CPU time by benchmarks/bench_hostile.py)
+    grows by each job's measured CPU time, each metered piece of work's and each request's flat cost."""
+    from dippouch.web.http.metrics import WORK_CHARGED
+
+    def seen(kind: str) -> float:
+        return float(WORK_CHARGED.labels(kind)._value.get())
+
+    before = {kind: seen(kind) for kind in ("work", "metered", "request")}
+    budget = WorkBudget(100.0, 60.0)
+    spent = budget.run("ann", _burn(0.05), estimate=0.01)
+    budget.metered("ann", _burn(0.02))
+    budget.charge_request("ann", 0.01)
+    assert seen("work") - before["work"] == pytest.approx(spent, abs=0.005)
+    assert 0.02 <= seen("metered") - before["metered"] < 0.1
+    assert seen("request") - before["request"] == pytest.approx(0.01)
+
+
+def test_a_request_is_charged_what_its_endpoint_took(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signed-in person's request is charged its endpoint's CPU time and a little for the rest, not a flat guess
+    (a sandbox's page of 64,000 characters costs many times a game's): the real app, its pace layer and the
+    routes' own way into it. Expensive work inside the endpoint is charged once, as work."""
+    from fastapi import APIRouter
+
+    from dippouch.web.app import routes
+    from dippouch.web.http.budget import ON_LOOP_BASE
+    from dippouch.web.http.middleware import RequestPace
+
+    # A share of 1 s a minute: what refills while a request runs (a few ms) stays inside the comparisons' slack.
+    site = _site(tmp_path, monkeypatch, DIPPOUCH_WORK_SECONDS="1")
+    site.app.state.pace = RequestPace(1000.0, 1000)  # as `dippouch serve` paces requests (the tests' apps do not)
+    pid = create_person(site.web.store, "Ann", now=site.clock(), email="ann@example.org")
+    budget = site.app.state.budget
+    router = APIRouter()
+
+    @router.get("/burn")
+    def burn(viewer: ViewerDep) -> dict[str, float]:  # a route that knows its viewer, as the pages do
+        return {"spent": _burn(0.2)()}
+
+    @router.get("/burn-as-work")
+    def burn_as_work(viewer: ViewerDep) -> dict[str, float]:
+        return {"spent": budget.run(f"person {pid}", _burn(0.2), estimate=0.2)}
+
+    routes(site.app, router)
+    routes(site.app, router)  # a route shared by two apps is timed once
+    c = _person_at(site, pid, "127.0.0.9")
+    before = budget.left(f"person {pid}")
+    spent = c.get("/burn").json()["spent"]
+    charged = before - budget.left(f"person {pid}")
+    assert spent + ON_LOOP_BASE < charged < spent + 0.02
+    before = budget.left(f"person {pid}")
+    spent = c.get("/burn-as-work").json()["spent"]
+    charged = before - budget.left(f"person {pid}")
+    assert spent + ON_LOOP_BASE < charged < spent + 0.02  # the work's time, not twice

@@ -12,7 +12,7 @@ import pytest
 
 from dippouch import settings
 from dippouch.store import GameStore
-from dippouch.store.outbox import queue_mail
+from dippouch.store.mail.outbox import queue_mail
 from dippouch.worker.service import CONSOLE_MAIL, ConsoleMail, mail_task
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import claims as store_claims
+from dippouch.store import processing as store_processing
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.worker.service import ScanMemory, Worker, process_due
 from workersupport import check_ledger, dippouch_command, printed_port, start_worker, stop, wait_until
@@ -34,7 +36,7 @@ def store(db_url: str):  # type: ignore[no-untyped-def]
 
 
 def _game(store: GameStore, name: str, *, opened: datetime, movement: str = "1h") -> None:
-    settings = Settings(deadlines={"movement": movement, "retreats": "1h", "adjustments": "1h"})
+    settings = GameSettings(deadlines={"movement": movement, "retreats": "1h", "adjustments": "1h"})
     store.create_game(name, "standard", now=opened, settings=settings)
 
 
@@ -87,7 +89,7 @@ def test_a_broken_game_is_skipped_and_the_others_go_on(store: GameStore, caplog:
     done = process_due(store, memory=memory)
     assert [p.game for p in done] == ["fine"]
     assert "cannot process broken: Spring 1901 Movement" in caplog.text and "nosuch" in caplog.text, caplog.text
-    assert list(memory.failed) == [store.due_phases()[0].phase_id]
+    assert list(memory.failed) == [store_claims.due_phases(store)[0].phase_id]
     assert memory.contended == 0  # the broken one is not "in other hands": no quick retries
     assert process_due(store, memory=memory) == []  # left alone for a while, not retried every look
     assert caplog.text.count("cannot process broken") == 1
@@ -120,9 +122,9 @@ def test_the_database_clock_decides_not_the_workers(store: GameStore, monkeypatc
 def test_a_deadline_extended_after_the_scan_is_respected(store: GameStore) -> None:
     now = store.clock()
     _game(store, "g", opened=now - timedelta(hours=2))
-    (due,) = store.due_phases()
+    (due,) = store_claims.due_phases(store)
     store.extend("g", timedelta(hours=3), now=now)
-    assert store.process_phase(due.phase_id, only_if_due=True, claim=True) is False
+    assert store_processing.process_phase(store, due.phase_id, only_if_due=True, claim=True) is False
     assert _processed(store, "g") == []
 
 

@@ -12,13 +12,13 @@ from datetime import timedelta
 import pytest
 import sqlalchemy as sa
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.notify.dispatch import Event, Look, register, unregister
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
 from dippouch.store.models import GameRow, PhaseRow
-from dippouch.store.notify import deliveries, first_mark
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.notify.stored import deliveries, first_mark
+from dippouch.store.people.persons import create_person, seat_person
 from dippouch.worker.service import Worker
 
 BACKLOG = 8
@@ -72,7 +72,7 @@ def _backlog(store: GameStore) -> dict[str, list[int]]:
     (the backlog), and the game ``waiting``, due in an hour. Notifications started before all of it."""
     now = store.clock()
     first_mark(store, "notify:started", now - timedelta(hours=3))
-    settings = Settings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
+    settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
     people: dict[str, list[int]] = {}
     for i in range(BACKLOG):
         name = f"g{i:02d}"
@@ -151,7 +151,7 @@ def test_the_photograph_reader_reads_no_games_open_phase_while_no_photograph_wai
 
     now = store.clock()
     for i in range(3):
-        store.create_game(f"p{i}", "standard", now=now - timedelta(hours=2), settings=Settings())
+        store.create_game(f"p{i}", "standard", now=now - timedelta(hours=2), settings=GameSettings())
     sent: list[str] = []
 
     def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:

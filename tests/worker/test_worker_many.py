@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from workersupport import WAIT, check_ledger, engine, start_worker, stop
 
@@ -47,7 +47,7 @@ def _games(url: str, n: int) -> None:
         now = datetime.now(UTC)
         for i in range(n):
             secs = 1 + i % 3
-            settings = Settings(deadlines={"movement": f"{secs}s", "retreats": "1s", "adjustments": "1s"})
+            settings = GameSettings(deadlines={"movement": f"{secs}s", "retreats": "1s", "adjustments": "1s"})
             store.create_game(f"g{i:03d}", "standard", now=now, settings=settings)
     finally:
         store.close()

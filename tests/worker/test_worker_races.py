@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.worker.service import ScanMemory, process_due
 from workersupport import WAIT, start_worker, wait_until
@@ -34,7 +34,7 @@ def store(db_url: str):  # type: ignore[no-untyped-def]
 
 
 def _game(store: GameStore, *, hours_ago: float = 0) -> None:
-    settings = Settings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
+    settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
     store.create_game("g", "standard", now=store.clock() - timedelta(hours=hours_ago), settings=settings)
 
 

@@ -19,7 +19,7 @@ import os
 import time
 from datetime import datetime, timedelta
 
-from dippouch.game import GameError, Settings, as_utc
+from dippouch.game import GameError, GameSettings, as_utc
 from dippouch.store.bots import games_of_bots_alone, note_practice_left, practice_game, practice_games
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
@@ -42,7 +42,7 @@ PRACTICE_SEEN_EVERY = timedelta(minutes=10)
 """A visit is written down at most this often (a page reloaded every few seconds writes nothing)."""
 
 
-def practice_idle(settings: Settings) -> timedelta:
+def practice_idle(settings: GameSettings) -> timedelta:
     """How long a practice game runs on without its person before it is stopped: ten of its movement
     phases, at least an hour and at most a week (a game "a phase every 2 minutes" would otherwise play
     itself to the end, bots against nobody; one "when I'm ready" would hold its place under the caps)."""

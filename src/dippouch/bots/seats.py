@@ -382,7 +382,7 @@ def _talk(
 ) -> _Talk | None:
     """What ``power``'s bot accepted in the press (read back from its own messages) and, with ``hostile``, who
     is at war with it; ``None`` in a game without press between powers."""
-    import dippouch.store.press as store_press  # press's tables are mapped only when a bot talks
+    import dippouch.store.press.messages as store_press  # press's tables are mapped only when a bot talks
 
     rules = store_press.press_rules(store, name)
     if rules.kind == "none":
@@ -427,7 +427,7 @@ def answer_press(
     seats = bot_seats(store, game)
     if not seats or sender in seats:
         return []
-    import dippouch.store.press as store_press
+    import dippouch.store.press.messages as store_press
 
     rules = store_press.press_rules(store, game)
     if rules.kind in ("none", "postal"):

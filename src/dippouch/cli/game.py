@@ -31,7 +31,7 @@ I18N_DOMAIN = "cli"
 """The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
 
 if TYPE_CHECKING:
-    from dippouch.game import Settings
+    from dippouch.game import GameSettings
     from dippouch.store import GameStore
 
 out = Console(highlight=False, soft_wrap=True)
@@ -75,7 +75,7 @@ def _store(db: str | None) -> GameStore:
     return GameStore(db)
 
 
-def _when(settings: Settings, dt: datetime | None) -> str:
+def _when(settings: GameSettings, dt: datetime | None) -> str:
     return settings.describe(dt) if dt is not None else "-"
 
 
@@ -172,7 +172,7 @@ def new(
     now: str | None = NowOption,
 ) -> None:
     """Create a game; its first phase opens now, with its deadline (the same options as the desk's form)."""
-    from dippouch.game import GameError, Settings
+    from dippouch.game import GameError, GameSettings
     from dippouch.play import games
     from dippouch.play.records import find_system
 
@@ -182,7 +182,7 @@ def new(
         if not eq or not key.strip():
             raise GameError(msg("option %(option)s must read KEY=VALUE (e.g. -o english_channel=true)", option=repr(o)))
         options[key.strip()] = _option_value(value.strip())
-    settings = Settings(
+    settings = GameSettings(
         deadlines={"movement": movement, "retreats": retreats, "adjustments": adjustments},
         timezone=timezone,
         time_of_day=time_of_day,
@@ -233,7 +233,9 @@ def upgrade_variant(
     now: str | None = NowOption,
 ) -> None:
     """Switch a game to its variant file as it is now (a game keeps the copy it was created with)."""
+    from dippouch.cli.errors import cli_language
     from dippouch.play import games
+    from dippouch.saying import say
 
     store = _store(db)
     drift, problems = games.upgrade_variant(store, game, now=_now(now), check_only=check)
@@ -245,7 +247,7 @@ def upgrade_variant(
             f"[red]error:[/red] the position of {escape(game)} does not fit the variant file as it is now:", markup=True
         )
         for p in problems:
-            err.print(f"  - {escape(p)}")
+            err.print(f"  - {escape(say(p, cli_language()))}")
         err.print("Nothing was changed; fix the file (or the game) and try again.")
         raise typer.Exit(1)
     if check:
@@ -398,7 +400,7 @@ def submit(
     heading: list[str] = []
     if source in ("post", "photo") and text.strip():
         # A letter's heading (Annexe 3: name, position, game, "Autumn 1642 Movement Orders") is not orders.
-        from dippouch.mail.intake import strip_letter_heading
+        from dippouch.play.mail_intake import strip_letter_heading
 
         text, heading = strip_letter_heading(_store(db), game, power, text)
     typed = _now(now)
@@ -518,7 +520,7 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         }
         due = why.get(st.due_why or "", " (due now)") if st.due else ""
         out.print(f"Deadline: {_when(st.settings, st.deadline)}{due}.")
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     review = review_state(store, game, now=_now(now))
     if review.held and review.deadline is not None and _now(now) >= review.deadline:
@@ -646,7 +648,7 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
 
 def _say_awaiting_review(store: GameStore, game: str, now: str | None) -> bool:
     """Say so if the game's phase waits for the coordinator's review (photographs or held mail)."""
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     review = review_state(store, game, now=_now(now))
     if not review.held or review.deadline is None or _now(now) < review.deadline:
@@ -782,7 +784,9 @@ def replay(
     db: str | None = DbOption,
 ) -> None:
     """Adjudicate a processed phase again from its stored position and orders; say if anything differs."""
-    same, diffs = _store(db).replay(game, phase, phase_id)
+    from dippouch.store.history import replay as replayed  # the store only when the command runs (--help maps none)
+
+    same, diffs = replayed(_store(db), game, phase, phase_id)
     if same:
         out.print("Replayed: identical results and next position.")
     else:

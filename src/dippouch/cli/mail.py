@@ -175,7 +175,7 @@ def setup(
     )
     if cfg.get("observers"):
         out.print(f"  observers: {', '.join(cfg['observers'])}", markup=False)
-    from dippouch.mail.intake import proof_mode
+    from dippouch.play.mail_intake import proof_mode
 
     if proof_mode(cfg) == "required":
         trusted = ", ".join(cfg.get("trust_auth", [])) or "no server (`--trust-auth NAME`)"
@@ -199,7 +199,7 @@ def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     """Each player's token (their proof that mail is theirs), to hand to them yourself, e.g. by post.
     Receipts teach it too. A token belongs to the registered address: a new address gets a new one."""
     from dippouch.play import mail_intake
-    from dippouch.store.mail_games import game_id as find_game
+    from dippouch.store.mail.games import game_id as find_game
 
     store = _store(db)
     game_id = find_game(store, game)
@@ -330,7 +330,7 @@ def list_(
     their content (sealed until the deadline; `mail show` after it)."""
     from rich.table import Table
 
-    from dippouch.store.inbox import messages
+    from dippouch.store.mail.inbox import messages
 
     lang = cli_language()
     table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
@@ -360,8 +360,8 @@ def show(
 ) -> None:
     """One message in full, once the deadline of the phase it may concern has passed (before it: who,
     when, what became of it). A message for no known phase is sealed while any game's phase is."""
-    from dippouch.mail.message import parse_message
-    from dippouch.store.inbox import message_and_phases
+    from dippouch.letters.message import parse_message
+    from dippouch.store.mail.inbox import message_and_phases
     from dippouch.store.repository import is_sealed
 
     moment = _now(now)
@@ -390,13 +390,13 @@ def apply(
     now: str | None = NowOption,
 ) -> None:
     """Apply a held message (from an address not registered for the power) on your word as coordinator."""
-    from dippouch.mail.intake import apply_held
+    from dippouch.play.held_mail import apply_held
 
     store = _store(db)
     moment = _now(now)
     o = apply_held(store, mail_id, now=moment, power=power)
     out.print(f"Message #{mail_id} applied: {say(o.reason, cli_language())}.", markup=False)
-    from dippouch.store.review import game_of_message
+    from dippouch.store.mail.review import game_of_message
 
     _after_decision(store, game_of_message(store, mail_id), moment)
 
@@ -410,7 +410,7 @@ def dismiss(mail_id: int, db: str | None = DbOption) -> None:
     store = _store(db)
     dismiss_held(store, mail_id)
     out.print(f"Message #{mail_id} dismissed.", markup=False)
-    from dippouch.store.review import game_of_message
+    from dippouch.store.mail.review import game_of_message
 
     _after_decision(store, game_of_message(store, mail_id), _now(None))
 
@@ -424,7 +424,7 @@ def outbox(
     """The outbound queue: to whom, what about, its state. Never the bodies (receipts repeat orders)."""
     from rich.table import Table
 
-    from dippouch.store.outbox import outbox_entries
+    from dippouch.store.mail.outbox import outbox_entries
 
     table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
     for r in outbox_entries(_store(db), include_sent=show_all):
@@ -505,7 +505,7 @@ def confirm_(
     out.print(
         f"Transcription of attachment #{attachment} recorded as {power} version {version} (source photo).", markup=False
     )
-    from dippouch.store.review import game_of_attachment
+    from dippouch.store.mail.review import game_of_attachment
 
     _after_decision(store, game_of_attachment(store, attachment), moment)
 
@@ -516,7 +516,7 @@ def _as_shown(store: Any, attachment: int, moment: Any) -> str | None:
     where there is none to show (not read yet, or no such photograph): `confirm` then says why."""
     from dippouch.game import GameError
     from dippouch.mail.ocr import proposals
-    from dippouch.store.review import game_of_attachment
+    from dippouch.store.mail.review import game_of_attachment
 
     game = game_of_attachment(store, attachment)
     if not game:
@@ -557,7 +557,7 @@ def review(
     from pathlib import Path
 
     from dippouch.mail.ocr import ocr_missing, proposals
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     store = _store(db)
     moment = _now(now)
@@ -578,7 +578,7 @@ def review(
         held = [item for item in st.items if item.kind == "held"]
         for item in held:
             out.print(
-                f"  {item.describe()}: `dippouch mail apply {item.mail_id}` or `dippouch mail dismiss {item.mail_id}`",
+                f"  {say(item.describe(), cli_language())}: `dippouch mail apply {item.mail_id}` or `dippouch mail dismiss {item.mail_id}`",
                 markup=False,
             )
         if not st.photos and not held:
@@ -627,7 +627,7 @@ def review(
     for item in st.items:
         if item.kind == "held":
             out.print(
-                f"{item.describe()}: WAITS FOR YOU; next: `dippouch mail apply {item.mail_id}` (on your word) or "
+                f"{say(item.describe(), cli_language())}: WAITS FOR YOU; next: `dippouch mail apply {item.mail_id}` (on your word) or "
                 f"`dippouch mail dismiss {item.mail_id}`",
                 markup=False,
             )
@@ -654,7 +654,7 @@ def review(
 
 
 def _attachment_bytes(store: Any, attachment_id: int) -> bytes:
-    from dippouch.store.review import attachment_data
+    from dippouch.store.mail.review import attachment_data
 
     return attachment_data(store, attachment_id)
 
@@ -673,7 +673,7 @@ def release_(game: str, db: str | None = DbOption, now: str | None = NowOption) 
         markup=False,
     )
     for item in st.items:
-        out.print(f"  unreviewed, not used: {item.describe()}", markup=False)
+        out.print(f"  unreviewed, not used: {say(item.describe(), cli_language())}", markup=False)
 
 
 @mail_app.command("set-aside")
@@ -696,7 +696,7 @@ def set_aside_(
 
 def _after_decision(store: Any, game: str, moment: Any) -> None:
     """Say what happens next once the coordinator has settled an item of the review."""
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     if not game:
         return

@@ -31,7 +31,7 @@ def notify(
     from dippouch.core.errors import DippouchError
     from dippouch.notify.task import run_once
     from dippouch.store import GameStore
-    from dippouch.store.notify import deliveries
+    from dippouch.store.notify.stored import deliveries
     from dippouch.worker.service import mail_sender
 
     if limit < 1:

@@ -35,7 +35,7 @@ def _person_id(db: Database, who: str) -> int:
     from dippouch.core.messages import msg
     from dippouch.game import GameError
     from dippouch.numbers import number_or_none
-    from dippouch.store.people import person, person_by_email
+    from dippouch.store.people.persons import person, person_by_email
 
     text = who.strip()
     n = number_or_none(text)

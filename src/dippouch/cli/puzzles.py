@@ -41,7 +41,7 @@ def generate(
     import time
 
     from dippouch.play.puzzles import corpus_sources, find_puzzles, store_sources
-    from dippouch.store.puzzles import add_puzzles, finished_positions
+    from dippouch.store.learning.puzzles import add_puzzles, finished_positions
 
     store = _store(db)
     corpus = corpus or []
@@ -72,7 +72,7 @@ def generate(
 @friendly
 def list_puzzles(db: str | None = DbOption) -> None:
     """List the stored puzzles: id, difficulty, power, goal and where each comes from."""
-    from dippouch.store.puzzles import puzzles
+    from dippouch.store.learning.puzzles import puzzles
 
     for sp in puzzles(_store(db)):
         d = sp.data

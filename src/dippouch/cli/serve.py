@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from pathlib import Path
@@ -153,14 +152,22 @@ def serve(
         pace=request_pace() if rate_limits else None,
         pool=pool,
     )
+    from dippouch.catalog import variants_usable
+    from dippouch.web.http.collector import install as collect_young
     from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
 
+    # Every variant built before the first request: the lobby's templates and the home page's choices list them
+    # all, and building them from the disk cache (130 ms) inside a request held every other one up.
+    variants_usable()
     # What importing and building the app made (some 180,000 objects: the web framework, the models, the
     # variants' catalog) lives as long as the process. Left to the collector, every full collection walks
     # it all again, 130-180 ms of this machine during which no request is answered, a few times a minute
-    # under load: the tail of every latency. Frozen, the collector walks only what requests make.
-    gc.collect()
-    gc.freeze()
+    # under load: the tail of every latency. Frozen, the collector walks only what requests make; and each
+    # full collection freezes what it found alive, so it walks only what is new (web/http/collector.py).
+    collect_young()
+    from dippouch.web.http.stalls import start as sample_stalls
+
+    sample_stalls(current().stall_trace)
     config = uvicorn.Config(
         application,
         host=host,

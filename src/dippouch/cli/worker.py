@@ -30,6 +30,13 @@ def worker(
         "127.0.0.1", "--metrics-host", envvar="DIPPOUCH_METRICS_HOST", help="Address for /healthz and /metrics."
     ),
     batch: int = typer.Option(100, "--batch", help="Due phases looked at per query."),
+    pages: bool = typer.Option(
+        False,
+        "--pages/--no-pages",
+        help="Make each processed game's page ahead of its readers (building the web's app costs a start 2 s of "
+        "CPU and 60 MB; each page 20-30 ms, which at 1,000 games kept the workers from keeping up); without it "
+        "the first reader after a phase makes it.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Log only problems, not every phase processed."),
     nice: int = typer.Option(
         10,
@@ -68,7 +75,24 @@ def worker(
     if nice and hasattr(os, "nice"):
         os.nice(nice)  # lowering one's own priority needs no privilege
     store = GameStore(db)
-    w = Worker(store, interval=interval, batch=batch)
+    # With --pages the visitors' page of each game processed is made here, ahead of its readers (the web's
+    # code, passed in: the worker never imports the web). Off by default: at 1,000 games turning every 30 s the
+    # pages (20-30 ms each) kept two workers to 5.5 phases a second, against 21.6 without them
+    # (benchmarks/README.md, issue 57). Never for a worker run --once (from cron): building the web's app
+    # would cost it two seconds of CPU and 60 MB at every start.
+    after = []
+    if pages and not once:
+        from dippouch.web.views.prepared import PageMaker
+
+        after.append(PageMaker())
+    w = Worker(store, interval=interval, batch=batch, after=after)
+    if not once:
+        # A long-running worker keeps what it has loaded (variants, and with --pages the web's app): each full
+        # collection walks only what is new (as ``serve``'s, web/http/collector.py), so a phase due is not held
+        # up while it walks the rest.
+        from dippouch.web.http.collector import install as collect_young
+
+        collect_young()
     w.install_signal_handlers()
     url = store.engine.url.render_as_string(hide_password=True)
     server = None

@@ -46,6 +46,7 @@ __all__ = [
     "choices",
     "either",
     "hint",
+    "joined",
     "msg",
     "nmsg",
     "pmsg",
@@ -210,6 +211,15 @@ def either(options: list[str]) -> str:
     return NP_("list", "%(some)s or %(last)s") % {"some": ", ".join(options[:-1]), "last": options[-1]}
 
 
+def joined(*parts: Msg | None) -> Msg | None:
+    """Messages said one after the other (``A; B; C``) as one, the empty ones left out; None when none is left."""
+    out: Msg | None = None
+    for part in parts:
+        if part:
+            out = part if out is None else msg("%(first)s; %(then)s", first=out, then=part)
+    return out
+
+
 def choices(options: Iterable[Arg]) -> Choices:
     """``A``, ``A or B``, ``A, B or C``: the choices a message offers, as one placeholder's value."""
     return Choices(tuple(options))
@@ -258,6 +268,8 @@ def render(
     the door's ``hints`` word it (else as the command line does), each :class:`Quantity` as ``number`` writes
     it in that language (English's ``1,001`` if None). A translation whose placeholders do not fit its values
     (a catalogue's mistake) is passed over for the English."""
+    if words is ENGLISH and phase is None and not hints and number is None:
+        return _PLAIN.message(m, _depth)  # the commonest case: English as written, no per-call sayer made
     said = _Said(words, phase, hints or {}, number)
     return said.message(m, _depth)
 
@@ -312,6 +324,9 @@ class _Said:
         if isinstance(value, Quantity):
             return self.number(value.value) if self.number is not None else f"{value.value:,}"
         return value
+
+
+_PLAIN = _Said(ENGLISH, None, {}, None)
 
 
 def _arg_data(value: Arg) -> Any:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from dippouch.core.board import BoardRoutes, tables
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
-from dippouch.core.messages import N_, Arg, Msg, choices, msg
+from dippouch.core.messages import N_, Arg, Msg, choices, joined, msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, why_of
@@ -622,7 +622,7 @@ def _check_movement(
             out[i] = again
             continue
         done = _as_carried_out(gmap, position, order, unit, j.dest_loc)
-        out[i] = Checked(done, note=_joined(note, _kind_note(gmap, position, order, unit)))
+        out[i] = Checked(done, note=joined(note, _kind_note(gmap, position, order, unit)))
 
 
 def _check_retreats(
@@ -658,8 +658,8 @@ def _check_retreats(
                 clash = msg("two retreats to %(place)s both fail and both units are disbanded", place=gmap.label(q))
                 first = out[k]
                 assert first is not None
-                out[k] = dataclasses.replace(first, note=_joined(first.note, clash))
-                note = _joined(note, clash)
+                out[k] = dataclasses.replace(first, note=joined(first.note, clash))
+                note = joined(note, clash)
             else:
                 going[q] = i
         out[i] = Checked(done, note=note)
@@ -738,7 +738,7 @@ def _kind_note(gmap: GameMap, position: Position, order: Order, unit: Unit) -> M
         target = position.units.get(gmap.province_of(order.target))
         if target is not None and target.kind != order.target_kind:
             notes.append(_kind_text(gmap, target, order.target_kind))
-    return _joined(*notes)
+    return joined(*notes)
 
 
 def _kind_text(gmap: GameMap, unit: Unit, given: str) -> Msg:
@@ -754,15 +754,6 @@ def _kind_text(gmap: GameMap, unit: Unit, given: str) -> Msg:
         what=what,
         said=said,
     )
-
-
-def _joined(*notes: Msg | None) -> Msg | None:
-    """Notes said one after the other, as one."""
-    out: Msg | None = None
-    for n in notes:
-        if n:
-            out = n if out is None else msg("%(first)s; %(then)s", first=out, then=n)
-    return out
 
 
 def _as_carried_out(gmap: GameMap, position: Position, order: Order, unit: Unit, dest_loc: int) -> Order:

@@ -1,6 +1,6 @@
 """Fog of war: what one power sees of a position.
 
-A fog-of-war game (any variant, :attr:`dippouch.game.Settings.fog`) is adjudicated as any other; only what
+A fog-of-war game (any variant, :attr:`dippouch.game.GameSettings.fog`) is adjudicated as any other; only what
 each door shows a power is narrowed. The rule follows the fog games of the web judges: a power sees
 
 * every province one of its units stands in (a dislodged unit still stands where it was attacked), and every

@@ -1,6 +1,7 @@
 """The mail side of dippouch: orders by e-mail and post in, receipts, results, reminders and notices out.
 
-- :mod:`.subject` reads a subject by the W3K convention ("Powick Bridge - Montrose - Autumn 1644 Retreats - v1").
+- :mod:`dippouch.letters` reads a letter without the database: its subject by the W3K convention ("Powick Bridge -
+  Montrose - Autumn 1644 Retreats - v1"), its body and attachments, and the proof of its sender.
 - :mod:`.intake` takes a message in: finds its game, power and phase, checks the sender, keeps the message
   and its attachments sealed, makes the submission through the store, and queues the receipt or the reply.
 - :mod:`.sources` reads messages from IMAP (TLS), .eml files, mbox and Maildir.

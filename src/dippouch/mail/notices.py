@@ -28,14 +28,14 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
-    Settings,
+    GameSettings,
     as_utc,
     parse_duration,
     position_from_data,
     unordered,
 )
 from dippouch.i18n import translations
-from dippouch.mail import compose
+from dippouch.letters import compose
 from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, phase_words, unit_text
 from dippouch.notify.dispatch import Event, Look, dispatch, register
@@ -46,15 +46,15 @@ from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.saying import say
 from dippouch.settings import site
 from dippouch.store import GameStore
-from dippouch.store.mail_games import (
+from dippouch.store.mail.games import (
     MailGame,
     civil_disorder,
     mail_games,
     open_phase,
 )
-from dippouch.store.mail_games import game_id as find_game
-from dippouch.store.outbox import Notice, notice_claimed
-from dippouch.store.review import left_unreviewed
+from dippouch.store.mail.games import game_id as find_game
+from dippouch.store.mail.outbox import Notice, notice_claimed
+from dippouch.store.mail.review import left_unreviewed
 
 __all__ = [
     "DEFAULT_REMINDERS",
@@ -77,7 +77,7 @@ log = logging.getLogger("dippouch.mail.notices")
 
 I18N_DOMAIN = "mail"
 """The game's mail to everyone (results, civil disorder, notices, reminders) is in the game's language
-(:attr:`dippouch.game.Settings.language`); a subject to send orders with keeps the calendar's own phase
+(:attr:`dippouch.game.GameSettings.language`); a subject to send orders with keeps the calendar's own phase
 name, which intake reads."""
 
 MapAttacher = Callable[[GameStore, str, int, str], Sequence[OutFile]]
@@ -139,12 +139,12 @@ def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequen
 def _lang(g: MailGame) -> str:
     """The game's language, or English when its settings cannot say."""
     try:
-        return Settings.from_data(g.settings).language
+        return GameSettings.from_data(g.settings).language
     except GameError:
         return "en"
 
 
-def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -> str:
+def _without_orders(v: Variant, pos: Position, power: str, settings: GameSettings) -> str:
     """What happens without orders, as the adjudicator will do it (:func:`dippouch.game.unordered`):
     units hold in movement, dislodged units are disbanded in retreats, builds are waived and removals made
     by the rules in adjustments; and, for movement, what missing phases leads to. What each unit does is
@@ -244,7 +244,7 @@ class GameMail:
             return []
         lang = _lang(g)
         _ = translations(lang).gettext
-        fog = bool(Settings.from_data(g.settings).fog) and ph.next_name is not None
+        fog = bool(GameSettings.from_data(g.settings).fog) and ph.next_name is not None
         report = stored_report(store, g.name, phase_id=ph.phase_id)
         left = left_unreviewed(store, ph.phase_id)
         extra = ""
@@ -256,7 +256,7 @@ class GameMail:
                     "its review wait ran out):"
                 )
                 + "\n"
-                + "".join(f"  {x}\n" for x in left)
+                + "".join(f"  {say(x, lang, 'mail')}\n" for x in left)
             )
         mode = str(cfg.get("maps", "winter"))
         files: Sequence[OutFile] = []
@@ -303,7 +303,7 @@ class GameMail:
         """The powers in civil disorder now (processing is what puts a power there), each told once a tenure."""
         cfg = g.config
         title = _title(g, cfg)
-        settings = Settings.from_data(g.settings)
+        settings = GameSettings.from_data(g.settings)
         lang = settings.language
         _ = translations(lang).gettext
         notices = []
@@ -341,7 +341,7 @@ class GameMail:
         assert event.row is not None
         cfg = g.config
         title = _title(g, cfg)
-        settings = Settings.from_data(g.settings)
+        settings = GameSettings.from_data(g.settings)
         lang = settings.language
         _ = translations(lang).gettext
         ph = g.phase
@@ -383,7 +383,7 @@ class GameMail:
         if lead is None or ph is None or ph.id != event.detail.get("phase_id") or ph.deadline is None:
             return []
         v = g.variant
-        settings = Settings.from_data(g.settings)
+        settings = GameSettings.from_data(g.settings)
         lang = settings.language
         _ = translations(lang).gettext
         pos = position_from_data(v, ph.position)
@@ -441,7 +441,7 @@ class GameEndMail:
 
     def handle(self, event: Event, look: Look) -> int:
         from dippouch.notify.channels.people import language
-        from dippouch.store import notify as stored
+        from dippouch.store.notify import stored
 
         if event.game_id is None or not event.readers:
             return 0

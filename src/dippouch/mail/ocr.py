@@ -19,15 +19,16 @@ from datetime import datetime
 
 from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.core.position import Position
+from dippouch.core.sight import sight, veil
 from dippouch.core.variant import Variant
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, unordered
+from dippouch.letters.subject import GameNames, power_names
 from dippouch.mail.ocr_engines import available_engines, read_lines, unavailable
 from dippouch.mail.ocr_match import LineReading, match_lines
-from dippouch.mail.subject import GameNames, power_names
 from dippouch.play import held_mail
 from dippouch.play.photos import confirm_photo
 from dippouch.store import GameStore
-from dippouch.store.photos import confirm_target, open_phase_photos, photo_bytes
+from dippouch.store.mail.photos import confirm_target, open_phase_photos, photo_bytes
 
 I18N_DOMAIN = "rules"
 """The catalogue of the photographs' reading refusals, said in the reader's language where they are shown
@@ -122,9 +123,17 @@ class SheetReading:
     """What the proposed orders leave out: (units, what happens to them), as :func:`dippouch.game.unordered`."""
 
 
-def read_sheet(variant: Variant, position: Position, power: str, read: str, names: list[str]) -> SheetReading:
-    """Decide the lines of ``read`` (what the OCR engine read) against ``power``'s legal orders."""
+def read_sheet(
+    variant: Variant, position: Position, power: str, read: str, names: list[str], *, fog: bool = False
+) -> SheetReading:
+    """Decide the lines of ``read`` (what the OCR engine read) against ``power``'s legal orders. ``fog``: a
+    fog-of-war game's, whose legal orders are those of the power's sight, as its arrival check reads them
+    (:func:`dippouch.game.seen_position`): a suggestion never names a unit the power cannot see, and a line
+    supporting one is flagged as the check would refuse it."""
     from dippouch.game import read_version_lines
+
+    if fog:
+        position = veil(position, sight(variant, position, power))
 
     readings = match_lines(variant, position, power, read.split("\n"), names)
     rows = [""] * max((r.line for r in readings), default=0)
@@ -204,7 +213,7 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
         if text is None:
             out.append(SheetProposal(*common, None, [], it.submission, problem, it.set_aside, it.content_type))
             continue
-        r = read_sheet(v, pos, it.power, text, names[it.power])
+        r = read_sheet(v, pos, it.power, text, names[it.power], fog=phase.fog)
         out.append(
             SheetProposal(
                 *common, r.text, r.lines, it.submission, problem, it.set_aside, it.content_type,
@@ -223,7 +232,7 @@ def read_unsealed(
     of ``skip`` (those whose reading failed a moment ago); each attachment read, with why it could not be
     (``None``: its text is kept). A sealed photograph is never read: the rulebook reads nothing before the
     deadline. Nothing is read where no OCR engine is installed (the page says so)."""
-    from dippouch.store.mail_games import games_for_mail
+    from dippouch.store.mail.games import games_for_mail
 
     now = as_utc(now)
     out: list[tuple[int, Msg | None]] = []
@@ -275,7 +284,8 @@ def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | 
         # Exactly what `proposals` showed: the same reading decided against the same phase's orders.
         v = target.variant
         pos = position_from_data(v, target.position)
-        text = read_sheet(v, pos, target.power, target.ocr_text, _names(target.game, v, target.player)).text
+        names = _names(target.game, v, target.player)
+        text = read_sheet(v, pos, target.power, target.ocr_text, names, fog=target.fog).text
         if not text.strip():
             raise GameError(
                 msg(

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch.core.messages import msg
 from dippouch.game import GameError
-from dippouch.mail.message import sniff_image
+from dippouch.letters.message import sniff_image
 from dippouch.settings import current
 
 if TYPE_CHECKING:

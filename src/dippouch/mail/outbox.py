@@ -45,8 +45,8 @@ from dippouch.play import mail_out
 from dippouch.store import GameStore
 from dippouch.store.db import Database
 from dippouch.store.faults import crash_point
-from dippouch.store.outbox import OutboxEntry, OutFile, outbox_entry
-from dippouch.store.outbox import queue_in as queue
+from dippouch.store.mail.outbox import OutboxEntry, OutFile, outbox_entry
+from dippouch.store.mail.outbox import queue_in as queue
 
 __all__ = [
     "BACKOFF",
@@ -118,7 +118,7 @@ def read_unsubscribe_token(db: Database, token: str) -> tuple[int, str] | None:
 def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:
     """The one-click unsubscribe address for a message of ``kind`` to ``to`` (``None``: not a kind one turns
     off, or no person has that address)."""
-    from dippouch.store.people import person_by_email
+    from dippouch.store.people.persons import person_by_email
 
     what = _what(kind)
     if what is None:

@@ -24,7 +24,7 @@ from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
 from dippouch.play import mail_intake
 from dippouch.store import GameStore
-from dippouch.store.inbox import fetched_up_to
+from dippouch.store.mail.inbox import fetched_up_to
 
 __all__ = ["file_messages", "imap_messages"]
 

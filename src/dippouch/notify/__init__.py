@@ -1,4 +1,4 @@
-"""Notifications where players are: one queue (:mod:`dippouch.store.notify`) feeding e-mail (through the mail
+"""Notifications where players are: one queue (:mod:`dippouch.store.notify.stored`) feeding e-mail (through the mail
 outbox), browser push (Web Push with VAPID) and chat webhooks (Discord, Slack, Matrix), each person choosing
 per event and per channel.
 

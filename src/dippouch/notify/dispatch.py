@@ -17,7 +17,7 @@ called (two workers may hand it the same event at the same moment): the channels
 (``notify_marks``, the mail record), which the database keeps unique.
 
 Each channel has its own mark in the database (the last event id it has had with everything before it,
-:func:`dippouch.store.events.dispatch_mark`), so a channel registered late, or missing from one process,
+:func:`dippouch.store.notify.events.dispatch_mark`), so a channel registered late, or missing from one process,
 still gets every event; the log is read from the lowest mark, once, for all of them. An event id can commit
 after a higher one (two processing transactions on PostgreSQL), so a mark stays :data:`GRACE` behind the
 clock, and what was handled past it is recorded per event and channel so that it is not handed over again.
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from urllib.parse import quote
 
-from dippouch.game import Settings, as_utc
+from dippouch.game import GameSettings, as_utc
 from dippouch.notify import channels, reminders, unlogged
 from dippouch.notify.registry import (
     KINDS,
@@ -50,10 +50,10 @@ from dippouch.notify.registry import (
     unregister,
     when,
 )
-from dippouch.store import events as logged
 from dippouch.store import votes as stored_votes
 from dippouch.store.db import DatabaseError
-from dippouch.store.events import LoggedEvent
+from dippouch.store.notify import events as logged
+from dippouch.store.notify.events import LoggedEvent
 from dippouch.store.repository import GameStore
 from dippouch.store.votes import Proposal, describe_proposal
 
@@ -188,7 +188,7 @@ def proposal_made(look: Look, r: LoggedEvent) -> Event:
             None,
         )
     if found is not None:
-        settings = Settings.from_data(dict(r.settings))
+        settings = GameSettings.from_data(dict(r.settings))
         secret = settings.secret_ballot or settings.anonymous
         facts = {
             "game": r.game,

@@ -1,6 +1,6 @@
 """The events a person can be told about, the channels, and what each person gets when they chose nothing.
 
-Choices are stored per (person, event, channel) (:mod:`dippouch.store.notify`); an unstored pair takes the
+Choices are stored per (person, event, channel) (:mod:`dippouch.store.notify.stored`); an unstored pair takes the
 default here: everything by every channel the person has, except messages by e-mail (press can be many
 messages a day, and mail is the slowest way to read them).
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from dippouch.core.messages import N_, msg
 from dippouch.game import GameError
-from dippouch.store import notify as stored
 from dippouch.store.db import Database
+from dippouch.store.notify import stored
 
 I18N_DOMAIN = "rules"
 """The catalogue of the notifications' refusals, said in the reader's language where they are shown
@@ -53,7 +53,7 @@ MAX_DEADLINE_HOURS = 168
 """A week: the longest lead a reminder can have (and how far ahead the worker's scan looks)."""
 
 _DEFAULT_OFF = set() if stored.PRESS_BY_MAIL_DEFAULT else {stored.PRESS_BY_MAIL}
-"""Choices off until made: press by e-mail (one truth with the press's copies, :mod:`dippouch.store.notify`)."""
+"""Choices off until made: press by e-mail (one truth with the press's copies, :mod:`dippouch.store.notify.stored`)."""
 
 
 @dataclass(frozen=True)

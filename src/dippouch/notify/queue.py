@@ -4,7 +4,7 @@
 messages): it expands an event for a person into one delivery per channel they want (and per push
 subscription or webhook they keep), each under a key unique to (person, event, channel, target), so an
 event queued twice is queued once. :func:`deliver_due` sends what is due, each row claimed before it is
-sent (see :mod:`dippouch.store.notify` for the guarantees), and is what the worker and ``dippouch notify``
+sent (see :mod:`dippouch.store.notify.stored` for the guarantees), and is what the worker and ``dippouch notify``
 call.
 """
 
@@ -27,9 +27,9 @@ from dippouch.game import GameError, as_utc
 from dippouch.notify.events import CHANNELS, EVENTS, NoticePreferences, preferences
 from dippouch.notify.texts import compose
 from dippouch.notify.transports import Failure, MailSender, deliver, no_mail_sender
-from dippouch.store import notify as stored
 from dippouch.store.db import DatabaseError
-from dippouch.store.notify import Delivery
+from dippouch.store.notify import stored
+from dippouch.store.notify.stored import Delivery
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"

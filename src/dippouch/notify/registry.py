@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
-from dippouch.game import Settings, as_utc
+from dippouch.game import GameSettings, as_utc
 from dippouch.notify.events import NoticePreferences, preferences_of
-from dippouch.store import notify as stored
-from dippouch.store.events import LoggedEvent, ProcessedPhase
+from dippouch.store.notify import stored
+from dippouch.store.notify.events import LoggedEvent, ProcessedPhase
 from dippouch.store.repository import GameStore
 
 __all__ = [
@@ -181,7 +181,7 @@ class Look:
         got: dict[Any, Any] = self.shared.setdefault(f"cache:{name}", {})
         return got
 
-    def settings(self, game: str) -> Settings:
+    def settings(self, game: str) -> GameSettings:
         """The game's settings, read once a look (the column alone: a notice needs its time zone and language,
         not the game's state). A look is one pass, so a setting changed since (a deadline extended, a time
         zone set) is read afresh by the next. Raises when they cannot be read (no such game, or settings this
@@ -203,7 +203,7 @@ class Look:
         found = stored.game_settings_of(self.store, wanted)
         for game in wanted:
             try:
-                cache[game] = Settings.from_data(found[game])
+                cache[game] = GameSettings.from_data(found[game])
             except Exception as e:  # no such game, or settings this version cannot read: the caller decides
                 cache[game] = e
 
@@ -276,7 +276,7 @@ def when(settings: Mapping[str, Any], at: datetime | None) -> str:
     if at is None:
         return ""
     try:
-        return Settings.from_data(dict(settings)).describe(at)
+        return GameSettings.from_data(dict(settings)).describe(at)
     except Exception:  # settings this version cannot read: UTC is always right
         return f"{as_utc(at):%Y-%m-%d %H:%M} UTC"
 

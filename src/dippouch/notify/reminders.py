@@ -6,7 +6,7 @@ only the nearest lead reached counts (a game set up 10 hours before its deadline
 not the 48-hour one as well); each (phase, power, lead) is reminded once. The leads are the game mail's
 (``mail setup --reminders``, default :data:`DEFAULT_REMINDERS`) and each person's own (their notification
 settings, default 12 hours). Whose orders are missing is decided once per phase
-(:func:`dippouch.store.events.missing_orders`): a power that must act and has no accepted order standing, is
+(:func:`dippouch.store.notify.events.missing_orders`): a power that must act and has no accepted order standing, is
 not ready, and sent no photograph waiting for the coordinator's review.
 
 A lead is scaled to the phase (:func:`scaled`): a reminder earlier than :data:`SHARE` of the phase before its
@@ -27,9 +27,9 @@ from dippouch.game import GameError, parse_duration
 from dippouch.i18n import translations
 from dippouch.notify.events import DEFAULT_DEADLINE_HOURS
 from dippouch.notify.registry import LOOK_BACK, Event, Look, Reader
-from dippouch.store import events as logged
-from dippouch.store import notify as stored
-from dippouch.store.mail_games import mail_games
+from dippouch.store.mail.games import mail_games
+from dippouch.store.notify import events as logged
+from dippouch.store.notify import stored
 
 __all__ = [
     "DEFAULT_REMINDERS",

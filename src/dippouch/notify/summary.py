@@ -39,10 +39,11 @@ class PhaseSummary:
         pos = position_from_data(v, rec["position"])
         kind = v.calendar.kind(pos.phase)
         refused = refused_lines(rec)
-        # In a fog-of-war game a result's reason may name a unit the power does not see (the counts below
-        # name none).
+        # In a fog-of-war game a result's reason may name a unit the power does not see, and the others' counts of
+        # centres are not told (as on the game page: views/fog.py).
         seen = rec
-        if in_fog(rec):
+        fog = in_fog(rec)
+        if fog:
             from dippouch.render.fog import fog_record  # the renderer is imported only when a fog asks for it
 
             seen = fog_record(v, rec, (power,))
@@ -58,7 +59,11 @@ class PhaseSummary:
         if not mine and power in set(rec.get("missed") or []):
             out.append(say(msg("No orders of %(power)s were received: its units held.", power=power), lang))
         nxt = rec.get("next_position")
-        if nxt is not None:
+        if nxt is not None and fog:
+            held = len(position_from_data(v, nxt).centres_of(power))
+            mine_told = nmsg("You hold %(num)d supply centre.", "You hold %(num)d supply centres.", held)
+            out += ["", say(mine_told, lang)]
+        elif nxt is not None:
             after = position_from_data(v, nxt)
             counts = []
             for p in v.power_names:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.notify.safety import check_url
-from dippouch.store import notify as stored
+from dippouch.store.notify import stored
 from dippouch.store.repository import GameStore
 
 __all__ = ["WEBHOOK_KINDS", "add_push", "add_webhook", "remove_target"]

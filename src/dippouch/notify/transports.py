@@ -29,10 +29,10 @@ from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.game import GameError
 from dippouch.notify.safety import IPAddress, Resolved, public_url, resolve_url, vapid_subject
 from dippouch.notify.texts import cut
-from dippouch.store import notify as stored
-from dippouch.store import outbox
-from dippouch.store.notify import Delivery
-from dippouch.store.outbox import OutFile
+from dippouch.store.mail import outbox
+from dippouch.store.mail.outbox import OutFile
+from dippouch.store.notify import stored
+from dippouch.store.notify.stored import Delivery
 from dippouch.store.repository import GameStore
 
 if TYPE_CHECKING:

@@ -18,8 +18,9 @@ from datetime import timedelta
 from urllib.parse import quote
 
 from dippouch.notify.registry import LOOK_BACK, Event, Look, Reader, seated_readers, starting
-from dippouch.store import notify as stored
-from dippouch.store import openings, press
+from dippouch.store import openings
+from dippouch.store.notify import stored
+from dippouch.store.press import messages as press
 
 __all__ = ["EXCERPT", "POOL_LOOK_BACK", "found"]
 
@@ -71,7 +72,7 @@ def _starting_games(look: Look) -> list[Event]:
 
 def _messages(look: Look) -> list[Event]:
     """A message received: each seated person, for each message their power may read (the press rules,
-    mutes and postal release decide, through :func:`dippouch.store.press.messages_since`), not their own."""
+    mutes and postal release decide, through :func:`dippouch.store.press.messages.messages_since`), not their own."""
     store = look.store
     out: list[Event] = []
     for game, game_id, first in press.games_with_press_since(store, look.notify_since()):

@@ -1,5 +1,5 @@
 """What a game does when a player is away at its deadline: the coordinator's policy, decided here, applied
-by the deadline worker (:mod:`dippouch.store.absences`).
+by the deadline worker (:mod:`dippouch.store.people.absences`).
 
 A person records a holiday once (first and last day, inclusive); each game they play applies its own policy:
 

@@ -1,6 +1,6 @@
 """Anonymous games: who may know which person plays which power, and the one way names are taken out.
 
-A game whose setting ``anonymous`` is on (:class:`dippouch.game.Settings`) shows its players' names, and
+A game whose setting ``anonymous`` is on (:class:`dippouch.game.GameSettings`) shows its players' names, and
 everything that tells who they are (an e-mail or postal address, a link to the person's page), only to its
 coordinators and to each player for their own seat, until the game is finished; then to everyone as usual.
 Every page, answer, file and message that names a player asks :func:`names_hidden` and, where a reader must

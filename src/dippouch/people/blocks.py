@@ -2,7 +2,7 @@
 shared devices), and the signals that two accounts may be one person (a mailbox written two ways, one network,
 one side supporting the other far more than chance).
 
-Nothing here reads the database: the store gathers the facts (:mod:`dippouch.store.moderation`) and the use
+Nothing here reads the database: the store gathers the facts (:mod:`dippouch.store.moderation.stored`) and the use
 cases decide with these functions (:mod:`dippouch.play.blocks`, :mod:`dippouch.play.moderation`).
 """
 

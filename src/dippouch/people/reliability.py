@@ -1,7 +1,7 @@
 """A person's reliability, from what the games already store: how often they sent orders on time, late or not
 at all in the phases they held, and how many seats they abandoned.
 
-Pure arithmetic on counts the store gathers (:mod:`dippouch.store.reliability`), so the rule is written once
+Pure arithmetic on counts the store gathers (:mod:`dippouch.store.people.reliability`), so the rule is written once
 and tested without a database. A person with no phase and no seat behind them has no score (``None``): a
 newcomer is neither reliable nor unreliable, and a game asking a minimum says so to them rather than guess.
 """
@@ -130,7 +130,7 @@ only such games would give them the record it asks: the players' trial, issue 55
 
 def is_newcomer(record: Record) -> bool:
     """Whether ``record`` is too short to judge: fewer seats than :data:`PROBATION_SEATS`, however they went. A
-    game not for newcomers (``Settings.newcomers`` off) turns these away, a clean record or not: its creator
+    game not for newcomers (``GameSettings.newcomers`` off) turns these away, a clean record or not: its creator
     asked for people who have been through a few games."""
     return record.seats < PROBATION_SEATS
 

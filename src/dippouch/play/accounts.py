@@ -17,9 +17,9 @@ from typing import Any
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
-from dippouch.store import accounts as store_accounts
-from dippouch.store import people
 from dippouch.store.db import Database
+from dippouch.store.people import accounts as store_accounts
+from dippouch.store.people import persons as people
 
 I18N_DOMAIN = "rules"
 """The catalogue of this module's refusals."""
@@ -61,7 +61,7 @@ def ask_signin_link(
     compose: Callable[[str, str | None, bool], tuple[str, str]],
 ) -> None:
     """A sign-in link mailed to ``address`` (a sign-up link for a new one), composed by the door in its
-    reader's language; whether the address is known is never told (:func:`dippouch.store.accounts.create_signin_link`)."""
+    reader's language; whether the address is known is never told (:func:`dippouch.store.people.accounts.create_signin_link`)."""
     store_accounts.create_signin_link(db, address, now=now, name=name, compose=compose)
 
 

@@ -1,6 +1,6 @@
 """Blocking a person, once for every door: a signed-in person blocks another (from their public profile or from
 one of their messages) and unblocks them from their account page. A block holds in every game: no press passes
-between the two either way (:mod:`dippouch.store.press` leaves it out of both readers' threads and copies), and
+between the two either way (:mod:`dippouch.store.press.messages` leaves it out of both readers' threads and copies), and
 neither joins a new game the other is in (:func:`check_join`, asked by every join in
 :mod:`dippouch.play.openings`). The blocked person is never told: their messages are stored as if read, and a
 refused join says only that the game cannot take them.
@@ -13,11 +13,11 @@ from datetime import datetime
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.people.blocks import join_refusal
-from dippouch.store import moderation as store_moderation
 from dippouch.store.db import Database
-from dippouch.store.moderation import Blocked
-from dippouch.store.people import names_hidden
-from dippouch.store.press import readable, set_block
+from dippouch.store.moderation import stored as store_moderation
+from dippouch.store.moderation.stored import Blocked
+from dippouch.store.people.persons import names_hidden
+from dippouch.store.press.messages import readable, set_block
 
 I18N_DOMAIN = "rules"
 """The catalogue of the refusals said here."""

@@ -23,7 +23,7 @@ search in them.
 
 Who may see it is the doors' question, answered here (:func:`shown`): a finished game, a practice game at any time,
 never a running game of people. The analysis is made by the worker (:class:`CoachTask`), kept by phase in the store
-(:mod:`dippouch.store.coach`), and read by the replay (:func:`game_coach`).
+(:mod:`dippouch.store.learning.coach`), and read by the replay (:func:`game_coach`).
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import GameError
 from dippouch.store.bots import practice_game
-from dippouch.store.coach import analysed_phases, game_status, phases_to_analyse, save_analysis
 from dippouch.store.db import Database
 from dippouch.store.history import history
+from dippouch.store.learning.coach import analysed_phases, game_status, phases_to_analyse, save_analysis
 from dippouch.store.variant_copy import variant_of
 
 I18N_DOMAIN = "rules"

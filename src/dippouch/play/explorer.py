@@ -16,7 +16,7 @@ on the board when someone else won, or when the year limit or the last powers' r
 The centres at the **end of a year** are the power's on the first board after the year's last movement and
 retreats (the winter's, in the standard calendar); a game that ended within the year counts its final board.
 Only games played from the variant's first phase count (a game set up from another board opens nothing).
-The games are :func:`dippouch.store.explorer.explored_games`'s: public and finished, read in one query.
+The games are :func:`dippouch.store.learning.explorer.explored_games`'s: public and finished, read in one query.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dippouch.core.messages import msg
 from dippouch.core.variant import Variant
 from dippouch.game import GameError
 from dippouch.store.db import Database
-from dippouch.store.explorer import ExploredGame, ExploredPhase, explored_games, public_finished_counts
+from dippouch.store.learning.explorer import ExploredGame, ExploredPhase, explored_games, public_finished_counts
 
 I18N_DOMAIN = "rules"
 """The catalogue of the explorer's refusals, said in the reader's language where they are shown."""

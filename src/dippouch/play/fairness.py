@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.store import votes as stored_votes
-from dippouch.store.mail_games import events_since, game_id
+from dippouch.store.mail.games import events_since, game_id
 from dippouch.store.openings import opening
 from dippouch.store.repository import GameStore
 

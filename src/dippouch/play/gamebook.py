@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from dippouch.core.variant import Variant
 from dippouch.play.reports import stored_report
 from dippouch.press.rules import ANNOUNCEMENT
-from dippouch.store import press as store_press
 from dippouch.store.db import Database
+from dippouch.store.press import messages as store_press
 from dippouch.store.records import StoredPhase
 
 __all__ = ["BookPage", "BookPlan", "book_key", "book_of", "book_plan", "make_book", "published_press"]

@@ -16,8 +16,11 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.core.messages import msg
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.play.fairness import Actor, require_alone
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import sealing as store_sealing
+from dippouch.store import variant_copy as store_variant
 from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.repository import GameStore
 
@@ -44,7 +47,7 @@ def create(
     variant: str,
     *,
     now: datetime,
-    settings: Settings,
+    settings: GameSettings,
     options: Mapping[str, Any] | None = None,
     visibility: str = "public",
     position: Any = None,
@@ -72,8 +75,8 @@ def import_file(store: GameStore, data: Any, *, name: str | None = None) -> str:
 
 def upgrade_variant(store: GameStore, game: str, *, now: datetime, check_only: bool = False) -> Any:
     """Move ``game`` to its variant file's current version, where the file's changes keep its position valid
-    (:meth:`GameStore.upgrade_variant`); ``check_only`` says what would change."""
-    return store.upgrade_variant(game, now=now, check_only=check_only)
+    (:func:`dippouch.store.variant_copy.upgrade_variant`); ``check_only`` says what would change."""
+    return store_variant.upgrade_variant(store, game, now=now, check_only=check_only)
 
 
 def export_file(
@@ -99,9 +102,9 @@ def set_visibility(store: GameStore, game: str, visibility: str) -> None:
     AccessStore(store).set_visibility(game, visibility)
 
 
-def set_deadlines(store: GameStore, game: str, deadlines: Mapping[str, str], *, now: datetime) -> Settings:
+def set_deadlines(store: GameStore, game: str, deadlines: Mapping[str, str], *, now: datetime) -> GameSettings:
     """The time each kind of phase gets, for phases opened from now on (the running deadline stays)."""
-    return store.set_deadlines(game, deadlines, now=now)
+    return store_deadlines.set_deadlines(store, game, deadlines, now=now)
 
 
 def set_email(store: GameStore, game: str, power: str, address: str | None, *, now: datetime) -> str:
@@ -123,8 +126,15 @@ def player_key(
         st = store.status(game, now=now, drift=False, due=False)
         if is_sealed("open" if st.phase is not None else "processed", st.deadline, now):
             require_alone(store, game, "unseal", by=by, by_vote=by_vote)
-    store.record_unsealing(
-        game, who=by.who, reason=reason, now=now, what=f"new key for {power}'s player", power=power, seated_only=True
+    store_sealing.record_unsealing(
+        store,
+        game,
+        who=by.who,
+        reason=reason,
+        now=now,
+        what=f"new key for {power}'s player",
+        power=power,
+        seated_only=True,
     )
     return AccessStore(store).create_key("player", game=game, power=power, label=seated.get(power) or "", now=now)
 

@@ -31,7 +31,7 @@ from dippouch.game import GameError, LineCheck, check_orders, position_from_data
 from dippouch.play.explain import Said, explain
 from dippouch.play.lessons_data import LESSONS, Goal, Lesson
 from dippouch.store.db import Database
-from dippouch.store.lessons import lessons_passed, pass_lesson
+from dippouch.store.learning.lessons import lessons_passed, pass_lesson
 
 I18N_DOMAIN = "rules"
 

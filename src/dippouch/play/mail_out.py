@@ -16,7 +16,7 @@ from dippouch.store.repository import GameStore
 
 if TYPE_CHECKING:  # the mail tables: mapped only where mail is sent (imported in the calls)
     from dippouch.store.db import Database
-    from dippouch.store.outbox import Notice
+    from dippouch.store.mail.outbox import Notice
 
 __all__ = [
     "claim_next",
@@ -31,9 +31,9 @@ __all__ = [
 
 
 def queue(store: GameStore, **message: Any) -> bool:
-    """Queue one message (:func:`dippouch.store.outbox.queue_in` names its fields); ``False`` when one is
+    """Queue one message (:func:`dippouch.store.mail.outbox.queue_in` names its fields); ``False`` when one is
     queued under its key already (the same link is never sent twice)."""
-    from dippouch.store.outbox import queue_mail
+    from dippouch.store.mail.outbox import queue_mail
 
     return queue_mail(store, **message)
 
@@ -41,7 +41,7 @@ def queue(store: GameStore, **message: Any) -> bool:
 def queue_once(store: GameStore, notices: Sequence[Notice], now: datetime) -> tuple[list[str], int]:
     """Record each notice under its key and queue its messages, in one transaction: one recorded before (by
     this or another process) queues nothing. The keys recorded now, and the messages queued."""
-    from dippouch.store.outbox import queue_notices_once
+    from dippouch.store.mail.outbox import queue_notices_once
 
     return queue_notices_once(store, notices, now)
 
@@ -49,7 +49,7 @@ def queue_once(store: GameStore, notices: Sequence[Notice], now: datetime) -> tu
 def claim_next(store: Database, now: datetime, worker: str, lease: timedelta) -> int | None:
     """The next message due, leased to ``worker`` for ``lease`` (another sender skips it meanwhile; one that
     died lets the lease run out and the message goes at the next send)."""
-    from dippouch.store.outbox import claim_outbox
+    from dippouch.store.mail.outbox import claim_outbox
 
     return claim_outbox(store, now, worker, lease)
 
@@ -57,14 +57,14 @@ def claim_next(store: Database, now: datetime, worker: str, lease: timedelta) ->
 def sent(store: Database, row_id: int, worker: str, **values: object) -> None:
     """What became of a leased message (sent, failed for good, or due again later): written only by the
     worker holding its lease."""
-    from dippouch.store.outbox import finish_outbox
+    from dippouch.store.mail.outbox import finish_outbox
 
     finish_outbox(store, row_id, worker, **values)
 
 
 def retry(store: GameStore, row_id: int, now: datetime) -> None:
     """The coordinator's word: a refused (or waiting) message goes at the next send; a sent one never twice."""
-    from dippouch.store.outbox import retry_outbox
+    from dippouch.store.mail.outbox import retry_outbox
 
     retry_outbox(store, row_id, now)
 
@@ -88,6 +88,6 @@ def set_up_game(
 ) -> dict[str, Any]:
     """Create or change a game's mail settings under the game's lock (``check`` refuses settings that make
     no sense, before anything is written); the first call marks the moment mail starts."""
-    from dippouch.store.mail_games import update_mail_config
+    from dippouch.store.mail.games import update_mail_config
 
     return update_mail_config(store, game, now, changes, check)

@@ -3,7 +3,7 @@ network, hashed), the signals that two accounts may be one person, merging two a
 reports players make about a message, a person or a game, with what the moderators do about each.
 
 Only the installation's coordinator reads the signals and the queue; the doors check that before calling here
-(:mod:`dippouch.web.routes.moderation`). Every action is logged (:func:`dippouch.store.moderation.log`).
+(:mod:`dippouch.web.routes.moderation`). Every action is logged (:func:`dippouch.store.moderation.stored.log`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.people.blocks import network_of
 from dippouch.play.seats import resign
-from dippouch.store import moderation as store
 from dippouch.store.db import Database
-from dippouch.store.moderation import LogEntry, Report, Signal
-from dippouch.store.press import readable
+from dippouch.store.moderation import stored as store
+from dippouch.store.moderation.stored import LogEntry, Report, Signal
+from dippouch.store.press.messages import readable
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"

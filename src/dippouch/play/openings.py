@@ -20,7 +20,7 @@ from typing import Any
 
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import Msg, msg
-from dippouch.game import GameError, Settings, parse_duration
+from dippouch.game import GameError, GameSettings, parse_duration
 from dippouch.people.reliability import is_newcomer, meets, on_probation
 from dippouch.play import seats
 from dippouch.play.blocks import check_join
@@ -28,8 +28,8 @@ from dippouch.play.seats import resign
 from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
 from dippouch.store.openings import Opening
-from dippouch.store.press import press_rules, set_press_rules
-from dippouch.store.reliability import record_of, reliabilities
+from dippouch.store.people.reliability import record_of, reliabilities
+from dippouch.store.press.messages import press_rules, set_press_rules
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"
@@ -87,7 +87,7 @@ class Template:
     variant_title: str = ""
     """The variant's own title, as people know it (the name is its file's)."""
     newcomers: bool = True
-    """Whether newcomers may join (``Settings.newcomers``): yes in every template, casual games being where a
+    """Whether newcomers may join (``GameSettings.newcomers``): yes in every template, casual games being where a
     newcomer starts; the creator may keep theirs for players with a record."""
 
 
@@ -168,7 +168,7 @@ class TemplateChoices:
     newcomers: bool | None = None
     """Whether newcomers may join (:attr:`Template.newcomers`)."""
     fog: bool = False
-    """Fog of war (:attr:`dippouch.game.Settings.fog`): no template plays in it unless the creator asks."""
+    """Fog of war (:attr:`dippouch.game.GameSettings.fog`): no template plays in it unless the creator asks."""
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ def create_from_template(store: GameStore, person_id: int, choices: TemplateChoi
     it. Everything is checked before the game is made; a blank name is made from the variant's."""
     t = _applied(template(choices.template), choices)
     # Bad lengths refused before anything is made.
-    settings = Settings(deadlines=t.deadlines, anonymous=t.anonymous, newcomers=t.newcomers, fog=choices.fog)
+    settings = GameSettings(deadlines=t.deadlines, anonymous=t.anonymous, newcomers=t.newcomers, fog=choices.fog)
     PressRules.from_data(t.press)
     name = choices.name.strip() or f"{_NAME_SAFE.sub('-', t.variant)}-{secrets.token_hex(3)}"
     # Made, its press rules and visibility set, and opened in one transaction counted against the person's cap.

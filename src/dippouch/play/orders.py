@@ -16,7 +16,7 @@ from dippouch.store.repository import GameStore
 from dippouch.store.submissions import SubmitResult
 
 if TYPE_CHECKING:
-    from dippouch.store.inbox import Finish  # the mail tables: mapped only where mail is taken in
+    from dippouch.store.mail.inbox import Finish  # the mail tables: mapped only where mail is taken in
 
 __all__ = ["Submitted", "send_orders"]
 

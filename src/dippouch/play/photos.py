@@ -15,7 +15,7 @@ from datetime import datetime
 
 from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
-from dippouch.store.photos import confirm_target, link_confirmed
+from dippouch.store.mail.photos import confirm_target, link_confirmed
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"

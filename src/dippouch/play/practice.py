@@ -11,21 +11,18 @@ game its person left stops is :mod:`dippouch.bots.practice`'s.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import secrets
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from dippouch.bots import LEVELS
 from dippouch.bots.practice import strongest_level
 from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.messages import msg
-from dippouch.game import GameError, Settings
+from dippouch.game import GameError, GameSettings
 from dippouch.store import bots as store_bots
 from dippouch.store.access import AccessStore
 from dippouch.store.bots import open_practice_games, practice_slot
@@ -186,52 +183,49 @@ def start_practice(
     pace: str = DEFAULT_PACE,
     per_client: int = PER_CLIENT,
     total: int = TOTAL,
-    writes: AbstractContextManager[Any] | None = None,
 ) -> PracticeStarted:
     """Check the choices, then the caps (PracticeCapReached), then create the game, seat the bots and the
     person, and let the bots send their first orders (``level`` ``None``: the strongest this machine can
-    afford, :func:`default_level`). Nothing is stored when anything is refused. ``writes``:
-    held around the writes (a door that serialises its writers, as the web does on SQLite)."""
+    afford, :func:`default_level`). Nothing is stored when anything is refused."""
     variant, powers, power, level = _choose(variant, power, level, pace)
     tag = client_tag(store, client)
-    with writes if writes is not None else contextlib.nullcontext():
-        with practice_slot(store):
-            open_games = open_practice_games(store)
-            mine = sum(1 for t in open_games.values() if t == tag)
-            if mine >= per_client:
-                raise PracticeCapReached(
-                    msg(
-                        "you already have %(count)s practice games going (at most %(most)s at once); finish one of "
-                        "them first, or leave it: a practice game its player has left stops after a while (ten of its "
-                        "movement phases, at least an hour, at most a week)",
-                        count=mine,
-                        most=per_client,
-                    )
+    with practice_slot(store):
+        open_games = open_practice_games(store)
+        mine = sum(1 for t in open_games.values() if t == tag)
+        if mine >= per_client:
+            raise PracticeCapReached(
+                msg(
+                    "you already have %(count)s practice games going (at most %(most)s at once); finish one of "
+                    "them first, or leave it: a practice game its player has left stops after a while (ten of its "
+                    "movement phases, at least an hour, at most a week)",
+                    count=mine,
+                    most=per_client,
                 )
-            if len(open_games) >= total:
-                raise PracticeCapReached(
-                    msg(
-                        "the site has %(count)s practice games going, its limit (%(most)s); try again later",
-                        count=len(open_games),
-                        most=total,
-                    )
-                )
-            name = f"practice-{secrets.token_hex(5)}"
-            deadline = PACES[pace][1]
-            settings = Settings(
-                deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline},
-                missed_limit=0,  # the person's power never falls into civil disorder: the game waits for them
-                practice=tag,
-                when_ready=pace == "ready",
             )
-            store.create_game(name, variant, now=now, settings=settings)
-            access.set_visibility(name, "unlisted")
-            for other in powers:
-                if other != power:
-                    seat_bot(store, name, other, level, now=now)
-            store.assign(name, power, PLAYER, now=now)
-            _, secret = access.create_key("player", game=name, power=power, label=PLAYER, now=now)
-        # The bots' first orders after the turn: the caps are settled, and a slow level must not hold up
-        # everyone else's start.
-        play_seats(store, now=now, games=[name])
+        if len(open_games) >= total:
+            raise PracticeCapReached(
+                msg(
+                    "the site has %(count)s practice games going, its limit (%(most)s); try again later",
+                    count=len(open_games),
+                    most=total,
+                )
+            )
+        name = f"practice-{secrets.token_hex(5)}"
+        deadline = PACES[pace][1]
+        settings = GameSettings(
+            deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline},
+            missed_limit=0,  # the person's power never falls into civil disorder: the game waits for them
+            practice=tag,
+            when_ready=pace == "ready",
+        )
+        store.create_game(name, variant, now=now, settings=settings)
+        access.set_visibility(name, "unlisted")
+        for other in powers:
+            if other != power:
+                seat_bot(store, name, other, level, now=now)
+        store.assign(name, power, PLAYER, now=now)
+        _, secret = access.create_key("player", game=name, power=power, label=PLAYER, now=now)
+    # The bots' first orders after the turn: the caps are settled, and a slow level must not hold up
+    # everyone else's start.
+    play_seats(store, now=now, games=[name])
     return PracticeStarted(name, power, secret)

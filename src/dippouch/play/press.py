@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.core.messages import Msg, msg
 from dippouch.press.rules import COORDINATOR, PressRules
 from dippouch.store.db import Database
 
 if TYPE_CHECKING:
-    from dippouch.store.inbox import Finish
+    from dippouch.store.mail.inbox import Finish
 
 I18N_DOMAIN = "rules"
 """The catalogue of what this module tells a sender."""

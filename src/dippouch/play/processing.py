@@ -7,7 +7,7 @@ orders in each phase that opens, so a desk's "process now" and the command line'
 
 "Process what is due" (:func:`process_due`) is the one function that finds due phases and processes them; its
 guarantees (exactly once, in order, crash-safe, by the database's clock) come from the store's claim
-(:meth:`GameStore.process_next_due`). A door that keeps counts (the worker's metrics) passes a :class:`Meter`.
+(:func:`dippouch.store.claims.process_next_due`). A door that keeps counts (the worker's metrics) passes a :class:`Meter`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.play.fairness import end_lapsed_graces, end_voted_pauses
 from dippouch.play.progress import MAX_STEPS
+from dippouch.store import claims as store_claims
+from dippouch.store import processing as store_processing
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.repository import DuePhase, GameStore, PhaseFailed
@@ -205,7 +207,7 @@ def process_due(
         t0 = time.perf_counter()
         skip = [pid for pid, at in memory.failed.items() if started - at < RETRY_FAILED_AFTER]
         try:
-            due = store.process_next_due(now=now, skip=skip)
+            due = store_claims.process_next_due(store, now=now, skip=skip)
         except PhaseFailed as e:  # one broken game must not stop the others: skipped for a while
             memory.failed[e.phase_id] = started
             if meter is not None:
@@ -222,7 +224,7 @@ def process_due(
     memory.contended = max(0, waiting - failing)  # due, but in other processes' hands: worth another look soon
 
     # Before their deadline, with some power ready: processed when everyone who must act is.
-    for due in store.due_phases(now=now, limit=limit, past=False):
+    for due in store_claims.due_phases(store, now=now, limit=limit, past=False):
         if (stop is not None and stop()) or len(done) >= limit:
             break
         failed_at = memory.failed.get(due.phase_id)
@@ -231,11 +233,11 @@ def process_due(
         if memory.not_ready.get(due.phase_id) == due.stamp:
             continue
         try:
-            if not store.is_due(due.phase_id, now=now):
+            if not store_claims.is_due(store, due.phase_id, now=now):
                 memory.not_ready[due.phase_id] = due.stamp
                 continue
             t0 = time.perf_counter()
-            if not store.process_phase(due.phase_id, now=now, only_if_due=True, claim=True):
+            if not store_processing.process_phase(store, due.phase_id, now=now, only_if_due=True, claim=True):
                 continue  # another process has it (or had it)
         except Exception as e:  # one broken game must not stop the others (a database error stops the look)
             if isinstance(e, DatabaseError):

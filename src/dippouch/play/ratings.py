@@ -2,7 +2,7 @@
 ``GET /api/ratings``, a person's page, ``dippouch ratings``, the worker): every finished game scored under its
 own scoring system (:mod:`dippouch.play.records`), its players' shares fed to Ghost Ratings
 (:mod:`dippouch.ranking.ratings`), overall and per variant group, and kept in the database
-(:mod:`dippouch.store.ratings`); and a hall of fame, the solos and the best results ever.
+(:mod:`dippouch.store.ratings.ledger`); and a hall of fame, the solos and the best results ever.
 
 What counts, and why:
 
@@ -27,7 +27,7 @@ finishing at once, or a game whose end is taken in after a later one's, are rate
 
 **Kept up to date** by :func:`update_ratings`, which the worker runs at every look (:class:`RatingsTask`) and
 ``dippouch ratings update`` runs by hand. It is idempotent: it takes in the finished games the store has not
-taken in as they stand now (:func:`dippouch.store.ratings.pending`), scoring each once, and
+taken in as they stand now (:func:`dippouch.store.ratings.ledger.pending`), scoring each once, and
 
 - a game that ends after every game already rated continues the standings from where they are stored (the
   usual case: one game, seven rows of each of two pools);
@@ -64,11 +64,11 @@ from dippouch.ranking.ratings import (
     rate_game,
     rated_players,
 )
-from dippouch.store import ratings as stored
 from dippouch.store.db import Database
 from dippouch.store.finished import game_record
 from dippouch.store.finished_games import FinishedGame, PersonName, person_names
-from dippouch.store.ratings import (
+from dippouch.store.ratings import ledger as stored
+from dippouch.store.ratings.ledger import (
     OVERALL,
     FinishedFacts,
     PoolCount,
@@ -480,11 +480,11 @@ def board(
 ) -> RatingBoard:
     """Places ``offset + 1`` to ``offset + limit`` of the overall leaderboard or of ``group``'s, best first;
     equal ratings share a rank. An unknown group is refused naming the ones that have a leaderboard.
-    ``sizes``: :func:`dippouch.store.ratings.pools`, when the caller has read it for several boards.
+    ``sizes``: :func:`dippouch.store.ratings.ledger.pools`, when the caller has read it for several boards.
 
     Beside each rating is the rating's own reliability, stored with it: the share of the person's rated games
     they finished without civil disorder. Not their public reliability (their page's): that is read from every
-    phase of every game they played (:mod:`dippouch.store.reliability`), some 40 ms of CPU a person who played
+    phase of every game they played (:mod:`dippouch.store.people.reliability`), some 40 ms of CPU a person who played
     35 games, which made a board of twenty cost most of a second, whatever the size of the installation."""
     sizes = stored.pools(db) if sizes is None else sizes
     pool = OVERALL if group is None else group

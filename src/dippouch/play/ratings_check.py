@@ -1,5 +1,5 @@
 """The stored ratings against a recomputation from scratch (``dippouch ratings check [--fix]``): every finished
-game's facts read afresh from the games (:func:`dippouch.store.ratings.finished_facts`, never the ledger, and
+game's facts read afresh from the games (:func:`dippouch.store.ratings.ledger.finished_facts`, never the ledger, and
 checked against a second reading, :func:`dippouch.store.finished_games.finished_games`),
 every counted one scored again, every pool's standings computed from nothing in the order of the games' end
 (:class:`dippouch.ranking.ratings.Rater`), and the whole compared with what is stored, exactly: each game's
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from dippouch.play.ratings import counts, pools_of, rated_game, take
 from dippouch.ranking.ratings import Rater
-from dippouch.store import ratings as stored
 from dippouch.store.db import Database
 from dippouch.store.finished_games import finished_games
-from dippouch.store.ratings import OVERALL, FameEntry, PoolCount, PoolStanding, TakenGame
+from dippouch.store.ratings import ledger as stored
+from dippouch.store.ratings.ledger import OVERALL, FameEntry, PoolCount, PoolStanding, TakenGame
 
 __all__ = ["Check", "Recomputed", "check_ratings", "compare", "recompute", "rewrite_ratings"]
 
@@ -95,7 +95,7 @@ def _second_reading(db: Database, games: Iterable[TakenGame]) -> tuple[str, ...]
 
 
 def _hall(games: Iterable[TakenGame]) -> tuple[list[FameEntry], list[FameEntry]]:
-    """The hall of fame's two lists, as :func:`dippouch.store.ratings.hall` orders them."""
+    """The hall of fame's two lists, as :func:`dippouch.store.ratings.ledger.hall` orders them."""
     solos: list[FameEntry] = []
     best: list[FameEntry] = []
     for t in games:

@@ -13,7 +13,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.store.records import StoredPhase
+
+I18N_DOMAIN = "games"
 
 __all__ = ["FRAME_MS", "LAST_FRAME_MS", "Frame", "ReplayExports", "export_replay", "replay_frames"]
 
@@ -28,12 +31,13 @@ LAST_FRAME_MS = 4000
 class Frame:
     """One picture of the replay: a phase (``phase_id``, ``phase``) seen as ``view`` (one of the web's map
     views: ``orders``, the phase's position with its orders and results drawn; ``after``, the position they
-    led to; ``board``, a position without orders), and the words that say which."""
+    led to; ``board``, a position without orders), and the words that say which (said in the reader's language
+    at the door: the page, the API, the animated replay)."""
 
     phase_id: int
     phase: str
     view: str
-    caption: str
+    caption: Msg
 
 
 def replay_frames(phases: Sequence[StoredPhase]) -> list[Frame]:
@@ -49,20 +53,28 @@ def replay_frames(phases: Sequence[StoredPhase]) -> list[Frame]:
     processed = [h for h in line if h.status == "processed" and h.next_position is not None]
     frames: list[Frame] = []
     for h in processed:
-        frames.append(Frame(h.id, h.name, "orders", f"{h.name}: orders and results"))
-        frames.append(Frame(h.id, h.name, "after", f"After {h.name}"))
+        frames.append(Frame(h.id, h.name, "orders", msg("%(phase)s: orders and results", phase=PhaseName(h.name))))
+        frames.append(Frame(h.id, h.name, "after", msg("After %(phase)s", phase=PhaseName(h.name))))
     current = next((h for h in line if h.status == "open"), None)
     # A game that ends in a phase (a draw voted, a victory) closes it without a position after it.
     ended_in = line[-1] if line and line[-1].status == "processed" and line[-1].next_position is None else None
     if current is not None:
-        frames.append(Frame(current.id, current.name, "board", f"{current.name}: the board now"))
+        frames.append(
+            Frame(current.id, current.name, "board", msg("%(phase)s: the board now", phase=PhaseName(current.name)))
+        )
     elif ended_in is not None:
-        frames.append(Frame(ended_in.id, ended_in.name, "board", f"{ended_in.name}: the final board"))
+        frames.append(
+            Frame(
+                ended_in.id, ended_in.name, "board", msg("%(phase)s: the final board", phase=PhaseName(ended_in.name))
+            )
+        )
     elif processed:
         last = processed[-1]
-        frames.append(Frame(last.id, last.name, "after", f"The final board, after {last.name}"))
+        frames.append(
+            Frame(last.id, last.name, "after", msg("The final board, after %(phase)s", phase=PhaseName(last.name)))
+        )
     elif line:  # a game with no phase processed nor open (never stored so): its first board
-        frames.append(Frame(line[0].id, line[0].name, "board", line[0].name))
+        frames.append(Frame(line[0].id, line[0].name, "board", msg("%(phase)s", phase=PhaseName(line[0].name))))
     return frames
 
 
@@ -82,8 +94,9 @@ class ReplayExports:
         self._making: dict[tuple[object, ...], threading.Lock] = {}
 
     @staticmethod
-    def key(game: str, frames: Sequence[Frame], fmt: str) -> tuple[object, ...]:
-        return (game, fmt, tuple((f.phase_id, f.view, f.caption) for f in frames))
+    def key(game: str, frames: Sequence[Frame], fmt: str, captions: Sequence[str]) -> tuple[object, ...]:
+        """The picture's key: its frames and their captions as said (a picture for each language)."""
+        return (game, fmt, tuple((f.phase_id, f.view) for f in frames), tuple(captions))
 
     def cached(self, key: tuple[object, ...]) -> bytes | None:
         """The picture made before under ``key`` (cheap: nothing is drawn)."""
@@ -117,17 +130,17 @@ class ReplayExports:
             return got
 
 
-def export_replay(frames: Sequence[Frame], svg_of: Callable[[Frame], str], fmt: str) -> bytes:
+def export_replay(frames: Sequence[Frame], svg_of: Callable[[Frame], str], fmt: str, captions: Sequence[str]) -> bytes:
     """The replay as one animated picture in ``fmt`` (``gif`` or ``webp``): every frame drawn by ``svg_of``
-    (the door's pictures of a phase, so the export shows what its pages show), shown :data:`FRAME_MS`, the
-    last :data:`LAST_FRAME_MS`."""
+    (the door's pictures of a phase, so the export shows what its pages show) under its caption as the door
+    said it (``captions``, one a frame), shown :data:`FRAME_MS`, the last :data:`LAST_FRAME_MS`."""
     from dippouch.render.animation import AnimationFrame, animate
 
     last = len(frames) - 1
     return animate(
         [
-            AnimationFrame(functools.partial(svg_of, f), f.caption, LAST_FRAME_MS if i == last else FRAME_MS)
-            for i, f in enumerate(frames)
+            AnimationFrame(functools.partial(svg_of, f), caption, LAST_FRAME_MS if i == last else FRAME_MS)
+            for i, (f, caption) in enumerate(zip(frames, captions, strict=True))
         ],
         fmt,
     )

@@ -3,15 +3,15 @@ and a game's roster settings (who reads the addresses, what the game does for a 
 
 The rulebooks' postal games keep such a list (W3K's Coordinator mails it with addresses and holiday dates); the
 player's pages, the JSON API and any later door call these, so a holiday recorded one way is the holiday every
-other way sees, checked by the same rules (:mod:`dippouch.store.addresses`, :mod:`dippouch.store.absences`)."""
+other way sees, checked by the same rules (:mod:`dippouch.store.people.addresses`, :mod:`dippouch.store.people.absences`)."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
-from dippouch.store import absences as absence_store
-from dippouch.store import addresses as address_store
 from dippouch.store.db import Database
+from dippouch.store.people import absences as absence_store
+from dippouch.store.people import addresses as address_store
 
 __all__ = [
     "add_address",

@@ -6,7 +6,7 @@ Everything here is the engine's own work: orders are read by the notation parser
 :func:`dippouch.game.check_orders` (the player's page's check), steps are the adjudicator's
 (:func:`dippouch.core.adjudicator.adjudicate`), positions are read and written in the adjudication contract's
 shape (:func:`dippouch.game.position_from_data`), so what the sandbox shows is what a game would do. Only the
-sandbox's own row is ever written (:mod:`dippouch.store.sandboxes`).
+sandbox's own row is ever written (:mod:`dippouch.store.sandboxes.boards`).
 
 Each change is made in two parts: the engine's (:func:`unit_added`, :func:`orders_set`, :func:`stepped` ...), a
 pure function of the variant and the sandbox's state as data (:class:`Board`) that answers the state to keep
@@ -42,7 +42,7 @@ from dippouch.game import (
     position_to_data,
 )
 from dippouch.store.db import Database
-from dippouch.store.sandboxes import Sandbox, create_sandbox, keep_check, save_sandbox
+from dippouch.store.sandboxes.boards import Sandbox, create_sandbox, keep_check, save_sandbox
 
 I18N_DOMAIN = "rules"
 """The catalogue of the sandbox's refusals (the layers' under the doors)."""
@@ -98,7 +98,7 @@ class Line:
         return self.error is None
 
     def data(self) -> dict[str, Any]:
-        """As the sandbox keeps it (:attr:`dippouch.store.sandboxes.Sandbox.checked`): the verdicts as message
+        """As the sandbox keeps it (:attr:`dippouch.store.sandboxes.boards.Sandbox.checked`): the verdicts as message
         data, so a kept check is said later in any reader's language."""
         return {
             "line": self.line,

@@ -25,7 +25,7 @@ from dippouch.play.fairness import INSTALLATION, Actor, require_alone
 from dippouch.store import openings as store_openings
 from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.games import SeatChange, change_seat
-from dippouch.store.people import person_by_email, seat_people
+from dippouch.store.people.persons import person_by_email, seat_people
 from dippouch.store.repository import GameStore
 
 __all__ = ["PROGRAMS", "Seated", "claim", "free", "resign", "seat", "seat_bot", "seat_program"]

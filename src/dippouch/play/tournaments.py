@@ -38,7 +38,7 @@ from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.store.db import Database
 from dippouch.store.finished import game_record
 from dippouch.store.finished_games import person_names
-from dippouch.store.tournaments import (
+from dippouch.store.tournaments.stored import (
     Tournament,
     TournamentGame,
     TournamentGameFacts,
@@ -47,8 +47,8 @@ from dippouch.store.tournaments import (
     tournament,
     tournaments,
 )
-from dippouch.store.tournaments import add_game as store_add_game
-from dippouch.store.tournaments import remove_game as store_remove_game
+from dippouch.store.tournaments.stored import add_game as store_add_game
+from dippouch.store.tournaments.stored import remove_game as store_remove_game
 
 I18N_DOMAIN = "rules"
 """The catalogue of this module's refusals, said in the reader's language where they are shown."""

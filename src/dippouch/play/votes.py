@@ -1,7 +1,7 @@
 """The table's proposals (:func:`propose`, :func:`ballot`, :func:`withdraw`): a pause, an extension, a
 cancellation, a concession, a draw of every survivor or of some (as the game's scoring system allows), and in a
 game its players run, processing now, a roll back, a replacement and unsealing, each passing by the game's vote
-rule (:attr:`dippouch.game.Settings.vote_rule`) and then acting through the coordinator's own use cases
+rule (:attr:`dippouch.game.GameSettings.vote_rule`) and then acting through the coordinator's own use cases
 (:mod:`dippouch.play.clock`, :mod:`dippouch.play.seats`) with ``by_vote``; and a power's "vote draw"
 (:func:`vote`), its ballot on the draw of every survivor, which a yes proposes when none is (one tally). Every
 door (the player's page, the JSON API, the command line, mail, DAIDE's ``DRW``) calls these, and says the
@@ -22,8 +22,10 @@ from typing import Any
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import Msg, msg
-from dippouch.game import Ending, GameError, Settings, read_version_lines
+from dippouch.game import Ending, GameError, GameSettings, read_version_lines
 from dippouch.ranking.scoring import systems
+from dippouch.store import rows as store_rows
+from dippouch.store import sealing as store_sealing
 from dippouch.store import votes as stored
 from dippouch.store.repository import GameStore
 from dippouch.store.votes import Proposal
@@ -153,8 +155,8 @@ def _named_draws(store: GameStore, game: str) -> Msg | None:
     from dippouch.play.records import DEFAULT_SYSTEM  # the default system, one truth with the scores
 
     with store.session() as s:
-        settings = store.game_row(s, game).settings
-    name = Settings.from_data(settings).scoring or DEFAULT_SYSTEM
+        settings = store_rows.game_row(s, game).settings
+    name = GameSettings.from_data(settings).scoring or DEFAULT_SYSTEM
     system = systems().get(name.lower())
     if system is None or system.formula in NAMED_DRAW_FORMULAS:
         return None
@@ -257,7 +259,9 @@ def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
         elif p.kind == "replace":
             seat(store, game, str(v["power"]), str(v["player"]), now=now, replace=True, email=v.get("email"))
         elif p.kind == "unseal":
-            store.record_unsealing(game, who=by.who, reason="the table voted to unseal", now=now, what="vote")
+            store_sealing.record_unsealing(
+                store, game, who=by.who, reason="the table voted to unseal", now=now, what="vote"
+            )
     except DippouchError as e:
         stored.mark_failed(store, game, p.id, e.msg, now=now)
     else:

@@ -101,6 +101,7 @@ def fog_record(variant: Variant, record: Mapping[str, Any], powers: Iterable[str
     seen_before = sight_of(variant, before, who) if before is not None else None
     seen_after = sight_of(variant, after, who) if after is not None else None
     m = variant.map
+    out["sight_powers"] = sorted(who)  # the report tells the others' centre changes and adjustments by it
     if seen_before is not None:
         out["seen"] = sorted(m.provinces[p].abbr for p in seen_before.provinces)
     if seen_after is not None:

@@ -8,11 +8,12 @@ dependencies. The file format is described in docs/maps-geometry.md.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -89,6 +90,9 @@ class Geometry:
     """How longitude/latitude became picture units (the builder's; the checks place points with it)."""
     background_offboard: str = ""
     """Off-board parts of the frame (a sea not in play and the land round it): drawn neutral."""
+    digest: str = field(default="", compare=False)
+    """The file's content digest (:func:`load_geometry`'s; empty when built in memory): what the drawing's parts
+    kept on disk are keyed by (dippouch.render.svg)."""
 
 
 def unit_radius(land_areas_km2: Sequence[float], km_per_unit: float, width: float, height: float) -> float:
@@ -160,8 +164,8 @@ def load_geometry(variant: Variant) -> Geometry:
     hit = _CACHE.get(key)
     if hit is not None and hit[0] == stamp:
         return hit[1]
-    with path.open("rb") as f:
-        geometry = parse_geometry(json.load(f), where=str(path))
+    raw = path.read_bytes()
+    geometry = replace(parse_geometry(json.loads(raw), where=str(path)), digest=hashlib.sha256(raw).hexdigest()[:32])
     if len(_CACHE) >= 32:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = (stamp, geometry)

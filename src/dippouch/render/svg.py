@@ -21,9 +21,12 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from dippouch import compiled
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.lookup import ORDER_KINDS, UNIT_BADGES, Drawing, drawing_of
@@ -31,7 +34,7 @@ from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import parse_order
 from dippouch.core.orders import Build, Disband, Hold, Order
 from dippouch.core.position import Position
-from dippouch.core.variant import Variant
+from dippouch.core.variant import Variant, content_hash
 from dippouch.i18n import translations
 from dippouch.names import phase_words
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
@@ -165,11 +168,43 @@ def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
     hit = kept.get(key)
     if hit is not None and hit[0] is geo:
         return hit[1]
-    st = _make_static(variant, geo, options)
+    st = _static_from_disk(variant, geo, options)
     if len(kept) >= 16:  # a few option sets per variant are used; more is a caller trying every scale
         kept.clear()
     kept[key] = (geo, st)
     return st
+
+
+def _static_from_disk(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
+    """The parts made once per installation rather than once per process: placing a map's names takes 60-460 ms
+    of pure Python (W3K 415 ms), which a web process paid for each variant's first picture while every other
+    request waited for the interpreter lock (benchmarks/README.md, issue 52); read back from the disk cache
+    (:mod:`dippouch.compiled`) it is a few milliseconds. Keyed by the variant's data and options, the geometry
+    file's digest, the options and the drawing code's files, so a change to any of them makes the parts again."""
+    if not geo.digest:
+        return _make_static(variant, geo, options)
+    key = "\n".join(
+        (
+            "render.static",
+            content_hash(dict(variant.data)),
+            repr(sorted((str(k), repr(v)) for k, v in variant.options.items())),
+            geo.digest,
+            repr((options.names, options.labels, options.unit_scale, options.label_scale, options.coasts)),
+            _drawing_code_stamp(),
+        )
+    )
+    kept = compiled.fetch(key)
+    if isinstance(kept, _Static):
+        return kept
+    st = _make_static(variant, geo, options)
+    compiled.keep(key, st)
+    return st
+
+
+@lru_cache(maxsize=1)
+def _drawing_code_stamp() -> str:
+    """Changes whenever the code that makes the static parts may have changed."""
+    return compiled.files_stamp(sorted(Path(__file__).resolve().parent.glob("*.py")))
 
 
 def _unit_radius(geo: Geometry) -> float:

@@ -4,7 +4,7 @@ A bot sits in a seat like a person does, as the power's current player, under th
 (``bot:heuristic``): the seat's history, the players list and every page show it, and a person takes the
 seat back the usual way (``dippouch players replace``), which ends the bot's turn. No new table is needed,
 and nothing here changes how a player is stored. The civil-disorder policy is a game setting,
-``Settings.disorder_bot``, kept with the game's other settings (so export and import carry it); a practice
+``GameSettings.disorder_bot``, kept with the game's other settings (so export and import carry it); a practice
 game is a game whose settings carry ``practice`` (the tag of the client that started it).
 
 What a level is, and when a practice game is left, are the bots' rules (:mod:`dippouch.bots.seats`,
@@ -24,7 +24,7 @@ from weakref import WeakKeyDictionary
 import sqlalchemy as sa
 
 from dippouch.core.messages import msg
-from dippouch.game import RecordNotFound, Settings, as_utc
+from dippouch.game import GameSettings, RecordNotFound, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PlayerRow
 
@@ -61,7 +61,7 @@ def save_disorder_bot(db: Database, game: str, level: str | None, *, now: dateti
             raise RecordNotFound(
                 msg("no game %(game)s; games: %(games)s", game=repr(game), games=", ".join(names) or "none yet")
             )
-        settings = dataclasses.replace(Settings.from_data(g.settings), disorder_bot=level)
+        settings = dataclasses.replace(GameSettings.from_data(g.settings), disorder_bot=level)
         g.settings = settings.to_data()
         s.add(EventRow(game_id=g.id, at=as_utc(now), kind="bot_policy", detail={"disorder_bot": level}))
 
@@ -105,7 +105,7 @@ class PracticeGame:
     """A running practice game, as the rules about its person's visits read it."""
 
     name: str
-    settings: Settings
+    settings: GameSettings
     created_at: datetime
 
 
@@ -116,7 +116,7 @@ def _running_practice(db: Database, where: sa.ColumnElement[bool] | None = None)
     with db.session() as s:
         rows = s.execute(q).all()
     return [
-        PracticeGame(name, Settings.from_data(data), as_utc(created))
+        PracticeGame(name, GameSettings.from_data(data), as_utc(created))
         for name, data, created in rows
         if isinstance(data, dict) and data.get("practice")
     ]
@@ -171,7 +171,7 @@ def note_practice_visit(db: Database, game: str, *, now: datetime) -> None:
         g = s.scalars(sa.select(GameRow).where(GameRow.name == game).with_for_update()).first()
         if g is None or not isinstance(g.settings, dict) or not g.settings.get("practice"):
             return
-        settings = dataclasses.replace(Settings.from_data(g.settings), practice_seen=as_utc(now).isoformat())
+        settings = dataclasses.replace(GameSettings.from_data(g.settings), practice_seen=as_utc(now).isoformat())
         g.settings = settings.to_data()
 
 
@@ -189,7 +189,7 @@ class BotsAlone:
     name: str
     looked: datetime
     """When someone last looked at it, as far as anything stored tells: a signed-in person's look written down
-    (``Settings.watched``), its clock last restarted (a ``resume`` event: by its coordinator, or when its last
+    (``GameSettings.watched``), its clock last restarted (a ``resume`` event: by its coordinator, or when its last
     seat was filled), or its making."""
 
 
@@ -227,4 +227,4 @@ def note_watched(db: Database, game: str, *, now: datetime) -> None:
         g = s.scalars(sa.select(GameRow).where(GameRow.name == game).with_for_update()).first()
         if g is None or not isinstance(g.settings, dict):
             return
-        g.settings = dataclasses.replace(Settings.from_data(g.settings), watched=as_utc(now).isoformat()).to_data()
+        g.settings = dataclasses.replace(GameSettings.from_data(g.settings), watched=as_utc(now).isoformat()).to_data()

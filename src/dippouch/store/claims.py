@@ -17,9 +17,10 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
+from dippouch.store.domains import before_processing, held_phase_ids
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.processing import adjudicate_ahead, process_locked
-from dippouch.store.readiness import phase_due, review
+from dippouch.store.readiness import phase_due
 from dippouch.store.rows import game_variant
 
 __all__ = ["DuePhase", "PhaseFailed", "due_count", "due_phases", "is_due", "process_next_due"]
@@ -27,7 +28,7 @@ __all__ = ["DuePhase", "PhaseFailed", "due_count", "due_phases", "is_due", "proc
 
 @dataclass(frozen=True)
 class DuePhase:
-    """An open phase that is, or may be, due: what a worker's scan finds (see :meth:`GameStore.due_phases`)."""
+    """An open phase that is, or may be, due: what a worker's scan finds (see :func:`due_phases`)."""
 
     phase_id: int
     game: str
@@ -82,7 +83,7 @@ def due_phases(
         )
         base = sa.select(*cols).join(GameRow, GameRow.id == PhaseRow.game_id)
         base = base.where(PhaseRow.status == "open", GameRow.status == "active")
-        held = review().held_phase_ids(s, now)
+        held = held_phase_ids(s, now)
         if held:
             base = base.where(PhaseRow.id.not_in(held))
         overdue = (
@@ -113,7 +114,7 @@ def due_count(db: Database, *, now: datetime | None = None) -> int:
     """How many open phases of active games are past their deadline: the workers' queue depth."""
     with db.read_session() as s:
         now = db.db_now(s) if now is None else as_utc(now)
-        held = review().held_phase_ids(s, now)
+        held = held_phase_ids(s, now)
         q = (
             sa.select(sa.func.count())
             .select_from(PhaseRow)
@@ -143,7 +144,7 @@ def _claim_query(
     the coordinator's review: its id, game id, game, variant, phase and deadline."""
     pg = s.get_bind().dialect.name == "postgresql"
     at = (sa.func.clock_timestamp() if pg else db.db_now(s)) if now is None else as_utc(now)
-    held = review().held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
+    held = held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
     skip = [*skip, *held]
     return (
         sa.select(PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline)
@@ -168,9 +169,6 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
     :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
     """
-    # Imported here, as in processing.process_phase: loaded when a phase is claimed.
-    from dippouch.store.absences import apply_locked
-
     while True:
         ahead = None
         if db.reads_without_lock:
@@ -192,7 +190,7 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
                 try:
                     # Players away at the deadline get the game's absence policy first, under the same lock: an
                     # extended phase is then not due, and standing or proxy orders are a version at the deadline.
-                    apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now))
+                    before_processing(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now), forced=False)
                     ok = process_locked(db, s, g, phase_id, now, only_if_due=True, ahead=ahead)
                 except (sa.exc.SQLAlchemyError, PhaseFailed):
                     raise

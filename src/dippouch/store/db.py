@@ -496,7 +496,7 @@ class Database:
     session: sessionmaker[Session]
     finished_records: dict[tuple[int, int], dict[int, Any]]
     """(game id, its last event id) -> seat id -> the seat's reliability record, for finished games: their
-    phases, submissions and seats no longer change (:mod:`dippouch.store.reliability`); shared with the reader."""
+    phases, submissions and seats no longer change (:mod:`dippouch.store.people.reliability`); shared with the reader."""
     variants: dict[int, tuple[str, dict[str, Any], Variant]]
     """Game id -> (the hash of its stored variant copy, its options, the variant built from them), kept by
     :func:`dippouch.store.rows.game_variant` and shared with :meth:`reader`: a game's submissions and

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from dippouch.core.messages import msg
-from dippouch.game import GameError, Settings, as_utc
+from dippouch.game import GameError, GameSettings, as_utc
 from dippouch.store.db import Database
 from dippouch.store.rows import game_row, game_settings, log_event, require_current
 
@@ -35,13 +35,13 @@ def extend(db: Database, name: str, by: timedelta, *, now: datetime) -> datetime
         return ph.deadline
 
 
-def set_deadlines(db: Database, name: str, deadlines: Mapping[str, str], *, now: datetime) -> Settings:
+def set_deadlines(db: Database, name: str, deadlines: Mapping[str, str], *, now: datetime) -> GameSettings:
     """Change the time each kind of phase gets, for phases opened from now on (the running deadline stays)."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
         old = game_settings(g)
-        new = Settings.from_data({**old.to_data(), "deadlines": {**old.deadlines, **dict(deadlines)}})
+        new = GameSettings.from_data({**old.to_data(), "deadlines": {**old.deadlines, **dict(deadlines)}})
         g.settings = new.to_data()
         log_event(s, g, now, "deadlines", deadlines=dict(new.deadlines))
         return new

@@ -27,13 +27,13 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch.core.messages import msg
-from dippouch.game import GameError, Settings, as_utc
+from dippouch.game import GameError, GameSettings, as_utc
 from dippouch.store.access import AccessStore
 from dippouch.store.db import Database
 from dippouch.store.games import change_seat, create_game
 from dippouch.store.models import GameRow, PersonRow, PlayerRow
 from dippouch.store.models_duels import DuelWaitRow
-from dippouch.store.models_moderation import PersonBlockRow
+from dippouch.store.moderation.models import PersonBlockRow
 from dippouch.store.openings import open_game
 from dippouch.store.rows import game_row, game_variant
 
@@ -177,7 +177,9 @@ def ask(
         chosen = "fva" if "fva" in (pairing, other.pairing) else rng.choice(PAIRINGS)
         name = f"duel-{secrets.token_hex(4)}"
         inner = _joined(db, s)
-        create_game(inner, name, VARIANT, now=now, options={"pairing": chosen}, settings=Settings(deadlines=deadlines))
+        create_game(
+            inner, name, VARIANT, now=now, options={"pairing": chosen}, settings=GameSettings(deadlines=deadlines)
+        )
         AccessStore(inner).set_visibility(name, "public")
         # Opened with its clock held, then both seats filled: the last fills it, which logs "started" (both told)
         # and starts the clock.

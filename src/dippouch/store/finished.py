@@ -2,7 +2,7 @@
 its ending, who held each seat at the end (a person, a bot, nobody) and who was in civil disorder, whether
 it was a practice game, and the scoring system it chose.
 
-The scoring system is a game setting (``Settings.scoring``, kept in the game's JSON ``settings`` column under
+The scoring system is a game setting (``GameSettings.scoring``, kept in the game's JSON ``settings`` column under
 :data:`SCORING_KEY`: no new column, no migration), and each choice is an event of the game (kind
 :data:`SCORING_EVENT`), so the players see who changed it and when. What a system is, and which names are valid,
 is the ranking engine's to say (:mod:`dippouch.ranking.scoring`): this module stores the name it is given and
@@ -25,7 +25,7 @@ from dippouch.store.rows import active_phases, game_row, game_variant, log_event
 __all__ = ["SCORING_EVENT", "SCORING_KEY", "GameRecord", "SeatFacts", "game_record", "save_scoring"]
 
 SCORING_KEY = "scoring"
-"""The key of the game's settings that names its scoring system (``Settings.scoring``); absent: the default."""
+"""The key of the game's settings that names its scoring system (``GameSettings.scoring``); absent: the default."""
 SCORING_EVENT = "scoring"
 """The kind of the event that records a choice of system (its detail: ``{"system": name or None}``)."""
 

@@ -7,7 +7,7 @@ then, and a draw closes the open phase it was voted in at that same moment (:fun
 Nothing new is stored for it: a rollback of a finished game reopens it and its end moves with its line of play.
 
 Each game's **visibility** is listed with it: the ratings leave private games out (their existence is not
-shown outside them, as a person's public record leaves them out: :mod:`dippouch.store.reliability`).
+shown outside them, as a person's public record leaves them out: :mod:`dippouch.store.people.reliability`).
 """
 
 from __future__ import annotations

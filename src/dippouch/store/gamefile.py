@@ -22,8 +22,8 @@ from dippouch.core.messages import Arg, PhaseName, hint, msg, quantity
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
+    GameSettings,
     LineCheck,
-    Settings,
     as_utc,
     check_orders,
     position_from_data,
@@ -169,9 +169,9 @@ def check_variant_name(name: Any) -> str:
     return name
 
 
-def check_settings(data: Any) -> Settings:
+def check_settings(data: Any) -> GameSettings:
     """A game's settings, every field of the right type (deadlines, time zone, time of day, missed limit)."""
-    if isinstance(data, Settings):
+    if isinstance(data, GameSettings):
         return data
     if not isinstance(data, Mapping):
         raise GameError(msg("settings: expected an object with deadlines, timezone, time_of_day, missed_limit, draws"))
@@ -197,12 +197,12 @@ def check_settings(data: Any) -> Settings:
     if not isinstance(data.get("draws", True), bool):
         raise GameError(msg("settings.draws: expected true or false"))
     try:
-        return Settings.from_data(data)
+        return GameSettings.from_data(data)
     except (TypeError, ValueError, OverflowError) as e:
         raise GameError(msg("settings: %(reason)s", reason=_reason(e))) from None
 
 
-def check_new_game(name: Any, variant: Variant, settings: Any) -> tuple[str, Settings]:
+def check_new_game(name: Any, variant: Variant, settings: Any) -> tuple[str, GameSettings]:
     """What every new game is checked for, created here or imported: its name, its variant's name (from the
     variant itself: a stored copy names its own variant) and its settings. Returns the name and settings
     as they are stored."""

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from dippouch.catalog import load_variant
 from dippouch.core.messages import hint, msg
 from dippouch.core.variant import Variant, content_hash
-from dippouch.game import GameError, RecordNotFound, Settings, as_utc, position_to_data
+from dippouch.game import GameError, GameSettings, RecordNotFound, as_utc, position_to_data
 from dippouch.store.db import Database
 from dippouch.store.deadlines import resume
 from dippouch.store.gamefile import check_new_game, clean_address
@@ -115,14 +115,14 @@ def create_game(
     *,
     now: datetime,
     options: Mapping[str, Any] | None = None,
-    settings: Settings | None = None,
+    settings: GameSettings | None = None,
     position: Mapping[str, Any] | None = None,
 ) -> str:
     """Create a game at the variant's start (or at ``position``, in the stored-position shape). The
     checks of a new game are those an imported one gets (:func:`dippouch.store.gamefile.check_new_game`)."""
     now = as_utc(now)
     v = load_variant(variant, options)
-    name, settings = check_new_game(name, v, settings or Settings())
+    name, settings = check_new_game(name, v, settings or GameSettings())
     start = start_position(v, position) if position is not None else v.start
     data = dict(v.data)
     with db.session() as s, s.begin():

@@ -3,7 +3,7 @@ wishes, the powers given out (by the coordinator, or by the game from the wishes
 replacement pool of abandoned seats.
 
 Seats are given with the game's own :func:`~dippouch.store.games.assign` and named with
-:func:`~dippouch.store.people.seat_person`, so a seat taken here is an ordinary seat: the game's history
+:func:`~dippouch.store.people.persons.seat_person`, so a seat taken here is an ordinary seat: the game's history
 (who played what, when) is the same as a coordinator's. Every check that decides who may take a seat runs
 under the game's row lock, so two people never get one seat, and only the first of two claims wins.
 
@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch.core.messages import msg
-from dippouch.game import GameError, Settings, as_utc
+from dippouch.game import GameError, GameSettings, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import PROBATION_SEATS, Record, is_newcomer, meets, on_probation
 from dippouch.press.rules import PressRules, describe
@@ -39,10 +39,10 @@ from dippouch.store.games import change_seat, create_game
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
-from dippouch.store.people import seat_person
-from dippouch.store.press import rules_in, set_press_rules
+from dippouch.store.people.persons import seat_person
+from dippouch.store.people.reliability import record_of, records_in, reliabilities, scores_in
+from dippouch.store.press.messages import rules_in, set_press_rules
 from dippouch.store.readiness import powers_in_civil_disorder
-from dippouch.store.reliability import record_of, records_in, reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
 
 I18N_DOMAIN = "rules"
@@ -135,7 +135,7 @@ class Opening:
     press_rules: PressRules | None = None
     """The rules :attr:`press` describes in English: a page describes them in its reader's language."""
     newcomers: bool = True
-    """Whether newcomers may join (the game's ``Settings.newcomers``, its creator's choice)."""
+    """Whether newcomers may join (the game's ``GameSettings.newcomers``, its creator's choice)."""
 
     @property
     def waiting(self) -> list[SignUp]:
@@ -559,7 +559,7 @@ def open_new_game(
     variant: str,
     *,
     now: datetime,
-    settings: Settings,
+    settings: GameSettings,
     press_rules: Mapping[str, Any] | None = None,
     visibility: str = "public",
     min_reliability: int = 0,
@@ -945,7 +945,7 @@ def resign(db: Database, game: str, person_id: int, *, now: datetime) -> Resigne
     """``person_id`` leaves ``game`` of their own will. A sign-up not seated is withdrawn; a seat taken before
     the game started is freed (the power is empty again and, in an automatic game, drawn for the first on the
     waiting list); a seat in a game under way goes to the replacement pool and counts as abandoned in the
-    person's reliability (:mod:`dippouch.store.reliability`). A ``resigned`` event is written in the same
+    person's reliability (:mod:`dippouch.store.people.reliability`). A ``resigned`` event is written in the same
     transaction for the notification channels."""
     now = as_utc(now)
     with db.session() as s, s.begin():

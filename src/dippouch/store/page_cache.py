@@ -32,7 +32,9 @@ __all__ = [
     "bump_pages",
     "bump_pages_in",
     "keep_page",
+    "kept_languages",
     "phase_submissions",
+    "phase_submissions_in",
     "seat_submissions",
     "shared_page",
 ]
@@ -122,11 +124,57 @@ def _lookup() -> sa.Select[Any]:
 _LOOKUP = _lookup()
 
 
+@dataclass(frozen=True)
+class _Driver:
+    """A statement compiled once for PostgreSQL and sent through the driver's cursor: SQLAlchemy otherwise walks
+    the statement's whole tree for its cache key and wraps the row at every execution (the lookup's fifteen
+    subqueries: about half of the query's CPU in the web process). Only for statements whose values need no
+    conversion on the way in or out (integers, texts, times with their zone)."""
+
+    sql: str
+    defaults: dict[str, Any]
+
+    @classmethod
+    def of(cls, statement: sa.Select[Any], dialect: sa.Dialect) -> _Driver:
+        compiled = statement.compile(dialect=dialect)
+        return cls(str(compiled), dict(compiled.params))
+
+
+_DRIVER: dict[str, _Driver] = {}
+""":data:`_LOOKUP` as the PostgreSQL driver's SQL, compiled at its first use (the dialect is the engine's)."""
+
+
+def _lookup_row(conn: sa.Connection, params: dict[str, str]) -> Any:
+    """The lookup's one row (None: no such game): on PostgreSQL as the driver's SQL (:class:`_Driver`)."""
+    if conn.dialect.name != "postgresql":
+        return conn.execute(_LOOKUP, params).first()
+    driver = _DRIVER.get("postgresql")
+    if driver is None:
+        driver = _DRIVER["postgresql"] = _Driver.of(_LOOKUP, conn.dialect)
+    values = {**driver.defaults, **params}
+    dbapi = conn.dialect.loaded_dbapi
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(driver.sql, values)
+        return cursor.fetchone()
+    except dbapi.Error as e:
+        # As SQLAlchemy's own execution does: a connection the server dropped leaves the pool, and the error
+        # is SQLAlchemy's (the app answers a database that is down or busy as such, not as a fault of its own).
+        gone = conn.dialect.is_disconnect(e, conn.connection.dbapi_connection, cursor)
+        if gone:
+            conn.invalidate(e)
+        raise sa.exc.DBAPIError.instance(
+            driver.sql, values, e, dbapi.Error, connection_invalidated=gone, dialect=conn.dialect
+        ) from e
+    finally:
+        cursor.close()
+
+
 def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
     """The game's visibility, its state and its kept page of ``kind`` in ``lang``, in one query; None: no such
     game."""
     with db.one_read.connect() as conn:
-        row = conn.execute(_LOOKUP, {"game": game, "kind": kind, "lang": lang}).first()
+        row = _lookup_row(conn, {"game": game, "kind": kind, "lang": lang})
         conn.rollback()
     if row is None:
         return None
@@ -152,11 +200,26 @@ _KEEP = {"postgresql": _keep(pg_insert), "sqlite": _keep(sqlite_insert)}
 def keep_page(db: Database, game_id: int, kind: str, lang: str, version: str, body: str, now: datetime) -> None:
     """Keep a page made for ``version``, replacing the one kept before (one row per game, kind and language).
     Two processes making it at once both write; the page is the same."""
-    with db.session() as s, s.begin():
-        s.execute(
+    with db.engine.begin() as conn:  # a statement of its own: no session's bookkeeping
+        conn.execute(
             _KEEP[db.engine.dialect.name],
             {"game_id": game_id, "kind": kind, "lang": lang, "version": version, "body": body, "made_at": now},
         )
+
+
+def kept_languages(db: Database, game: str, kind: str) -> list[str]:
+    """The languages a page of ``kind`` of ``game`` was kept in (whatever its version): those its readers read it
+    in, which whoever makes it ahead of them (a worker that processed the game) makes it in."""
+    q = (
+        sa.select(_PAGES.c.lang)
+        .join(GameRow, GameRow.id == _PAGES.c.game_id)
+        .where(GameRow.name == game, _PAGES.c.kind == kind)
+        .order_by(_PAGES.c.lang)
+    )
+    with db.one_read.connect() as conn:
+        langs = [str(lang) for (lang,) in conn.execute(q)]
+        conn.rollback()
+    return langs
 
 
 def _bump(insert: Any) -> Any:
@@ -208,11 +271,21 @@ def phase_submissions(db: Database, phase_id: int) -> list[dict[str, Any]]:
     """Every version sent in a phase, oldest first, as :func:`dippouch.store.records.phase_to_data` writes them:
     what a phase's report needs beside the rows a page has loaded already, in one query (the phase's whole
     record reads the game, the phase and the next one again)."""
-    q = (
-        sa.select(SubmissionRow, PhaseRow.deadline)
-        .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
-        .where(SubmissionRow.phase_id == phase_id)
-        .order_by(SubmissionRow.id)
-    )
     with db.session() as s:
-        return [submission_to_data(sub, deadline) for sub, deadline in s.execute(q)]
+        return phase_submissions_in(s, phase_id)
+
+
+_PHASE_SUBMISSIONS = (
+    sa.select(SubmissionRow, PhaseRow.deadline)
+    .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+    .where(SubmissionRow.phase_id == sa.bindparam("phase_id"))
+    .order_by(SubmissionRow.id)
+)
+"""Built once: every game page made after a phase sends it (building a statement costs more than sending it)."""
+
+
+def phase_submissions_in(s: Session, phase_id: int) -> list[dict[str, Any]]:
+    """:func:`phase_submissions` in the caller's session (the game page's one read)."""
+    return [
+        submission_to_data(sub, deadline) for sub, deadline in s.execute(_PHASE_SUBMISSIONS, {"phase_id": phase_id})
+    ]

@@ -29,8 +29,9 @@ from dippouch.game import (
     powers_to_act,
 )
 from dippouch.store.db import Database
+from dippouch.store.domains import before_processing, phase_processed, took_part
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
-from dippouch.store.readiness import phase_due, review
+from dippouch.store.readiness import phase_due
 from dippouch.store.records import result_data
 from dippouch.store.rows import (
     current_phase,
@@ -119,9 +120,9 @@ def process_phase(
     ``claim`` is for deadline workers: the game's row is locked with ``SKIP LOCKED`` (PostgreSQL), so
     a game another process is processing (or writing to) is skipped at once instead of waited for.
 
-    ``absences``: apply the game's absence policy first, under the same lock, as the deadline workers' claim
-    does (:func:`dippouch.store.absences.apply_locked`; without ``only_if_due`` it is the coordinator's
-    process-now, and the players away today get it).
+    ``absences``: what the domains do before a phase is processed first (the game's absence policy), under the
+    same lock, as the deadline workers' claim does (:func:`dippouch.store.domains.before_processing`; without
+    ``only_if_due`` it is the coordinator's process-now, and the players away today get it).
     """
     ahead = adjudicate_ahead(db, phase_id)
     try:
@@ -134,9 +135,9 @@ def process_phase(
             if g is None:
                 return False  # claimed by another process (only with ``claim``)
             if absences:
-                from dippouch.store.absences import apply_locked  # loaded when a game may need it, as claims does
-
-                apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now), forced=not only_if_due)
+                before_processing(
+                    db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now), forced=not only_if_due
+                )
             return process_locked(db, s, g, phase_id, now, only_if_due=only_if_due, ahead=ahead)
     except IntegrityError:
         # Another process wrote the next phase first: the phase has been processed, which is what we wanted.
@@ -252,7 +253,7 @@ def process_locked(
     if done is None or done.phase_id != ph.id or done.variant is not v or done.basis != _basis(latest):
         done = _adjudicated(v, ph, latest)
     # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
-    sent_photos = review().photo_powers(s, ph)  # taken part, whatever the coordinator made of them
+    sent_photos = took_part(s, ph)  # taken part, whatever the coordinator made of them
     missed = [p for p in done.must if p not in latest and p not in sent_photos]
     ph.status = "processed"
     ph.processed_at = now
@@ -269,10 +270,8 @@ def process_locked(
     else:
         open_next_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
     log_event(s, g, now, "processed", phase=ph.name, seq=ph.seq, branch=ph.branch)
-    # Postal press written in this phase goes out with its results, in this same transaction.
-    import dippouch.store.press
-
-    dippouch.store.press.release_held(s, g, ph, now)
+    # What the domains do with a processed phase (postal press goes out) is done in this same transaction.
+    phase_processed(s, g, ph, now)
     s.flush()
     db.crash_point("process:before-commit")
     db.pause_point("process:before-commit")

@@ -2,12 +2,13 @@
 
 A phase is due when its deadline has passed, when every power that must act (and is not in civil disorder)
 says it is ready, or when nobody has anything to decide; and never while photographs or held mail wait for
-the coordinator (:mod:`dippouch.store.review`). A power is in civil disorder after missing ``missed_limit``
+the coordinator (a domain's review: the mail's, registered in :mod:`dippouch.store.domains`). A power is in civil disorder after missing ``missed_limit``
 movement phases in a row since its current player took over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -18,19 +19,12 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.variant import Variant
 from dippouch.game import civil_disorder_streak, powers_to_act
 from dippouch.store.db import Database
+from dippouch.store.domains import holds
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.rows import game_settings, phase_position
 from dippouch.store.standing import standing_versions
 
-__all__ = ["missed_streaks", "phase_due", "powers_in_civil_disorder", "review"]
-
-
-def review() -> Any:
-    """store/review.py, imported when a phase's due-ness is first asked: it maps the mail tables, which a
-    command that only submits never needs (tests/cli/test_cli_startup.py). It never imports this module."""
-    import dippouch.store.review
-
-    return dippouch.store.review
+__all__ = ["missed_streaks", "phase_due", "powers_in_civil_disorder"]
 
 
 def powers_in_civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
@@ -41,8 +35,12 @@ def powers_in_civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
     return {p for p, n in missed_streaks(s, g, v).items() if n >= limit}
 
 
-def missed_streaks(s: Session, g: GameRow, v: Variant) -> dict[str, int]:
-    """Power -> movement phases missed in a row since its current player took over."""
+def missed_streaks(s: Session, g: GameRow, v: Variant, phases: Sequence[Any] | None = None) -> dict[str, int]:
+    """Power -> movement phases missed in a row since its current player took over. ``phases``: the game's
+    processed movement phases in order (anything with their ``processed_at`` and ``missed``), when the caller
+    has read them with its own (the game page reads every phase already), else read here."""
+    if phases is not None:
+        return _streaks(g, v, phases)
     # Only the columns the streak needs: every status (a game page after each change) reads this, and
     # a long game's positions, orders and results are most of its phases' bytes.
     q = (
@@ -55,7 +53,10 @@ def missed_streaks(s: Session, g: GameRow, v: Variant) -> dict[str, int]:
         )
         .order_by(PhaseRow.seq)
     )
-    phases = list(s.scalars(q))
+    return _streaks(g, v, list(s.scalars(q)))
+
+
+def _streaks(g: GameRow, v: Variant, phases: Sequence[Any]) -> dict[str, int]:
     out = {}
     for power in v.power_names:
         since = max((r.assigned_at for r in g.players if r.power == power and r.replaced_at is None), default=None)
@@ -70,8 +71,8 @@ def phase_due(
     """``cd``: the powers in civil disorder, when the caller has them already."""
     if g.status != "active":
         return False
-    if review().holds(s, ph, now):
-        return False  # photographs or held mail wait for the coordinator (store/review.py)
+    if holds(s, ph, now):
+        return False  # photographs or held mail wait for the coordinator (the mail's review)
     if ph.deadline is not None and now >= ph.deadline:
         return True
     pos = phase_position(db, v, ph)

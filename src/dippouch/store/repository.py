@@ -1,7 +1,10 @@
 """Games in a database: every coordinator action is one short transaction; :class:`GameStore` is the door.
 
-The store is built of modules with one idea each, and :class:`GameStore` hands out their functions as its
-methods (each takes the store, a :class:`dippouch.store.db.Database`, as its first argument):
+The store is built of modules with one idea each, each function taking the store (a
+:class:`dippouch.store.db.Database`) first; :class:`GameStore` hands out the most used of the games core's as its
+methods, and callers call the rest from their modules (``store_claims.due_phases(store)``,
+``store_rows.game_row(s, name)`` in a session the caller opened): a method that only forwards is not added. The
+modules:
 
 - :mod:`~dippouch.store.db`: the open database, its sessions and its clock;
 - :mod:`~dippouch.store.rows`: finding a game's rows and reading what they mean;
@@ -16,15 +19,16 @@ methods (each takes the store, a :class:`dippouch.store.db.Database`, as its fir
 - :mod:`~dippouch.store.history`: history, phase records, replay and rollback; :mod:`~dippouch.store.sealing`:
   the seal on the open phase's orders; :mod:`~dippouch.store.transfer`: the game file, out and in.
 
-The store's other rooms (mail, press, people, notifications, bots, the crash tests' stopping points in
-:mod:`~dippouch.store.faults`...) are called as functions with the database first. No room imports this
+The store's domains (its sub-packages: :mod:`~dippouch.store.mail`, :mod:`~dippouch.store.press`,
+:mod:`~dippouch.store.people`, :mod:`~dippouch.store.notify`...) and its other rooms (bots, the crash tests'
+stopping points in :mod:`~dippouch.store.faults`...) are called as functions with the database first. No room imports this
 facade: each takes the :class:`~dippouch.store.db.Database`, so the facade and its rooms never import each other.
 
 The guarantees the coordinator relies on:
 
 - A submission is committed before :meth:`GameStore.submit` returns, so an acknowledged submission is never
   lost.
-- Processing a phase (:meth:`GameStore.process_phase`) reads, adjudicates and writes in one transaction. A
+- Processing a phase (:func:`dippouch.store.processing.process_phase`) reads, adjudicates and writes in one transaction. A
   crash anywhere leaves the game before the phase or after it; processing an already processed phase is a
   no-op, and the unique ``(game, branch, seq)`` key stops two processes from both writing the next phase.
 - Nothing is deleted: resubmissions are new versions, a rollback abandons phases instead of removing them.
@@ -33,7 +37,7 @@ The guarantees the coordinator relies on:
   and coordinator actions take it alone), so a submission and the processing of its phase never
   interleave: the submission lands before processing starts, and is used, or after it has committed,
   when it names a phase that is no longer open it is refused. Workers claim a game for processing by
-  locking its row with ``SKIP LOCKED`` (:meth:`GameStore.process_next_due`), so they never wait for each
+  locking its row with ``SKIP LOCKED`` (:func:`dippouch.store.claims.process_next_due`), so they never wait for each
   other.
 
 Every method takes ``now``; the store never reads the clock, except where a method says that a missing
@@ -49,10 +53,7 @@ import dippouch.store.deadlines as deadlines
 import dippouch.store.games as _games
 import dippouch.store.history as _history
 import dippouch.store.processing as processing
-import dippouch.store.readiness as readiness
-import dippouch.store.rows as rows
 import dippouch.store.sealing as sealing
-import dippouch.store.standing as standing
 import dippouch.store.status as _status
 import dippouch.store.submissions as submissions
 import dippouch.store.transfer as transfer
@@ -112,49 +113,30 @@ class GameStore(Database):
 
     # The game's own copy of its variant
     variant = variant_copy.variant_of
-    variant_drift = variant_copy.variant_drift
-    upgrade_variant = variant_copy.upgrade_variant
 
     # Orders and draw votes
     submit = submissions.submit
     vote = votes.vote
-    vote_history = votes.vote_history
 
     # A game's state now
     status = _status.status
 
     # Processing, and what deadline workers claim
     process = processing.process
-    process_phase = processing.process_phase
-    due_phases = claims.due_phases
     due_count = claims.due_count
-    is_due = claims.is_due
-    process_next_due = claims.process_next_due
 
     # The clock of a game
     extend = deadlines.extend
-    set_deadlines = deadlines.set_deadlines
     pause = deadlines.pause
     resume = deadlines.resume
 
     # History, phase records, rollback
     history = _history.history
     phase_record = _history.phase_record
-    replay = _history.replay
     rollback = _history.rollback
 
     # The seal on the open phase's orders, and the game file
-    record_unsealing = sealing.record_unsealing
     unsealings = sealing.unsealings
     game_file = transfer.game_file
     export_game = transfer.export_game
     import_game = transfer.import_game
-
-    # Reading rows inside a session the caller opened (``with store.session() as s``): for the store's
-    # neighbours that run their own queries on the game's rows (mail intake, notices, the web's pages).
-    game_row = staticmethod(rows.game_row)
-    game_variant = staticmethod(rows.game_variant)
-    current_phase = staticmethod(rows.current_phase)
-    phase_position = rows.phase_position
-    powers_in_civil_disorder = staticmethod(readiness.powers_in_civil_disorder)
-    standing_versions = staticmethod(standing.standing_versions)

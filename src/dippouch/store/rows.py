@@ -18,7 +18,7 @@ from dippouch.core.errors import DippouchError, NotFound, VariantError
 from dippouch.core.messages import PhaseName, hint, msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import Ending, GameError, RecordNotFound, Settings, position_from_data
+from dippouch.game import Ending, GameError, GameSettings, RecordNotFound, position_from_data
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow
 
@@ -114,9 +114,9 @@ def game_variant(g: GameRow) -> Variant:
     return hit
 
 
-def game_settings(g: GameRow) -> Settings:
+def game_settings(g: GameRow) -> GameSettings:
     """The game's rules of procedure (deadlines, draws, missed-phase limit)."""
-    return Settings.from_data(g.settings)
+    return GameSettings.from_data(g.settings)
 
 
 def active_phases(s: Session, g: GameRow) -> list[PhaseRow]:
@@ -221,7 +221,7 @@ def open_next_phase(
     s: Session,
     g: GameRow,
     v: Variant,
-    settings: Settings,
+    settings: GameSettings,
     *,
     start_data: dict[str, Any],
     seq: int,

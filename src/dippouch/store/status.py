@@ -9,21 +9,25 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import EllipsisType
+from typing import Any
+
+from sqlalchemy.orm import Session
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.messages import Msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import Ending, LineCheck, Settings, as_utc, position_from_data, powers_to_act, unordered
+from dippouch.game import Ending, GameSettings, LineCheck, as_utc, position_from_data, powers_to_act, unordered
 from dippouch.store.db import Database
-from dippouch.store.models import SubmissionRow
+from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.readiness import missed_streaks, phase_due
 from dippouch.store.rows import active_phases, current_phase, game_row, game_settings, game_variant, phase_position
 from dippouch.store.standing import standing_versions
 from dippouch.store.variant_copy import variant_drift
 from dippouch.store.votes import current_votes
 
-__all__ = ["PowerStatus", "Status", "orders_shape", "status", "status_now"]
+__all__ = ["PowerStatus", "Status", "orders_shape", "status", "status_in", "status_now"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class Status:
     due: bool
     powers: list[PowerStatus]
     ending: Ending | None
-    settings: Settings
+    settings: GameSettings
     variant_note: Msg | None = None
     """Set when the variant file on disk no longer matches the game's stored copy (or cannot be loaded)."""
     due_why: str | None = None
@@ -85,70 +89,86 @@ def status(db: Database, name: str, *, now: datetime, drift: bool = True, due: b
 
 def status_now(db: Database, name: str, *, now: datetime, due: bool = True) -> Status:
     """:func:`status` without the variant file's comparison: one read-only transaction."""
-    now = as_utc(now)
     with db.read_session() as s:
-        g = game_row(s, name)
-        v = game_variant(g)
-        settings = game_settings(g)
-        ph = current_phase(s, g)
-        ending = Ending.from_data(g.ending) if g.ending else None
-        if ph is None:
-            last = active_phases(s, g)[-1]
-            pos_data = last.next_position or last.position
-            pos = position_from_data(v, pos_data)
-            must: list[str] = []
-            latest: dict[str, SubmissionRow] = {}
-        else:
-            pos = phase_position(db, v, ph)
-            must = powers_to_act(v, pos)
-            latest = standing_versions(ph, on_time_only=False)
-        streaks = missed_streaks(s, g, v)
-        cd = {p for p, n in streaks.items() if settings.missed_limit > 0 and n >= settings.missed_limit}
-        votes = current_votes(s, g)
-        players = {r.power: r.name for r in g.players if r.replaced_at is None}
-        rows = []
-        for p in v.power_names:
-            sub = latest.get(p)
-            lines = [LineCheck.from_data(d) for d in sub.lines] if sub else []
-            borrowed, left = orders_shape(v, pos, p, lines) if sub and ph is not None else (0, ())
-            rows.append(
-                PowerStatus(
-                    power=p,
-                    player=players.get(p),
-                    must_act=p in must,
-                    version=sub.version if sub else None,
-                    accepted=sum(1 for ln in lines if ln.accepted and ln.order is not None),
-                    rejected=sum(1 for ln in lines if not ln.accepted),
-                    ready=bool(sub and sub.ready),
-                    late=bool(sub and ph is not None and ph.deadline is not None and sub.submitted_at > ph.deadline),
-                    civil_disorder=p in cd,
-                    missed_in_a_row=streaks.get(p, 0),
-                    units=len(pos.units_of(p)),
-                    centres=len(pos.centres_of(p)),
-                    draw_vote=votes.get(p, False),
-                    borrowed=borrowed,
-                    unordered=left,
-                )
+        return status_in(db, s, game_row(s, name), now=now, due=due)
+
+
+def status_in(
+    db: Database,
+    s: Session,
+    g: GameRow,
+    *,
+    now: datetime,
+    due: bool = True,
+    open_phase: PhaseRow | EllipsisType | None = ...,
+    movement: Sequence[Any] | None = None,
+) -> Status:
+    """:func:`status_now` in the caller's read (the game page reads its status with its phases, seats and
+    absences in one transaction); ``open_phase``: the game's open phase's row when the caller has read it
+    already (None: the game has none), else read here; ``movement``: the game's processed movement phases
+    (:func:`dippouch.store.readiness.missed_streaks`'s ``phases``) when the caller has read them."""
+    now = as_utc(now)
+    v = game_variant(g)
+    settings = game_settings(g)
+    ph = current_phase(s, g) if isinstance(open_phase, EllipsisType) else open_phase
+    ending = Ending.from_data(g.ending) if g.ending else None
+    if ph is None:
+        last = active_phases(s, g)[-1]
+        pos_data = last.next_position or last.position
+        pos = position_from_data(v, pos_data)
+        must: list[str] = []
+        latest: dict[str, SubmissionRow] = {}
+    else:
+        pos = phase_position(db, v, ph)
+        must = powers_to_act(v, pos)
+        latest = standing_versions(ph, on_time_only=False)
+    streaks = missed_streaks(s, g, v, movement)
+    cd = {p for p, n in streaks.items() if settings.missed_limit > 0 and n >= settings.missed_limit}
+    votes = current_votes(s, g)
+    players = {r.power: r.name for r in g.players if r.replaced_at is None}
+    rows = []
+    for p in v.power_names:
+        sub = latest.get(p)
+        lines = [LineCheck.from_data(d) for d in sub.lines] if sub else []
+        borrowed, left = orders_shape(v, pos, p, lines) if sub and ph is not None else (0, ())
+        rows.append(
+            PowerStatus(
+                power=p,
+                player=players.get(p),
+                must_act=p in must,
+                version=sub.version if sub else None,
+                accepted=sum(1 for ln in lines if ln.accepted and ln.order is not None),
+                rejected=sum(1 for ln in lines if not ln.accepted),
+                ready=bool(sub and sub.ready),
+                late=bool(sub and ph is not None and ph.deadline is not None and sub.submitted_at > ph.deadline),
+                civil_disorder=p in cd,
+                missed_in_a_row=streaks.get(p, 0),
+                units=len(pos.units_of(p)),
+                centres=len(pos.centres_of(p)),
+                draw_vote=votes.get(p, False),
+                borrowed=borrowed,
+                unordered=left,
             )
-        due = bool(ph and due and phase_due(db, s, g, v, ph, now, cd=cd))
-        due_why = None
-        if due and ph is not None and ph.deadline is not None and now < ph.deadline:
-            due_why = "ready" if must else "nobody"
-        return Status(
-            game=g.name,
-            variant=g.variant,
-            state=g.status,
-            phase=ph.name if ph else None,
-            kind=ph.kind if ph else None,
-            deadline=ph.deadline if ph else None,
-            paused_remaining=timedelta(seconds=g.paused_remaining) if g.paused_remaining is not None else None,
-            due=due,
-            powers=rows,
-            ending=ending,
-            settings=settings,
-            due_why=due_why,
-            game_variant=v,
         )
+    due = bool(ph and due and phase_due(db, s, g, v, ph, now, cd=cd))
+    due_why = None
+    if due and ph is not None and ph.deadline is not None and now < ph.deadline:
+        due_why = "ready" if must else "nobody"
+    return Status(
+        game=g.name,
+        variant=g.variant,
+        state=g.status,
+        phase=ph.name if ph else None,
+        kind=ph.kind if ph else None,
+        deadline=ph.deadline if ph else None,
+        paused_remaining=timedelta(seconds=g.paused_remaining) if g.paused_remaining is not None else None,
+        due=due,
+        powers=rows,
+        ending=ending,
+        settings=settings,
+        due_why=due_why,
+        game_variant=v,
+    )
 
 
 def orders_shape(v: Variant, pos: Position, power: str, lines: Sequence[LineCheck]) -> tuple[int, tuple[str, ...]]:

@@ -9,10 +9,10 @@ replaced: a resubmission is a new version, and which version stands is :mod:`dip
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, load_only
@@ -32,6 +32,7 @@ from dippouch.game import (
     unordered,
 )
 from dippouch.store.db import Database
+from dippouch.store.domains import record_in
 from dippouch.store.gamefile import SOURCES
 from dippouch.store.models import SubmissionRow
 from dippouch.store.rows import (
@@ -46,9 +47,6 @@ from dippouch.store.standing import standing_in_sql
 
 I18N_DOMAIN = "rules"
 """The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
-
-if TYPE_CHECKING:
-    from dippouch.store.inbox import Finish
 
 __all__ = ["SubmitResult", "lock_power", "named_version_of", "submit", "version_name"]
 
@@ -104,7 +102,7 @@ def submit(
     label: str | None = None,
     reinstates: int | None = None,
     replace_with_nothing: bool = False,
-    then: Callable[[SubmitResult], Sequence[Finish]] | None = None,
+    then: Callable[[SubmitResult], Iterable[object]] | None = None,
 ) -> SubmitResult:
     """Record a submission (a new version), checked line by line; committed before returning.
 
@@ -129,7 +127,8 @@ def submit(
     :func:`dippouch.game.submission_stands`). The result says which version now stands.
 
     ``then`` (mail intake) makes of the result what became of the message the orders came in, recorded in this
-    same transaction (:func:`dippouch.store.inbox.finish_in`): the submission and its message's record are
+    same transaction by the domain that registered the value's type (:func:`dippouch.store.domains.record_in`:
+    the mail's :class:`~dippouch.store.mail.finish.Finish`): the submission and its message's record are
     committed together or not at all, so a process killed in between never leaves orders applied without their
     message's record, nor a message that a second try would apply again.
     """
@@ -256,10 +255,8 @@ def submit(
             submission_id=row.id,
         )
         if then is not None:
-            from dippouch.store.inbox import finish_in  # the mail tables, mapped only when mail is taken in
-
-            for finish in then(result):
-                finish_in(db, s, finish)
+            for value in then(result):
+                record_in(db, s, value)
         return result
 
 

@@ -21,6 +21,7 @@ from dippouch.core.messages import hint, msg
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
+from dippouch.store.domains import file_records, file_shares
 from dippouch.store.gamefile import check_game_file, check_new_game, check_variant_name, shown
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.records import iso_time, phase_to_data, read_time
@@ -56,20 +57,21 @@ def game_file(
         data = export_game(db, name)
         for r in data["players"]:
             r.pop("email", None)
-        data.pop("mail", None)  # addresses, tokens, orders in photographs: the coordinator's only
+        for key in file_records():
+            data.pop(key, None)  # the domains' records (mail: addresses, tokens, photographs): the coordinator's only
         data["events"] = [e for e in data["events"] if e["kind"] not in COORDINATOR_EVENTS]
         for ph in data["phases"]:
             ph["submissions"] = []
         data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
-        _with_press(db, name, data, coordinator=False)
+        _with_shares(db, name, data, coordinator=False)
         return data
     if view == "coordinator":
         data = export_game(db, name)
-        from dippouch.store.mail_record import seal_mail_record  # mail tables only where a file is made
-
         open_sealed = any(is_sealed(str(p["status"]), read_time(p.get("deadline")), now) for p in data["phases"])
-        seal_mail_record(data, {i for i, p in enumerate(data["phases"]) if open_sealed and p["status"] != "processed"})
-        _with_press(db, name, data, coordinator=True)
+        sealed = {i for i, p in enumerate(data["phases"]) if open_sealed and p["status"] != "processed"}
+        for record in file_records().values():
+            record.seal(data, sealed)
+        _with_shares(db, name, data, coordinator=True)
         if seal_export(data, now):
             data["sealed"] = (
                 "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
@@ -82,30 +84,27 @@ def game_file(
         )
     record_unsealing(db, name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
     data = export_game(db, name)
-    _with_press(db, name, data, coordinator=True)
+    _with_shares(db, name, data, coordinator=True)
     return data
 
 
-def _with_press(db: Database, name: str, data: dict[str, Any], *, coordinator: bool) -> None:
-    """The press the game's rules let this reader have (store/press.py decides), under ``press``."""
-    from dippouch.store.press import export_press  # press tables only where a file is made
-
-    found = export_press(db, name, coordinator=coordinator)
-    if found is not None:
-        data["press"] = found
+def _with_shares(db: Database, name: str, data: dict[str, Any], *, coordinator: bool) -> None:
+    """What each domain lets this reader have (press: what the game's rules open), under the domain's key."""
+    for key, share in file_shares().items():
+        found = share(db, name, coordinator)
+        if found is not None:
+            data[key] = found
 
 
 def export_game(db: Database, name: str) -> dict[str, Any]:
     """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log,
-    and its mail record (store/mail_record.py)."""
-    from dippouch.store.mail_record import export_mail_record  # mail tables only where a file is made
-
+    and each domain's record of it under the domain's key (the mail's: store/mail/record.py)."""
     with db.session() as s:
         g = game_row(s, name)
         phases = list(s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id).order_by(PhaseRow.id)))
         votes = s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id))
         events = list(s.scalars(sa.select(EventRow).where(EventRow.game_id == g.id).order_by(EventRow.id)))
-        return {
+        data: dict[str, Any] = {
             "format": GAME_FILE_FORMAT,
             "version": GAME_FILE_VERSION,
             "game": {
@@ -134,14 +133,14 @@ def export_game(db: Database, name: str) -> dict[str, Any]:
             "phases": [phase_to_data(p) for p in phases],
             "votes": [{"power": r.power, "draw": r.draw, "at": r.at.isoformat()} for r in votes],
             "events": [{"at": r.at.isoformat(), "kind": r.kind, "detail": r.detail} for r in events],
-            "mail": export_mail_record(s, g.id, [p.id for p in phases], [r.id for r in events]),
         }
+        for key, record in file_records().items():
+            data[key] = record.write(s, g.id, [p.id for p in phases], [r.id for r in events])
+        return data
 
 
 def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = None) -> str:
     """Recreate a game from :func:`export_game`'s data (under ``name`` if given)."""
-    from dippouch.store.mail_record import import_mail_record  # mail tables only where a file is read
-
     if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
         raise GameError(msg('not a dippouch game file (expected "format": %(format)s)', format=f'"{GAME_FILE_FORMAT}"'))
     version = data.get("version", GAME_FILE_VERSION)
@@ -293,7 +292,8 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
             ]
             s.add_all(new_events)
             s.flush()
-            import_mail_record(s, g.id, data.get("mail"), new_phases, [e.id for e in new_events], new_ids)
+            for key, record in file_records().items():
+                record.read(s, g.id, data.get(key), new_phases, [e.id for e in new_events], new_ids)
         return new_name
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
         raise GameError(

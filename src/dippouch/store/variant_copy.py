@@ -92,7 +92,7 @@ def variant_drift(db: Database, name: str) -> VariantDrift:
 
 def upgrade_variant(
     db: Database, name: str, *, now: datetime, check_only: bool = False
-) -> tuple[VariantDrift, list[str]]:
+) -> tuple[VariantDrift, list[Msg]]:
     """Switch a game to its variant file as it is now, if the game's position still fits the new data.
 
     Returns the comparison as it was before (``changed`` false: nothing to do) and the problems found.
@@ -122,7 +122,7 @@ def upgrade_variant(
                 try:
                     new.power(r.power)
                 except KeyError as e:
-                    problems.append(f"player {r.name}: {e.args[0]}")
+                    problems.append(msg("player %(name)s: %(problem)s", name=r.name, problem=str(e.args[0])))
         if problems or check_only:
             return drift, problems
         data = dict(new.data)
@@ -147,31 +147,39 @@ def options_of(db: Database, name: str) -> dict[str, Any]:
         return dict(game_row(s, name).options)
 
 
-def position_fits(v: Variant, data: Mapping[str, Any]) -> list[str]:
+def position_fits(v: Variant, data: Mapping[str, Any]) -> list[Msg]:
     """Every reason the stored position ``data`` cannot be read on variant ``v`` (empty when it fits).
 
     Each unit, dislodged unit and centre is read on its own, so one missing province does not hide the rest.
     """
     from dippouch.core.jsonio import JsonInputError, position_from_json
 
-    problems: list[str] = []
+    problems: list[Msg] = []
 
-    def attempt(label: str, part: dict[str, Any]) -> bool:
+    def attempt(label: Msg, part: dict[str, Any]) -> bool:
         try:
             position_from_json(v, {"phase": data.get("phase"), "units": [], "supply_centers": {}, **part})
         except JsonInputError as e:
-            problems.append(f"{label}: {e}")
+            problems.append(msg("%(what)s: %(problem)s", what=label, problem=e.msg))
             return False
         return True
 
-    if not attempt("phase", {}):
+    if not attempt(msg("the phase"), {}):
         return problems
     for u in data.get("units", []):
-        attempt(f"unit {u.get('unit')} ({u.get('power')})", {"units": [u]})
+        attempt(msg("unit %(unit)s (%(power)s)", unit=str(u.get("unit")), power=str(u.get("power"))), {"units": [u]})
     for d in data.get("dislodged", []):
-        attempt(f"dislodged {d.get('unit')} ({d.get('power')})", {"dislodged": [d]})
-    for key, label in (("supply_centers", "centre"), ("home_centers", "home centre")):
+        attempt(
+            msg("dislodged %(unit)s (%(power)s)", unit=str(d.get("unit")), power=str(d.get("power"))),
+            {"dislodged": [d]},
+        )
+    for key in ("supply_centers", "home_centers"):
         for power, provs in dict(data.get(key, {})).items():
             for p in provs:
-                attempt(f"{label} {p} ({power})", {key: {power: [p]}})
+                label = (
+                    msg("centre %(place)s (%(power)s)", place=str(p), power=str(power))
+                    if key == "supply_centers"
+                    else msg("home centre %(place)s (%(power)s)", place=str(p), power=str(power))
+                )
+                attempt(label, {key: {power: [p]}})
     return problems

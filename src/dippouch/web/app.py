@@ -8,6 +8,7 @@ Policy forbids it.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import math
 import secrets
@@ -25,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect, Request
 
@@ -32,7 +34,7 @@ from dippouch import __version__, settings
 from dippouch.bots.negotiate import TAG
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.messages import Msg, msg
-from dippouch.i18n import DEFAULT, LANGUAGES, format_date, format_datetime, language_name, translations
+from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, phase_words, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.numbers import number_or_none
@@ -42,9 +44,9 @@ from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.repository import GameStore
 from dippouch.web.http.assets import static_url
-from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget
+from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget, timed_endpoint
+from dippouch.web.http.deps import api_language, render, time_zone
 from dippouch.web.http.deps import language as page_language
-from dippouch.web.http.deps import render, time_zone
 from dippouch.web.http.forms import refused_form
 from dippouch.web.http.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
 from dippouch.web.http.pool import Inline, Jobs, thinking_in
@@ -61,7 +63,7 @@ from dippouch.web.views.answers.base import error_data, web_said
 I18N_DOMAIN = "site"
 """The catalogue of the application's own answers (a page that is not there, a request it cannot read)."""
 
-__all__ = ["create_app", "feature_routers", "for_people", "request_pace", "routes"]
+__all__ = ["create_app", "feature_routers", "for_people", "kept_gettext", "request_pace", "routes"]
 
 HERE = Path(__file__).resolve().parent
 RETRY_BY_ITSELF = 120
@@ -113,6 +115,11 @@ def routes(app: FastAPI, *routers: APIRouter) -> None:
     for router in routers:
         if router.on_startup or router.on_shutdown:
             raise ValueError("a router with start-up or shut-down handlers needs app.include_router")
+        for route in router.routes:
+            # Each synchronous endpoint's CPU time is the request's charge to its asker's work budget (Pace).
+            call = getattr(getattr(route, "dependant", None), "call", None)
+            if call is not None and not inspect.iscoroutinefunction(call) and not getattr(call, "timed", False):
+                route.dependant.call = timed_endpoint(call)  # type: ignore[attr-defined]
         app.router.routes.extend(router.routes)
 
 
@@ -152,9 +159,11 @@ def feature_routers() -> tuple[APIRouter, ...]:
 
     return (
         openings.router,  # before games: /api/games/new and /open are its own
+        # Early: the game page is the site's busiest, and every route before it is tried at each of its
+        # requests (58 were); none of its routes takes another's request (tests/web/test_routes_first.py).
+        games.router,
         accounts.router,
         press.router,  # before coordinate: /games/{name}/coordinate/press is its own
-        games.router,
         replay.router,
         gamebook.router,
         records.router,
@@ -225,6 +234,7 @@ def _templates(lang: str) -> Jinja2Templates:
         bytecode_cache=_COMPILED,
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["gettext"] = kept_gettext(translations(lang).gettext)
     env.globals["quote"] = quote
     # Why mail cannot be sent now (None when it can): the sign-in pages say so where a newcomer waits for a link.
     env.globals["mail_unavailable"] = mail_unavailable
@@ -250,12 +260,45 @@ def _templates(lang: str) -> Jinja2Templates:
     # values; a text stored before messages were values that no migration could read is shown as it is (or as
     # the catalogue translates it whole): {{ r.reason|said }}.
     env.filters["said"] = lambda text: say(_stored(text), lang, "web") if text else text
+    # A phase's name with its season and kind in the page's language (Frühjahr 1901 Bewegung): {{ st.phase|phase }}.
+    # A name a view has said already is left as it is (its words are no longer English).
+    env.filters["phase"] = lambda name: phase_words(str(name), lang) if name else name
     # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
     # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
     env.filters["for_people"] = for_people
     env.globals["reader_time_zone"] = jinja2.pass_context(_reader_zone)
     env.globals["first_time"] = jinja2.pass_context(_first_time)
     return Jinja2Templates(env=env)
+
+
+KEPT_WORDS = 20_000
+"""The bound of a language's words :func:`kept_gettext` keeps (a template's texts are a few thousand; a page
+that translated texts of its own making would otherwise grow it without end)."""
+
+
+def kept_gettext(translate: Callable[[str], str]) -> Callable[..., str]:
+    """Jinja's newstyle ``gettext`` (what ``_("...")`` and ``{% trans %}`` call), its answer for a text without
+    values kept for the environment's life: a page calls it some sixty times, each call looking the text up in
+    the catalogue, marking it safe and formatting it with no values, the same work for the same text every time.
+    With values it does what Jinja's own does (the values escaped into the translated text)."""
+    kept: dict[tuple[str, bool], str] = {}
+
+    @jinja2.pass_context
+    def gettext(ctx: jinja2.runtime.Context, text: str, /, **values: Any) -> str:
+        escape = bool(ctx.eval_ctx.autoescape)
+        if not values:
+            said = kept.get((text, escape))
+            if said is not None:
+                return said
+        found: str = Markup(translate(text)) if escape else translate(text)
+        said = found % values
+        if not values:
+            if len(kept) >= KEPT_WORDS:
+                kept.clear()
+            kept[(text, escape)] = said
+        return said
+
+    return gettext
 
 
 def _first_time(ctx: jinja2.runtime.Context, what: str) -> bool:
@@ -356,9 +399,7 @@ def create_app(
 
     def _answer(request: Request, status: int, message: Msg, headers: dict[str, str] | None = None) -> Response:
         if _is_api(request):
-            return JSONResponse(
-                error_data(message, _api_language(request), status), status_code=status, headers=headers
-            )
+            return JSONResponse(error_data(message, api_language(request), status), status_code=status, headers=headers)
         text = web_said(message, page_language(request))
         context: dict[str, object] = {"status": status, "message": text}
         viewer = getattr(request.state, "viewer", None)
@@ -374,12 +415,6 @@ def create_app(
             query = request.url.query
             context["retry_in"], context["retry_url"] = wait, request.url.path + (f"?{query}" if query else "")
         return render(request, "error.html", context, status=status, headers=headers)
-
-    def _api_language(request: Request) -> str:
-        # The JSON API speaks English, the language programs read, unless the caller asks for another (?lang=de:
-        # a page's script, as press.js sends a message).
-        asked = request.query_params.get("lang", "")
-        return asked if asked in LANGUAGES else DEFAULT
 
     def _refused(request: Request, status: int, message: Msg, headers: dict[str, str] | None = None) -> Response:
         # A browser's form refused for what it said goes back to its page, the refusal in the page's words.

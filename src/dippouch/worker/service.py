@@ -2,7 +2,7 @@
 
 :func:`process_due` is the one function that finds due phases and processes them; ``dippouch worker``
 calls it in a loop (:class:`Worker`) and ``dippouch serve``'s in-process scheduler calls it on the
-single-machine default. Its guarantees come from the store (:meth:`GameStore.process_phase`):
+single-machine default. Its guarantees come from the store (:func:`dippouch.store.processing.process_phase`):
 
 - exactly once: each phase is processed in one transaction that first claims the game (PostgreSQL:
   ``SELECT ... FOR UPDATE OF games SKIP LOCKED`` on the oldest due phase, so workers each take a
@@ -32,12 +32,12 @@ from dippouch.play.processing import Processed, ScanMemory
 from dippouch.play.processing import process_due as play_process_due
 from dippouch.store import GameStore
 from dippouch.store.db import DatabaseError
-from dippouch.store.queues import mail_queue_depth
+from dippouch.store.mail.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase
 from dippouch.worker import metrics
 from dippouch.worker.stopping import StopFlag
 
-__all__ = ["Processed", "ScanMemory", "StopFlag", "Task", "Worker", "default_tasks", "process_due"]
+__all__ = ["AfterProcessing", "Processed", "ScanMemory", "StopFlag", "Task", "Worker", "default_tasks", "process_due"]
 
 log = logging.getLogger("dippouch.worker")
 
@@ -46,6 +46,19 @@ Task = Callable[[GameStore, datetime], Any]
 phase is processed while a task runs, so a task whose work can pile up does a slice of it a call and sets its
 attribute ``behind`` to True while work is left (:class:`dippouch.notify.task.NotifyTask`): the worker then
 looks again at once rather than after its interval."""
+
+AfterProcessing = Callable[[GameStore, Sequence[str], Callable[[], bool]], Any]
+"""What a worker runs for the games it has just processed (their names, each once, in the order processed),
+after every few phases (:data:`AFTER_EVERY`): a room above the worker passes it in (``dippouch worker``
+passes the web's maker of shared game pages, :func:`dippouch.web.routes.games.page_maker`, so the first reader
+of a processed game does not make its page). The third argument, called before each piece of work (a page),
+says when to stop (:meth:`Worker._after`); what is left undone is done by whoever needs it (the page's first
+reader). A hook may have a ``prepare(store)`` method, called when the worker starts (what it builds once, such as
+an app's templates, is then not built while phases wait)."""
+
+
+AFTER_EVERY = 4
+"""How many phases a worker with :data:`AfterProcessing` hooks processes before it runs them."""
 
 
 class _Metrics:
@@ -176,7 +189,7 @@ class PhotoReading:
 
     def __call__(self, store: GameStore, now: datetime) -> None:
         from dippouch.mail.ocr import read_unsealed
-        from dippouch.store.photos import unread_photographs
+        from dippouch.store.mail.photos import unread_photographs
 
         at = time.monotonic()
         if self.last is not None and at - self.last < self.every:
@@ -218,7 +231,7 @@ class ConsoleMail:
         self.out = out
 
     def __call__(self, store: GameStore) -> None:
-        from dippouch.store.outbox import waiting_after
+        from dippouch.store.mail.outbox import waiting_after
 
         out = self.out or sys.stdout
         # The words (sign-in links among them) go to a terminal or to the stream a caller chose; a log file
@@ -301,10 +314,17 @@ class Worker:
         batch: int = 100,
         tasks: Sequence[Task] | None = None,
         fetch: Task | bool | None = True,
+        after: Sequence[AfterProcessing] = (),
     ) -> None:
         """``fetch``: what takes mail in before each look's processing (default :func:`default_fetch`;
-        ``None`` or ``False``: nothing)."""
+        ``None`` or ``False``: nothing). ``after``: run for the games each look processed
+        (:data:`AfterProcessing`)."""
         self.store = store
+        self.after = list(after)
+        for hook in self.after:
+            prepare = getattr(hook, "prepare", None)
+            if prepare is not None:
+                prepare(store)
         # The server saved on the desk's mail page is this database's: the notifications' sender (their
         # Message-IDs' domain) is read from it when neither the environment nor the mail config names one.
         from dippouch.mail.settings import use_store as use_mail_store
@@ -372,14 +392,49 @@ class Worker:
         metrics.WORKER_LAST_LOOP.set_to_current_time()
         return done
 
+    def _after(self, done: Sequence[Processed]) -> None:
+        """Run the :data:`AfterProcessing` hooks for the games of ``done``, until more phases have fallen due
+        meanwhile than the hooks have done pieces of work (each call of ``stop`` is one: a page), or a stop is
+        asked. So they go on while the worker keeps up (at 1,000 games turning every 30 s a phase falls due
+        every 30 ms: stopping at the first would stop them always) and give way to the deadlines once it falls
+        behind; what is left is done by whoever needs it (a page's first reader). A failing hook is logged and
+        counted, never stops the worker: what it makes is a saving, never needed."""
+        games = list(dict.fromkeys(p.game for p in done))
+        if not games or not self.after:
+            return
+        due = self.store.due_count()
+        checked = time.monotonic()
+        pieces = 0
+
+        def stop() -> bool:
+            nonlocal checked, pieces
+            pieces += 1
+            if self.stopping.is_set():
+                return True
+            if time.monotonic() - checked < 0.2:
+                return False
+            checked = time.monotonic()
+            return self.store.due_count() - due > pieces
+
+        for hook in self.after:
+            try:
+                hook(self.store, games, stop)
+            except Exception as e:
+                metrics.WORKER_ERRORS.inc()
+                log.error("%s failed: %s: %s", getattr(hook, "__name__", "after processing"), type(e).__name__, e)
+
     def _process_due(self) -> tuple[list[Processed], str]:
         """Process due phases (after the mail's intake) until none is left or a stop is asked; with why the
         intake failed, if it did (then nothing is processed)."""
         done: list[Processed] = []
         retries = 0
         as_of, fetch_failed = fetch_then_process_as_of(self.store, self.fetch, None)
+        # With hooks, a few phases at a time, each few's hooks run at once: a page made a whole look after its
+        # phase was processed (hundreds of phases, at a thousand games) would mostly be made by a reader first.
+        limit = min(self.batch, AFTER_EVERY) if self.after else self.batch
         while not self.stopping.is_set() and not fetch_failed:
-            batch = process_due(self.store, now=as_of, limit=self.batch, stop=self.stopping.is_set, memory=self.memory)
+            batch = process_due(self.store, now=as_of, limit=limit, stop=self.stopping.is_set, memory=self.memory)
+            self._after(batch)
             done.extend(batch)
             if not batch:
                 retries += 1

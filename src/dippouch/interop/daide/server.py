@@ -8,7 +8,7 @@ through :func:`dippouch.play.votes.vote`. The use cases sit above this room, so 
 readers (status, history, phase records), and it notices a phase processed by anyone (its own players
 being ready, the deadline worker, a person on the web) by looking every ``poll`` seconds, then sends each
 DAIDE client the results (ORD), the ownership (SCO) and the new position (NOW). In a fog-of-war game still
-running (:attr:`dippouch.game.Settings.fog`) each of these, and the history (HST), tells a seated client only
+running (:attr:`dippouch.game.GameSettings.fog`) each of these, and the history (HST), tells a seated client only
 what its power sees (:mod:`dippouch.core.sight`; results as :func:`dippouch.render.fog.fog_record` keeps them for
 the web) and its orders are fitted on that; an observer sees no unit until the game ends.
 
@@ -121,7 +121,7 @@ class Now:
     holders: dict[str, str | None] = field(default_factory=dict)
     """Who plays each power, as the game says (a player's name, None for an empty seat)."""
     fog: bool = False
-    """A fog-of-war game (:attr:`dippouch.game.Settings.fog`): each client is told only what its power sees."""
+    """A fog-of-war game (:attr:`dippouch.game.GameSettings.fog`): each client is told only what its power sees."""
 
 
 def _draw_powers(board: DaideBoard, args: Sequence[Tree], partial: bool) -> list[str] | None:

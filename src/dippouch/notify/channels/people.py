@@ -16,10 +16,10 @@ from dippouch.notify import summary
 from dippouch.notify.queue import items_for
 from dippouch.notify.registry import Event, Look, Reader
 from dippouch.notify.reminders import left
-from dippouch.store import notify as stored
-from dippouch.store import press
-from dippouch.store.mail_games import mail_games
-from dippouch.store.people import preferences_of
+from dippouch.store.mail.games import mail_games
+from dippouch.store.notify import stored
+from dippouch.store.people.persons import preferences_of
+from dippouch.store.press import messages as press
 
 __all__ = ["EMAIL_KINDS", "I18N_DOMAIN", "PERSON_KINDS", "language", "tell"]
 
@@ -45,7 +45,7 @@ player's rating (:mod:`dippouch.mail.notices`), which this package cannot reach.
 
 
 def _person_language(look: Look, event: Event, person_id: int) -> str | None:
-    """The language the person chose (:func:`dippouch.store.people.preferences_of`), read once a look per
+    """The language the person chose (:func:`dippouch.store.people.persons.preferences_of`), read once a look per
     person, for all of an event's readers at once."""
     chosen: dict[int, str | None] = look.once("people-languages", dict)
     if person_id not in chosen:
@@ -58,7 +58,7 @@ def _person_language(look: Look, event: Event, person_id: int) -> str | None:
 
 
 def _game_language(look: Look, game: str) -> str:
-    """The game's language (:attr:`Settings.language`), with the settings read once a look per game (the
+    """The game's language (:attr:`GameSettings.language`), with the settings read once a look per game (the
     key :meth:`Look.describe` reads them under)."""
     if not game:
         return DEFAULT

@@ -35,17 +35,20 @@ docs/settings.md).
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from dippouch.core.messages import N_, Msg, msg
 from dippouch.store.db import DatabaseError
 from dippouch.store.work_spent import StoreLedger
+from dippouch.web.http.metrics import WORK_CHARGED
 from dippouch.web.http.security import BadInput, Busy, TooMany
 
 log = logging.getLogger(__name__)
@@ -57,6 +60,7 @@ __all__ = [
     "BOOK_PAGE",
     "FRAME",
     "LANES",
+    "ON_LOOP_BASE",
     "PDF_MAP",
     "PREVIEW",
     "REQUEST_COST",
@@ -64,16 +68,108 @@ __all__ = [
     "WINDOW",
     "Lane",
     "Ledger",
+    "OnLoop",
     "StoreLedger",
     "WorkBudget",
+    "handled",
+    "handling",
     "spent_elsewhere",
+    "timed_endpoint",
 ]
 
 T = TypeVar("T")
 
 REQUEST_COST = 0.01
-"""The CPU seconds a request's handling is charged (:meth:`WorkBudget.charge_request`): about what a game page,
-a sandbox page or a refusal costs the server (benchmarks/bench_hostile.py measured 3-12 ms)."""
+"""The CPU seconds :meth:`WorkBudget.charge_request` charges when not told what the request cost (the server's
+requests are told: :func:`handled`): about what a game page, a sandbox page or a refusal costs the server
+(benchmarks/bench_hostile.py measured 3-12 ms)."""
+
+ON_LOOP_BASE = 0.0025
+"""What the event loop spends on a request outside any Python step of it, charged beside what :class:`OnLoop`
+measures: reading its head and body and writing its answer, in the server's C code (uvloop, httptools). A
+sampling profiler (py-spy, ``bench_hostile.py``'s hostile run) found the loop's thread in that code for 5 s of
+60, over some 2,000 requests: 2.5 ms each."""
+
+_HANDLING: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("dippouch_handling", default=None)
+"""The CPU seconds a request's endpoint spent in its thread, beyond what the budget charged as expensive work:
+set by the request's pace (dippouch.web.http.middleware.Pace), added to by :func:`timed_endpoint` (the thread the
+endpoint runs in sees the same list: the thread pool runs it in a copy of the request's context)."""
+
+
+def handling() -> contextvars.Token[list[float] | None]:
+    """Begin measuring a request's handling (its endpoint's CPU time); :func:`handled` ends it."""
+    return _HANDLING.set([])
+
+
+def handled(token: contextvars.Token[list[float] | None], on_loop: float) -> float:
+    """What the request begun when :func:`handling` gave ``token`` is charged: the CPU time its endpoint and
+    dependencies took in their threads, ``on_loop``, what the event loop spent on its steps (:class:`OnLoop`: the
+    layers around the endpoint, routing, a refusal, compressing the answer), and :data:`ON_LOOP_BASE`."""
+    spent = _HANDLING.get()
+    _HANDLING.reset(token)
+    return ON_LOOP_BASE + max(0.0, on_loop + sum(spent or ()))
+
+
+class OnLoop(Generic[T]):
+    """Awaits ``awaited`` and adds up the CPU time of the event loop's thread while it runs its steps
+    (``seconds``), and nothing of what the loop does for other requests between them.
+
+    The loop runs one request's step at a time, so the thread's CPU time from one resumption of this request to
+    its next wait is this request's: its ASGI layers, the routing, its async code, and compressing a megabyte's
+    answer (bench_hostile.py's hostile requests: 1.7 ms each on average, more for a large page; a flat allowance
+    undercharged those and charged cheap ones too much)."""
+
+    def __init__(self, awaited: Awaitable[T]) -> None:
+        self.awaited = awaited
+        self.seconds = 0.0
+
+    def __await__(self) -> Generator[Any, Any, T]:
+        steps = self.awaited.__await__()
+        given: Any = None
+        thrown: BaseException | None = None
+        while True:
+            started = time.thread_time()
+            try:
+                asked = steps.send(given) if thrown is None else steps.throw(thrown)
+            except StopIteration as done:
+                return cast(T, done.value)
+            finally:
+                self.seconds += time.thread_time() - started
+            try:
+                given, thrown = (yield asked), None
+            except GeneratorExit:
+                steps.close()
+                raise
+            except BaseException as e:  # a cancellation, passed on to the request's own code as asyncio would
+                given, thrown = None, e
+
+
+def timed_endpoint(call: Callable[..., T]) -> Callable[..., T]:
+    """``call`` (a route's synchronous endpoint, run in a thread) with its thread's CPU time added to the request's
+    handling: a request is charged what its page cost, not a flat guess (a sandbox's page of 64,000 characters
+    costs many times a game's)."""
+
+    @functools.wraps(call)
+    def timed(*args: Any, **kwargs: Any) -> T:
+        spent = _HANDLING.get()
+        if spent is None:
+            return call(*args, **kwargs)
+        started = time.thread_time()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            spent.append(time.thread_time() - started)
+
+    timed.timed = True  # type: ignore[attr-defined]  # wrapped once, however many apps share the route
+    return timed
+
+
+def _charged_apart(seconds: float) -> None:
+    """CPU time of this thread the budget charged as expensive work: not the request's handling too."""
+    spent = _HANDLING.get()
+    if spent is not None:
+        spent.append(-seconds)
+
 
 WINDOW = 60.0
 """The seconds over which a share is given (a share of 10 s is 10 s of computing a minute)."""
@@ -442,8 +538,11 @@ class WorkBudget:
             try:
                 return work()
             finally:
-                cost = time.thread_time() - started + _away() - away
+                here = time.thread_time() - started
+                cost = here + _away() - away
                 places.release()
+                WORK_CHARGED.labels("work").inc(cost)
+                _charged_apart(here)
         finally:
             with self.lock:
                 now = self.clock()
@@ -470,8 +569,11 @@ class WorkBudget:
         try:
             return work()
         finally:
+            cost = time.thread_time() - started
+            WORK_CHARGED.labels("metered").inc(cost)
+            _charged_apart(cost)
             with self.lock:
-                self.asker_share.take(client, time.thread_time() - started, self.clock())
+                self.asker_share.take(client, cost, self.clock())
                 due = any(self._due(share, key) for share, key in pairs)
             if due:
                 self._sync(pairs, write=True)
@@ -484,6 +586,7 @@ class WorkBudget:
         charges are due to be sent (:meth:`send`, from a thread)."""
         if self.asker_share.unlimited:
             return False
+        WORK_CHARGED.labels("request").inc(cost)
         with self.lock:
             self.asker_share.take(client, cost, self.clock())
             return self._due(self.asker_share, client)

@@ -34,11 +34,11 @@ from dippouch.core.messages import N_, Msg, as_msg, msg
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.i18n import LANGUAGES, best_language, translations
+from dippouch.i18n import DEFAULT, LANGUAGES, best_language, translations
 from dippouch.play.replays import ReplayExports
 from dippouch.settings import Site
-from dippouch.store.people import Preferences, preferences
-from dippouch.web.http.budget import WorkBudget
+from dippouch.store.people.persons import Preferences, preferences
+from dippouch.web.http.budget import WorkBudget, timed_endpoint
 from dippouch.web.http.pool import Jobs
 from dippouch.web.http.security import (
     CSRF_HEADER,
@@ -215,14 +215,20 @@ async def _viewer(request: Request) -> Viewer:
     if getattr(request.state, "viewer", None) is None and (
         request.headers.get("authorization") or session_token(request)
     ):
-        return await run_in_threadpool(viewer_of, request)
+        return await run_in_threadpool(_viewer_timed, request)
     return viewer_of(request)
 
 
+_viewer_timed = timed_endpoint(viewer_of)
+"""The viewer's lookup in a thread of the pool, its CPU time charged with the request's (as the endpoints')."""
+
+
+@timed_endpoint
 def _writer(request: Request) -> Viewer:
     return writer(request)
 
 
+@timed_endpoint
 def person_of(request: Request) -> int:
     """The signed-in person's id (a session signed in by a mailed link or a passkey; a key alone is no person)."""
     viewer = viewer_of(request)
@@ -231,6 +237,7 @@ def person_of(request: Request) -> int:
     return viewer.person_id
 
 
+@timed_endpoint
 def visible_game(request: Request, name: str) -> str:
     """The game ``name`` in the path, which the viewer may see (404 otherwise: no difference shown between a game
     that does not exist and a private one)."""
@@ -249,6 +256,7 @@ class OrderingSeat:
     stand_in: bool
 
 
+@timed_endpoint
 def seat_of(request: Request, name: str, power: str) -> OrderingSeat:
     """The seat ``name``/``power`` of the path, for a viewer who may order it (403 otherwise, 404 for a game
     they may not see or a power the variant does not have)."""
@@ -295,6 +303,13 @@ def language(request: Request) -> str:
             chosen = stored_language(request)
         lang = request.state.language = best_language(request.headers.get("accept-language"), chosen)
     return lang
+
+
+def api_language(request: Request) -> str:
+    """The language the JSON API answers in: English, the language programs read, unless the caller asks for
+    another (``?lang=de``: a page's script, as press.js sends a message)."""
+    asked = request.query_params.get("lang", "")
+    return asked if asked in LANGUAGES else DEFAULT
 
 
 def _choices(web: Web) -> dict[int, tuple[float, Preferences]]:

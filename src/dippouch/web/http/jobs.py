@@ -18,7 +18,7 @@ from dippouch.core.variant import Variant
 from dippouch.play.gamebook import BookPage, BookPlan, book_of
 from dippouch.play.replays import Frame, export_replay
 from dippouch.report import phase_report
-from dippouch.store.press import Message
+from dippouch.store.press.messages import Message
 from dippouch.web.http.security import WebNotFound
 from dippouch.web.views.games import view_drawn
 from dippouch.web.views.maps import phase_drawing
@@ -43,10 +43,13 @@ def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> 
     return svg
 
 
-def animated_replay(variant: Variant, frames: Sequence[Frame], pictures: Pictures, fmt: str) -> bytes:
-    """The replay as one animated picture in ``fmt`` (:func:`dippouch.play.replays.export_replay`)."""
+def animated_replay(
+    variant: Variant, frames: Sequence[Frame], pictures: Pictures, fmt: str, captions: Sequence[str]
+) -> bytes:
+    """The replay as one animated picture in ``fmt`` (:func:`dippouch.play.replays.export_replay`), its frames
+    under ``captions`` (said in the asker's language)."""
     try:
-        return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view), fmt)
+        return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view), fmt, captions)
     except ImportError as e:  # cairosvg or the Cairo library is not installed
         raise WebNotFound(msg("animated replays need the map renderer: %(reason)s", reason=str(e))) from None
 

@@ -17,7 +17,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch.core.messages import msg, quantity
 from dippouch.i18n import best_language
+from dippouch.web.http import stalls
 from dippouch.web.http.assets import current
+from dippouch.web.http.budget import OnLoop, handled, handling
 from dippouch.web.http.security import host_prefixed, security_headers
 from dippouch.web.views.answers.base import error_data
 
@@ -204,7 +206,10 @@ class Latency(_HttpLayer):
         finally:
             # The route's pattern (/games/{name}), not the address: one series per page, not per game.
             path = getattr(scope.get("route"), "path", None) or "unmatched"
-            REQUEST_SECONDS.labels(scope.get("method", ""), path, str(status)).observe(time.perf_counter() - started)
+            ended = time.perf_counter()
+            REQUEST_SECONDS.labels(scope.get("method", ""), path, str(status)).observe(ended - started)
+            if ended - started > stalls.SLOW and (tracing := stalls.sampler()) is not None:
+                tracing.slow(scope.get("method", ""), scope.get("path", ""), status, started, ended)
 
 
 class RequestPace:
@@ -285,14 +290,19 @@ class Pace(_HttpLayer):
             return
         if wait > 0:
             await asyncio.sleep(wait)
-        await self.app(scope, receive, send)
+        token = handling()
+        measured: OnLoop[None] = OnLoop(self.app(scope, receive, send))
+        try:
+            await measured
+        finally:
+            cost = handled(token, measured.seconds)
         budget = getattr(scope["app"].state, "budget", None)
         viewer = scope.get("state", {}).get("viewer")
         person = getattr(viewer, "person_id", None)
         # Asked as fast as the pace allows, even cheap pages add up: each is charged to the person's work budget
-        # (the key its routes charge expensive work to: dippouch.web.http.deps.asker). The charges go to the shared
-        # ledger in batches, written from a thread: the loop never waits for the database.
-        if budget is not None and person is not None and budget.charge_request(f"person {person}"):
+        # (the key its routes charge expensive work to: dippouch.web.http.deps.asker), what its endpoint took. The
+        # charges go to the shared ledger in batches, written from a thread: the loop never waits for the database.
+        if budget is not None and person is not None and budget.charge_request(f"person {person}", cost):
             await run_in_threadpool(budget.send)
 
     @staticmethod

@@ -13,7 +13,6 @@ the game layer; permissions are checked here, once, for both front ends.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -55,10 +54,6 @@ class Web:
         # Pages read through a second engine that never takes SQLite's write lock (see GameStore.reader).
         self.read = store.reader() if store.engine.dialect.name == "sqlite" else store
         self.access = AccessStore(store, self.read)
-        # SQLite lets one writer in at a time and makes the others retry with growing sleeps, which
-        # starves some requests for seconds under load; queueing this process's writers here first
-        # keeps the wait short and fair. (PostgreSQL locks rows itself: no queue.)
-        self.writes: Any = threading.Lock() if store.engine.dialect.name == "sqlite" else contextlib.nullcontext()
         self.clock = clock or (lambda: datetime.now(UTC))
         self.clock_given = clock is not None
         """A clock handed in (tests, "as of" runs); otherwise deadlines go by the database's clock."""

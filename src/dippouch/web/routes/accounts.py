@@ -27,11 +27,12 @@ from dippouch.numbers import number_or_none
 from dippouch.play import accounts as account_cases
 from dippouch.play import moderation as play_moderation
 from dippouch.settings import Site
-from dippouch.store import accounts as store_accounts
 from dippouch.store import openings as store_openings
-from dippouch.store import people, people_data
-from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
+from dippouch.store.people import accounts as store_accounts
+from dippouch.store.people import data as people_data
+from dippouch.store.people import persons as people
+from dippouch.store.people.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.web.http.deps import (
     SiteDep,
     ViewerDep,
@@ -156,8 +157,7 @@ def remember_device(request: Request, resp: Response, web: Web, person_id: int) 
     if not _DEVICE_ID.fullmatch(device):
         device = secrets.token_urlsafe(32)
     set_private_cookie(request, resp, _device_cookie(request), device, 400 * 24 * 60 * 60)
-    with web.writes:
-        play_moderation.record_sign_in(web.store, person_id, device=device, address=client_id(request), now=web.now())
+    play_moderation.record_sign_in(web.store, person_id, device=device, address=client_id(request), now=web.now())
 
 
 def _composer(request: Request, site: str) -> Callable[[str, str | None, bool], tuple[str, str]]:
@@ -211,10 +211,9 @@ def signin_mail(request: Request, form: AccountForm, web: WebDep, site: SiteDep)
         raise BadInput(_name_too_long(request, name))
     _limit(request, "signin_mail_address", address, "sign-in links asked for this address")
 
-    with web.writes:
-        account_cases.ask_signin_link(
-            web.store, address, now=web.now(), name=name, compose=_composer(request, site.public_url)
-        )
+    account_cases.ask_signin_link(
+        web.store, address, now=web.now(), name=name, compose=_composer(request, site.public_url)
+    )
     minutes = int(LINK_LIFETIME.total_seconds() // 60)
     text = words(request).gettext(
         "If that address can be used here, a link to sign in (or, for a new address, to sign up) is on its way "
@@ -255,8 +254,7 @@ def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep
         raise BadInput(_name_too_long(request, name))
 
     try:
-        with web.writes:
-            pid = account_cases.sign_in_by_link(web.store, token, now=web.now(), name=name or None)
+        pid = account_cases.sign_in_by_link(web.store, token, now=web.now(), name=name or None)
     except NeedsName as e:
         raise BadInput(e.msg) from None
     except LinkError as e:
@@ -385,13 +383,11 @@ def me_calendar(
     """Make (or renew: the old address stops working) or revoke the secret address of the feed."""
     action = form.get("action", "")
     if action == "revoke":
-        with web.writes:
-            account_cases.revoke_calendar(web.store, pid, now=web.now())
+        account_cases.revoke_calendar(web.store, pid, now=web.now())
         return redirect("/me", words(request).gettext("Your calendar address no longer works."))
     if action != "renew":
         raise BadInput(msg("unknown calendar action %(action)s; use 'renew' or 'revoke'", action=repr(action)))
-    with web.writes:
-        token = account_cases.renew_calendar(web.store, pid, now=web.now())
+    token = account_cases.renew_calendar(web.store, pid, now=web.now())
     url = f"{site.public_url}/me/calendar/{token}.ics"
     return _me_page(request, MeView.model_validate(me_view(web, viewer, pid)), url)
 
@@ -449,8 +445,7 @@ def me_add_seat(request: Request, form: AccountForm, web: WebDep, viewer: Viewer
             words(request).gettext("this browser holds no player key of that number; open the player's link first")
         )
     try:
-        with web.writes:
-            store_accounts.claim_seat(web.store, grant.game, grant.power, pid, now=web.now())
+        store_accounts.claim_seat(web.store, grant.game, grant.power, pid, now=web.now())
     finally:
         web.touched(grant.game)
     return redirect(
@@ -486,8 +481,7 @@ def me_delete_page(request: Request, web: WebDep, viewer: ViewerDep, pid: MeDep)
 def me_delete(request: Request, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
     if form.get("confirm", "") != "delete":
         raise BadInput(words(request).gettext("type the word delete in the box to confirm; nothing was deleted"))
-    with web.writes:
-        people_data.forget_all(web.store, pid, now=web.now())
+    people_data.forget_all(web.store, pid, now=web.now())
     resp = redirect(
         "/",
         words(request).gettext(
@@ -573,6 +567,5 @@ def passkey_signin(
 
 @router.post("/me/passkeys/{passkey_id}/remove", include_in_schema=False)
 def passkey_remove(request: Request, passkey_id: int, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
-    with web.writes:
-        account_cases.remove_passkey(web.store, pid, passkey_id)
+    account_cases.remove_passkey(web.store, pid, passkey_id)
     return redirect("/me", words(request).gettext("The passkey is removed."))

@@ -80,8 +80,7 @@ def queue(web: Web, viewer: Viewer) -> DuelQueue:
 
 def _ask(web: Web, viewer: Viewer, pairing: str) -> use.Asked:
     person = _person(viewer)
-    with web.writes:
-        got = use.ask_for_duel(web.store, person, pairing, now=web.now())
+    got = use.ask_for_duel(web.store, person, pairing, now=web.now())
     if got.got.game is not None:
         web.touched(got.got.game)
     return got
@@ -107,8 +106,7 @@ def duels_ask(request: Request, web: WebDep, viewer: ViewerDep, form: FormDep) -
 def duels_leave(request: Request, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Leave the queue."""
     person = _person(viewer)
-    with web.writes:
-        said = use.leave_queue(web.store, person, now=web.now())
+    said = use.leave_queue(web.store, person, now=web.now())
     return redirect("/duels", layer_words(request, said))
 
 
@@ -135,6 +133,5 @@ def api_ask(web: WebDep, viewer: WriterDep, body: DuelRequest) -> DuelAsked:
 def api_leave(web: WebDep, viewer: WriterDep) -> DuelQueue:
     """Leave the queue (nothing happens when you were not waiting); the queue as it is then."""
     person = _person(viewer)
-    with web.writes:
-        use.leave_queue(web.store, person, now=web.now())
+    use.leave_queue(web.store, person, now=web.now())
     return queue(web, viewer)

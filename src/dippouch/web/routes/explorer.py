@@ -4,7 +4,7 @@ finished games, each with how many games played it, the power's mean centres at 
 how those games ended for it; page and JSON (``GET /api/explorer``, ``GET /api/explorer/{variant}/{power}``).
 
 The figures are :mod:`dippouch.play.explorer`'s (one query a request); which games count (public finished
-ones) is the store's to say (:mod:`dippouch.store.explorer`), as in the ratings' public lists. Everyone may read
+ones) is the store's to say (:mod:`dippouch.store.learning.explorer`), as in the ratings' public lists. Everyone may read
 it, signed in or not: it names no game and no player.
 """
 

@@ -10,8 +10,8 @@ from starlette.requests import Request
 from dippouch.core.messages import msg
 from dippouch.play.gamebook import BookPlan, book_key, book_plan, published_press
 from dippouch.play.replays import ReplayExports
-from dippouch.store import press as store_press
 from dippouch.store.history import phase_record
+from dippouch.store.press import messages as store_press
 from dippouch.web.http.budget import BOOK_PAGE
 from dippouch.web.http.deps import (
     ViewerDep,

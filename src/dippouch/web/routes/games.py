@@ -191,7 +191,7 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     else:
         waited = page_cache.hold(building)
     try:
-        make = partial(_made_page, request, web, viewer, name, lang)
+        make = partial(made_page, request, web, viewer, name, lang)
         html = page_cache.made(web, name, "page", lang, now, make, waited=waited)
         web.pages[key] = (time.monotonic(), made, visibility, html)
     finally:
@@ -199,8 +199,9 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     return _from_cache(request, web, made, html)
 
 
-def _made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str) -> str:
-    """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces)."""
+def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str) -> str:
+    """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces); made by its first
+    reader, or ahead of them by the worker that processed the game (:mod:`dippouch.web.views.prepared`)."""
     g = _game(web, name, viewer, lang, fresh=True)
     main = render_html(request, "_game_main.html", {"g": g, "actions": "", "roster": ""})
     return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": PLACEHOLDER})

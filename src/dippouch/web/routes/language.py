@@ -20,7 +20,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.play import accounts as account_cases
-from dippouch.store import people
+from dippouch.store.people import persons as people
 from dippouch.web.http.deps import (
     LANGUAGE_COOKIE,
     NEED_PERSON,

@@ -25,9 +25,9 @@ from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 from dippouch.play import blocks as play_blocks
 from dippouch.play import moderation as use
-from dippouch.store import moderation as store_moderation
-from dippouch.store.people import person
-from dippouch.store.press import readable
+from dippouch.store.moderation import stored as store_moderation
+from dippouch.store.people.persons import person
+from dippouch.store.press.messages import readable
 from dippouch.web.http.deps import (
     PersonDep,
     ViewerDep,
@@ -84,8 +84,7 @@ def moderation_of_me(web: Web, person_id: int | None) -> dict[str, Any]:
 @router.post("/people/{person_id}/block", include_in_schema=False)
 def block_person(request: Request, person_id: int, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     t = words(request)
-    with web.writes:
-        play_blocks.block(web.store, me, person_id, now=web.now())
+    play_blocks.block(web.store, me, person_id, now=web.now())
     return redirect(
         f"/people/{person_id}",
         t.gettext("Blocked: no press passes between you in any game, and neither of you joins a game the other is in."),
@@ -95,8 +94,7 @@ def block_person(request: Request, person_id: int, form: FormDep, web: WebDep, m
 @router.post("/people/{person_id}/unblock", include_in_schema=False)
 def unblock_person(request: Request, person_id: int, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     t = words(request)
-    with web.writes:
-        play_blocks.unblock(web.store, me, person_id)
+    play_blocks.unblock(web.store, me, person_id)
     back = "/me#blocks" if form.get("back", "") == "me" else f"/people/{person_id}"
     return redirect(back, t.gettext("Unblocked."))
 
@@ -113,8 +111,7 @@ def block_sender(
     if viewer.person_id is None:
         return redirect(back, t.gettext("sign in as a person to block someone (/signin)"), error=True)
     try:
-        with web.writes:
-            got = play_blocks.block_sender(web.store, name, power, message_id, viewer.person_id, now=web.now())
+        got = play_blocks.block_sender(web.store, name, power, message_id, viewer.person_id, now=web.now())
     except GameError as e:
         return redirect(back, layer_words(request, e), error=True)
     web.touched(name)
@@ -177,13 +174,12 @@ def report_page(request: Request, web: WebDep, viewer: ViewerDep, me: PersonDep)
 def report_action(request: Request, form: FormDep, web: WebDep, viewer: ViewerDep, me: PersonDep) -> Response:
     target = _report_target(web, viewer, dict(form))
     reason = form.get("reason", "")
-    with web.writes:
-        if target["kind"] == "person":
-            use.report_person(web.store, me, target["person"], reason, now=web.now())
-        elif target["kind"] == "game":
-            use.report_game(web.store, me, target["game"], reason, now=web.now())
-        else:
-            use.report_message(web.store, me, target["game"], target["power"], target["message"], reason, now=web.now())
+    if target["kind"] == "person":
+        use.report_person(web.store, me, target["person"], reason, now=web.now())
+    elif target["kind"] == "game":
+        use.report_game(web.store, me, target["game"], reason, now=web.now())
+    else:
+        use.report_message(web.store, me, target["game"], target["power"], target["message"], reason, now=web.now())
     t = words(request)
     back = {"person": f"/people/{target.get('person')}", "game": game_url(str(target.get("game", "")))}.get(
         target["kind"], f"{game_url(str(target.get('game', '')))}/play/{quote(str(target.get('power', '')), safe='')}"
@@ -221,8 +217,7 @@ def review_accounts_action(request: Request, action: str, form: FormDep, web: We
     if action == "merge":
         a = _number(form.get("from", ""), t.gettext("the account merged"))
         b = _number(form.get("into", ""), t.gettext("the account kept"))
-        with web.writes:
-            games = use.merge(web.store, a, b, now=web.now(), by=by)
+        games = use.merge(web.store, a, b, now=web.now(), by=by)
         return redirect(
             back,
             t.gettext("Merged %(from)s into %(into)s (%(count)s games).") % {"from": a, "into": b, "count": len(games)},
@@ -230,14 +225,13 @@ def review_accounts_action(request: Request, action: str, form: FormDep, web: We
     if action in ("ban", "unban"):
         who = _number(form.get("person", ""), t.gettext("the person"))
         kind = form.get("kind", "signin")
-        with web.writes:
-            if action == "unban":
-                use.lift_ban(web.store, who, kind, now=web.now(), by=by)
-                return redirect(back, t.gettext("Ban lifted."))
-            if kind != "signin":
-                use.ban_from(web.store, who, kind, form.get("reason", ""), now=web.now(), by=by)
-                return redirect(back, t.gettext("Banned; logged."))
-            got = use.ban(web.store, who, form.get("reason", ""), now=web.now(), by=by)
+        if action == "unban":
+            use.lift_ban(web.store, who, kind, now=web.now(), by=by)
+            return redirect(back, t.gettext("Ban lifted."))
+        if kind != "signin":
+            use.ban_from(web.store, who, kind, form.get("reason", ""), now=web.now(), by=by)
+            return redirect(back, t.gettext("Banned; logged."))
+        got = use.ban(web.store, who, form.get("reason", ""), now=web.now(), by=by)
         for game in got.left:
             web.touched(game)
         if got.kept:
@@ -266,8 +260,7 @@ def review_report_action(request: Request, report_id: int, form: FormDep, web: W
     by = _moderator(request, web, viewer)
     t = words(request)
     try:
-        with web.writes:
-            use.act_on_report(web.store, report_id, form.get("action", ""), form.get("note", ""), now=web.now(), by=by)
+        use.act_on_report(web.store, report_id, form.get("action", ""), form.get("note", ""), now=web.now(), by=by)
     except GameError as e:
         return redirect("/desk/review/reports", layer_words(request, e), error=True)
     return redirect("/desk/review/reports", t.gettext("Done; logged."))
@@ -370,16 +363,14 @@ def api_blocks(web: WebDep, me: PersonDep) -> BlocksAnswer:
 def api_block(person_id: int, web: WebDep, _: WriterDep, me: PersonDep) -> BlocksAnswer:
     """Block a person in every game: no press passes between the two, neither joins a new game the other is
     in. The blocked person is never told. Blocking again changes nothing."""
-    with web.writes:
-        play_blocks.block(web.store, me, person_id, now=web.now())
+    play_blocks.block(web.store, me, person_id, now=web.now())
     return _blocks(web, me)
 
 
 @router.delete("/api/people/{person_id}/block", **answers(BlocksAnswer))
 def api_unblock(person_id: int, web: WebDep, _: WriterDep, me: PersonDep) -> BlocksAnswer:
     """Lift a block (nothing happens when there was none); the blocks as they are then."""
-    with web.writes:
-        play_blocks.unblock(web.store, me, person_id)
+    play_blocks.unblock(web.store, me, person_id)
     return _blocks(web, me)
 
 
@@ -388,15 +379,14 @@ def api_report(body: ReportAsked, web: WebDep, viewer: WriterDep, me: PersonDep)
     """Report a message, a person or a game to the installation's moderators."""
     fields = {k: str(v) for k, v in body.model_dump(exclude={"reason"}).items() if v is not None}
     target = _report_target(web, viewer, fields)
-    with web.writes:
-        if target["kind"] == "person":
-            made = use.report_person(web.store, me, target["person"], body.reason, now=web.now())
-        elif target["kind"] == "game":
-            made = use.report_game(web.store, me, target["game"], body.reason, now=web.now())
-        else:
-            made = use.report_message(
-                web.store, me, target["game"], target["power"], target["message"], body.reason, now=web.now()
-            )
+    if target["kind"] == "person":
+        made = use.report_person(web.store, me, target["person"], body.reason, now=web.now())
+    elif target["kind"] == "game":
+        made = use.report_game(web.store, me, target["game"], body.reason, now=web.now())
+    else:
+        made = use.report_message(
+            web.store, me, target["game"], target["power"], target["message"], body.reason, now=web.now()
+        )
     return ReportMade(id=made)
 
 
@@ -413,6 +403,5 @@ def api_resolve(report_id: int, body: ResolveIn, request: Request, web: WebDep, 
     """Close a report: dismissed, a warning, the person's press stopped (mute) or a ban from signing in;
     logged with who did it (the installation's coordinator only)."""
     by = _moderator(request, web, viewer)
-    with web.writes:
-        got = use.act_on_report(web.store, report_id, body.action, body.note, now=web.now(), by=by)
+    got = use.act_on_report(web.store, report_id, body.action, body.note, now=web.now(), by=by)
     return _report_line(got)

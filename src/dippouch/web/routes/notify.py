@@ -22,7 +22,7 @@ from dippouch.notify.events import CHANNELS, EVENTS, preferences, save_preferenc
 from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove_target
 from dippouch.notify.transports import vapid_public_key
 from dippouch.numbers import number_or_none
-from dippouch.store.notify import masked, targets
+from dippouch.store.notify.stored import masked, targets
 from dippouch.web.http.deps import ViewerDep, WebDep, answers, render, viewer_of, words
 from dippouch.web.http.forms import Form, posted, redirect
 from dippouch.web.http.security import CSRF_HEADER, BadInput, Forbidden, Viewer, check_csrf

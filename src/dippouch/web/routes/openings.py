@@ -30,8 +30,8 @@ from dippouch.play import seats
 from dippouch.play.fairness import Actor, TableMustVote
 from dippouch.press.rules import KINDS, describe
 from dippouch.store import openings as store_openings
-from dippouch.store import press as store_press
-from dippouch.store.reliability import ALL, Shown, profile, record_of, reliabilities
+from dippouch.store.people.reliability import ALL, Shown, profile, record_of, reliabilities
+from dippouch.store.press import messages as store_press
 from dippouch.web.http.deps import (
     NEED_PERSON,
     PersonDep,
@@ -244,7 +244,7 @@ def reliability_standing(web: Web, person_id: int, minimum: int, *, newcomers: b
 def _counted_for(viewer: Viewer, person_id: int) -> Shown:
     """The games hiding their players' names that count on ``person_id``'s page for this reader: all of them
     for the person themselves (and the installation's coordinator), the ones they coordinate for a game's
-    coordinator, none for anyone else (:mod:`dippouch.store.reliability`)."""
+    coordinator, none for anyone else (:mod:`dippouch.store.people.reliability`)."""
     if viewer.person_id == person_id or viewer.coordinates(None):
         return ALL
     return frozenset(g for g in viewer.coordinated_games() if g is not None)
@@ -310,10 +310,9 @@ def open_game(
     web.require_coordinator(name, viewer)
     if press.strip():
         raise BadInput(_(web_press.FREE_PRESS_TEXT))
-    with web.writes:
-        play_openings.open_to_players(
-            web.store, name, now=web.now(), min_reliability=min_reliability, mode=_mode(mode, say), rules=rules
-        )
+    play_openings.open_to_players(
+        web.store, name, now=web.now(), min_reliability=min_reliability, mode=_mode(mode, say), rules=rules
+    )
     web.touched(name)
     return opening_view(web, name, viewer)
 
@@ -351,8 +350,7 @@ def sign_up(
     if len(wishes) > MAX_WISHES:
         raise BadInput(msg("%(count)s wishes; rank at most %(most)s powers", count=len(wishes), most=MAX_WISHES))
     _not_its_coordinator(web, name, viewer, me)
-    with web.writes:
-        got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait, despite_block=despite_block)
+    got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait, despite_block=despite_block)
     web.touched(name)
     return _joined(got)
 
@@ -368,16 +366,14 @@ def _not_its_coordinator(web: Web, name: str, viewer: Viewer, me: int) -> None:
 
 def quick_play(web: Web, me: int, filters: play_openings.Filters) -> dict[str, Any]:
     """Sign the person up to the open game these filters let through that starts soonest."""
-    with web.writes:
-        got = play_openings.quick_play(web.store, me, filters, now=web.now())
+    got = play_openings.quick_play(web.store, me, filters, now=web.now())
     web.touched(got.game)
     return _joined(got)
 
 
 def withdraw(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     _visible(web, name, viewer, None)
-    with web.writes:
-        play_openings.withdraw(web.store, name, me, now=web.now())
+    play_openings.withdraw(web.store, name, me, now=web.now())
     return {"game": name, "signed_up": False, "seated_as": None}
 
 
@@ -385,8 +381,7 @@ def resign(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     """The signed-in person leaves ``name``: a sign-up withdrawn, a seat freed before the start, a seat to the
     replacement pool during the game (counted as abandoned in their reliability)."""
     _visible(web, name, viewer, None)
-    with web.writes:
-        got = play_openings.resign(web.store, name, me, now=web.now())
+    got = play_openings.resign(web.store, name, me, now=web.now())
     web.touched(name)
     return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_message(got)}
 
@@ -399,8 +394,7 @@ def create(
     _ = say
     if choices.name:
         names(choices.name, _("the game's name"), say=say)
-    with web.writes:
-        got = play_openings.create_from_template(web.store, me, choices, now=web.now())
+    got = play_openings.create_from_template(web.store, me, choices, now=web.now())
     web.touched(got.game)
     data: dict[str, Any] = {"game": got.game, "invitation": None}
     if got.invitation is not None:
@@ -411,15 +405,13 @@ def create(
 def invite(web: Web, name: str, viewer: Viewer) -> str:
     """A new invitation link for the game's opening (its coordinator); the one before stops working."""
     web.require_coordinator(name, viewer)
-    with web.writes:
-        secret = play_openings.new_invitation(web.store, name)
+    secret = play_openings.new_invitation(web.store, name)
     return f"{_url(name)}?invite={secret}"
 
 
 def assign(web: Web, name: str, viewer: Viewer, person: int, power: str) -> dict[str, Any]:
     web.require_coordinator(name, viewer)
-    with web.writes:
-        power = play_openings.seat_signup(web.store, name, person, power, now=web.now())
+    power = play_openings.seat_signup(web.store, name, person, power, now=web.now())
     web.touched(name)
     return {"game": name, "power": power}
 
@@ -428,8 +420,7 @@ def draw(web: Web, name: str, viewer: Viewer, *, say: Callable[[str], str] = str
     """The coordinator draws the powers for the people waiting now, before the game is full (the rest of
     the empty powers stay open for sign-up)."""
     web.require_coordinator(name, viewer)
-    with web.writes:
-        got = play_openings.draw_powers(web.store, name, now=web.now())
+    got = play_openings.draw_powers(web.store, name, now=web.now())
     web.touched(name)
     if not got:
         raise BadInput(msg("nobody is waiting for a power in %(game)s", game=name))
@@ -440,8 +431,7 @@ def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
     web.require_coordinator(name, viewer)
     by = Actor(web.who(name, viewer), installation=viewer.coordinates(None), person_id=viewer.person_id)
     try:
-        with web.writes:
-            power = seats.free(web.store, name, power, now=web.now(), by=by)
+        power = seats.free(web.store, name, power, now=web.now(), by=by)
     except TableMustVote as e:  # the creator who plays: the table decides (play.fairness)
         raise Forbidden(e.msg) from None
     web.touched(name)
@@ -452,8 +442,7 @@ def claim(web: Web, name: str, viewer: Viewer, me: int, power: str, *, despite_b
     """Take a seat from the pool; the old player's links for the power stop working."""
     web.require_visible(name, viewer)
     _not_its_coordinator(web, name, viewer, me)
-    with web.writes:
-        power = play_openings.claim(web.store, name, power, me, now=web.now(), despite_block=despite_block)
+    power = play_openings.claim(web.store, name, power, me, now=web.now(), despite_block=despite_block)
     web.touched(name)
     return {"game": name, "power": power}
 

@@ -30,8 +30,8 @@ from dippouch.mail.notices import mail_unavailable
 from dippouch.numbers import number_or_none
 from dippouch.play import accounts as account_cases
 from dippouch.store.db import Database
-from dippouch.store.people import person_by_email
-from dippouch.store.queues import QueuedMail, recent_mail
+from dippouch.store.mail.queues import QueuedMail, recent_mail
+from dippouch.store.people.persons import person_by_email
 from dippouch.web.http.deps import ViewerDep, WebDep, render, words
 from dippouch.web.http.forms import FormDep
 from dippouch.web.http.security import BadInput

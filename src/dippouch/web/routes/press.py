@@ -2,7 +2,7 @@
 and report, the coordinator's announcements and rules, the live stream of arriving messages (server-sent
 events), and the JSON API for all of it (bots and clients).
 
-Every send goes through :func:`dippouch.store.press.send`, which asks the press rules; a refusal answers 400
+Every send goes through :func:`dippouch.store.press.messages.send`, which asks the press rules; a refusal answers 400
 with the rule's name and words (``not sent (public press only): ...``). Message text is plain text: the
 templates escape it and the page's script inserts it as text, never as HTML.
 """
@@ -24,14 +24,14 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 import dippouch.play.press as press_cases
-import dippouch.store.press as store_press
+import dippouch.store.press.messages as store_press
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import N_, msg
 from dippouch.i18n import translations
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe, quiet_now
 from dippouch.saying import say
-from dippouch.store.people import seat_people
+from dippouch.store.people.persons import seat_people
 from dippouch.web.http.deps import (
     OrderingSeat,
     SeatDep,
@@ -248,8 +248,7 @@ def _channel(web: Web, seat: OrderingSeat, channel_id: int, before: int | None) 
 
 
 def _send(web: Web, seat: OrderingSeat, to: list[str], text: str, via: str, channel: int | None = None) -> MessageSent:
-    with web.writes:
-        return send_press(web.store, seat.game, seat.power, text, to=to, channel=channel, now=web.now(), via=via)
+    return send_press(web.store, seat.game, seat.power, text, to=to, channel=channel, now=web.now(), via=via)
 
 
 def _sent(sent: MessageSent) -> PressSent:
@@ -331,24 +330,21 @@ def api_reply(viewer: WriterDep, seat: PlayerSeat, web: WebDep, channel_id: int,
 @router.post("/api" + _P + "/channels/{channel_id}/read", **answers(PressRead))
 def api_read(viewer: WriterDep, seat: PlayerSeat, web: WebDep, channel_id: int, body: ReadIn) -> PressRead:
     """Mark a channel read (up to a message)."""
-    with web.writes:
-        mark = press_cases.mark_read(web.store, seat.game, seat.power, channel_id, body.up_to)
+    mark = press_cases.mark_read(web.store, seat.game, seat.power, channel_id, body.up_to)
     return PressRead(channel=channel_id, read_up_to=mark)
 
 
 @router.post("/api" + _P + "/blocks", **answers(PressBlocks))
 def api_block(viewer: WriterDep, seat: PlayerSeat, web: WebDep, body: BlockIn) -> PressBlocks:
     """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
-    with web.writes:
-        press_cases.set_sender_block(web.store, seat.game, seat.power, body.power, body.choice, now=web.now())
+    press_cases.set_sender_block(web.store, seat.game, seat.power, body.power, body.choice, now=web.now())
     return PressBlocks(blocks=store_press.blocks(web.store, seat.game, seat.power))
 
 
 @router.post("/api" + _P + "/messages/{message_id}/report", **answers(PressReport))
 def api_report(viewer: WriterDep, seat: PlayerSeat, web: WebDep, message_id: int, body: ReportIn) -> PressReport:
     """Report a message the power may read to the coordinator."""
-    with web.writes:
-        rid = press_cases.report_message(web.store, seat.game, seat.power, message_id, body.reason, now=web.now())
+    rid = press_cases.report_message(web.store, seat.game, seat.power, message_id, body.reason, now=web.now())
     return PressReport(report=rid)
 
 
@@ -381,8 +377,7 @@ def api_desk(web: WebDep, viewer: ViewerDep, name: str) -> PressDesk:
 def api_rules(viewer: WriterDep, web: WebDep, name: str, body: RulesIn) -> PressRulesAnswer:
     """Declare the game's press rules (settings left out stay as they are)."""
     web.require_coordinator(name, viewer)
-    with web.writes:
-        rules = press_cases.set_press_rules(web.store, name, body.rules, now=web.now())
+    rules = press_cases.set_press_rules(web.store, name, body.rules, now=web.now())
     web.touched(name)  # anonymity is the game's: its page names players, or no longer
     return PressRulesAnswer(rules=rules.to_data(), rules_text=describe(rules))
 
@@ -391,8 +386,7 @@ def api_rules(viewer: WriterDep, web: WebDep, name: str, body: RulesIn) -> Press
 def api_announce(viewer: WriterDep, web: WebDep, name: str, body: AnnounceIn) -> PressSent:
     """An announcement from the coordinator to every power."""
     web.require_coordinator(name, viewer)
-    with web.writes:
-        sent = press_cases.announce(web.store, name, body.text, now=web.now())
+    sent = press_cases.announce(web.store, name, body.text, now=web.now())
     return _sent(sent)
 
 
@@ -593,8 +587,7 @@ def channel_page(
 ) -> Response:
     ch = _channel(web, seat, channel_id, before)
     if ch.messages and before is None and ch.messages[-1].id > ch.read_up_to:
-        with web.writes:
-            press_cases.mark_read(web.store, seat.game, seat.power, channel_id, ch.messages[-1].id)
+        press_cases.mark_read(web.store, seat.game, seat.power, channel_id, ch.messages[-1].id)
     pnl = panel(web, seat, viewer, lang=language(request))
     return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": seat.game, "power": seat.power})
 
@@ -604,8 +597,7 @@ def form_block(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep)
     other, choice = form.get("other", ""), form.get("choice", "").strip().lower()
     back = _play(seat.game, seat.power) + "#press"
     try:
-        with web.writes:
-            press_cases.set_sender_block(web.store, seat.game, seat.power, other, choice, now=web.now())
+        press_cases.set_sender_block(web.store, seat.game, seat.power, other, choice, now=web.now())
     except DippouchError as e:
         return redirect(back, layer_words(request, e), error=True)
     _ = words(request).gettext
@@ -620,10 +612,7 @@ def form_block(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep)
 def form_report(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep, message_id: int) -> Response:
     back = _play(seat.game, seat.power) + "#press"
     try:
-        with web.writes:
-            press_cases.report_message(
-                web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now()
-            )
+        press_cases.report_message(web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now())
     except DippouchError as e:
         return redirect(back, layer_words(request, e), error=True)
     return redirect(back, words(request).gettext("Reported to the coordinator."))
@@ -634,12 +623,11 @@ def form_announce(request: Request, form: PressForm, web: WebDep, viewer: Viewer
     web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/coordinate/press"
     try:
-        with web.writes:
-            if form.get("kind", ""):
-                press_cases.set_press_rules(web.store, name, rules_of_form(form), now=web.now())
-                web.touched(name)  # anonymity is the game's: its page names players, or no longer
-                return redirect(back, words(request).gettext("Press rules saved."))
-            press_cases.announce(web.store, name, form.get("text", ""), now=web.now())
+        if form.get("kind", ""):
+            press_cases.set_press_rules(web.store, name, rules_of_form(form), now=web.now())
+            web.touched(name)  # anonymity is the game's: its page names players, or no longer
+            return redirect(back, words(request).gettext("Press rules saved."))
+        press_cases.announce(web.store, name, form.get("text", ""), now=web.now())
     except DippouchError as e:
         return redirect(back, layer_words(request, e), error=True)
     return redirect(back, words(request).gettext("Announcement sent."))

@@ -23,7 +23,7 @@ from dippouch.core.notation import format_place, format_unit
 from dippouch.names import phase_words
 from dippouch.play.puzzles import AnswerError, CheckedAnswer, Puzzle, check_answer, daily_index, goal_words, read_answer
 from dippouch.saying import say
-from dippouch.store.puzzles import StoredPuzzle, puzzle, puzzle_count, puzzles
+from dippouch.store.learning.puzzles import StoredPuzzle, puzzle, puzzle_count, puzzles
 from dippouch.web.http.deps import WebDep, language, render
 from dippouch.web.http.forms import FormDep
 from dippouch.web.http.security import WebNotFound

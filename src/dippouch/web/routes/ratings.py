@@ -25,7 +25,7 @@ from dippouch.play.ratings import HallEntry, RatingBoard, board, groups, hall_of
 from dippouch.play.ratings import person_rating as ratings_of
 from dippouch.saying import say
 from dippouch.store.finished_games import person_names
-from dippouch.store.ratings import PoolCount, pools
+from dippouch.store.ratings.ledger import PoolCount, pools
 from dippouch.web.http.deps import WebDep, answers, language, render, words
 from dippouch.web.http.service import Web
 from dippouch.web.views.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView

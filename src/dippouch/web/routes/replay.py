@@ -3,7 +3,6 @@ its frames as JSON, and the replay as an animated GIF or WebP."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query
@@ -11,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.core.messages import choices, msg, nmsg
+from dippouch.i18n import DEFAULT
 from dippouch.play import coach as coaching
 from dippouch.play.replays import Frame, ReplayExports, replay_frames
 from dippouch.render.animation import FORMATS
@@ -21,6 +21,7 @@ from dippouch.web.http.deps import (
     ViewerDep,
     WebDep,
     answers,
+    api_language,
     budget_of,
     charged_job,
     game_file,
@@ -29,7 +30,6 @@ from dippouch.web.http.deps import (
     made_once,
     pool_of,
     render,
-    words,
 )
 from dippouch.web.http.jobs import animated_replay
 from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
@@ -52,20 +52,7 @@ def _frames(web: Web, name: str) -> list[Frame]:
     return replay_frames(web.access.phases(name))
 
 
-def _caption(f: Frame, _: Callable[[str], str]) -> str:
-    """A frame's words (``replay_frames`` writes them in English) in the reader's language."""
-    words = {
-        f"{f.phase}: orders and results": _("%(phase)s: orders and results"),
-        f"After {f.phase}": _("After %(phase)s"),
-        f"{f.phase}: the board now": _("%(phase)s: the board now"),
-        f"{f.phase}: the final board": _("%(phase)s: the final board"),
-        f"The final board, after {f.phase}": _("The final board, after %(phase)s"),
-    }
-    said = words.get(f.caption)
-    return f.caption if said is None else said % {"phase": f.phase}
-
-
-def _replay(web: Web, name: str, at: int | None = None, say: Callable[[str], str] = str) -> ReplayView:
+def _replay(web: Web, name: str, at: int | None = None, lang: str = DEFAULT) -> ReplayView:
     """The replay of a game the viewer may see (the route's ``VisibleGame`` asked): every frame, with its
     picture's address (None where the variant has no map drawn)."""
     variant = web.variant_of(name)
@@ -77,7 +64,7 @@ def _replay(web: Web, name: str, at: int | None = None, say: Callable[[str], str
             phase_id=f.phase_id,
             phase=f.phase,
             view=f.view,
-            caption=_caption(f, say),
+            caption=say(f.caption, lang),
             picture=f"{base}/phases/{f.phase_id}/map-{f.view}.svg" if drawn else None,
             phase_page=f"{base}/phases/{f.phase_id}",
         )
@@ -99,17 +86,18 @@ def _replay(web: Web, name: str, at: int | None = None, say: Callable[[str], str
 def replay_page(request: Request, name: ClearGame, web: WebDep, at: int | None = None) -> Response:
     """The replay page: one frame at a time, ``?at=N`` (from 0; the first by default), with links to every
     other, so it works without JavaScript; replay.js plays it in place."""
-    r = _replay(web, name, at, words(request).gettext)
+    r = _replay(web, name, at, language(request))
     coach = _coach(web, name, r, language(request))
     return render(request, "replay.html", {"r": r, "at": r.at or 0, "start": at is not None, "coach": coach})
 
 
 @router.get("/api/games/{name}/replay", **answers(ReplayView))
-def api_replay(name: ClearGame, web: WebDep) -> ReplayView:
+def api_replay(request: Request, name: ClearGame, web: WebDep) -> ReplayView:
     """A game's replay, frame by frame: each processed phase's orders and results, then the board they led to;
     last, the board as it stands (the open phase's, or once the game is over the final board again). So
-    2 x processed phases + 1 frames; each names its phase, its phase page and its picture (an SVG map)."""
-    return _replay(web, name)
+    2 x processed phases + 1 frames; each names its phase, its phase page and its picture (an SVG map); the
+    captions in the language asked for (``?lang=``; English, the language programs read, otherwise)."""
+    return _replay(web, name, lang=api_language(request))
 
 
 @router.get("/games/{name}/replay.{fmt}", include_in_schema=False)
@@ -129,8 +117,9 @@ def replay_animation(request: Request, name: ClearGame, fmt: str, web: WebDep, v
     if not map_available(web.variant_of(name)):
         raise WebNotFound(NO_MAP)
     frames = _frames(web, name)
+    captions = [say(f.caption, language(request)) for f in frames]
     exports = web.kept(__name__, ReplayExports)
-    key = ReplayExports.key(name, frames, fmt)
+    key = ReplayExports.key(name, frames, fmt, captions)
     estimate = len(frames) * FRAME[fmt]
     longest = budget_of(request).longest
     if estimate > longest and exports.cached(key) is None:
@@ -144,14 +133,18 @@ def replay_animation(request: Request, name: ClearGame, fmt: str, web: WebDep, v
                 page=f"{game_url(name)}/replay",
             )
         )
-    data = made_once(request, exports, key, lambda: _drawn(request, web, name, viewer, frames, fmt), estimate=estimate)
+    data = made_once(
+        request, exports, key, lambda: _drawn(request, web, name, viewer, frames, captions, fmt), estimate=estimate
+    )
     return game_file(data, FORMATS[fmt], name, f"-replay.{fmt}", max_age=60)  # a phase processed changes it
 
 
-def _drawn(request: Request, web: Web, name: str, viewer: Viewer, frames: list[Frame], fmt: str) -> bytes:
+def _drawn(
+    request: Request, web: Web, name: str, viewer: Viewer, frames: list[Frame], captions: list[str], fmt: str
+) -> bytes:
     """The frames' phases read here, drawn and put together in the work pool's drawing processes."""
     pictures = {(f.phase_id, f.view): games.phase_map_record(web, name, f.phase_id, f.view, viewer) for f in frames}
-    return pool_of(request).call("draw", animated_replay, web.variant_of(name), frames, pictures, fmt)
+    return pool_of(request).call("draw", animated_replay, web.variant_of(name), frames, pictures, fmt, captions)
 
 
 # ---- the coach (dippouch.play.coach): its analysis beside the replay, and hints -------------------------------

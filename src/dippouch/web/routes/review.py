@@ -84,6 +84,13 @@ class PhotoReview:
     """Not read yet, and left to the worker for now (:data:`READ_GRACE`): the page says so."""
 
     @property
+    def aside_why(self) -> str | None:
+        """Why it was set aside, in the coordinator's words; None when they gave none."""
+        from dippouch.store.mail.review import aside_reason
+
+        return aside_reason(self.set_aside)
+
+    @property
     def text(self) -> str:
         """The text a confirmation records: the lines taken, as shown."""
         return "\n".join(ln.text for ln in self.lines if ln.taken)
@@ -98,7 +105,7 @@ def _judge(
 ) -> tuple[list[ReviewLine], list[Msg]]:
     """Each line's verdict, judged on exactly the lines taken (what a confirmation would record), by the
     one check every submission gets; and what those lines leave without an order."""
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     store = web.store
     v = store.variant(game)
@@ -186,7 +193,7 @@ def _page(
     note: str | None = None,
 ) -> Response:
     from dippouch.mail.ocr import ocr_missing
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     web.require_coordinator(name, viewer)
     now = web.now()
@@ -221,7 +228,7 @@ def review_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> 
 @router.get("/games/{name}/review/photo/{attachment_id}")
 def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, viewer: ViewerDep) -> Response:
     """The photograph itself, after the deadline, for the game's coordinator only (never cached)."""
-    from dippouch.store.review import attachment_data, attachment_sealed, game_of_attachment
+    from dippouch.store.mail.review import attachment_data, attachment_sealed, game_of_attachment
 
     _ = words(request).gettext
     web.require_coordinator(name, viewer)
@@ -244,7 +251,7 @@ def _displayable(data: bytes) -> tuple[str, bytes]:
     """The photograph as a browser shows it: as it came where browsers read it, else (HEIC, TIFF) turned
     into a JPEG with Pillow (and pillow-heif), else refused by name (a message value, said in the reader's
     language by the page that shows the refusal)."""
-    from dippouch.mail.message import sniff_image
+    from dippouch.letters.message import sniff_image
 
     kind = sniff_image(data)
     if kind in _SHOWN:
@@ -300,7 +307,7 @@ def review_photo_action(
 ) -> Response:
     from dippouch.play.held_mail import set_aside
     from dippouch.play.photos import confirm_photo
-    from dippouch.store.review import game_of_attachment
+    from dippouch.store.mail.review import game_of_attachment
 
     web.require_coordinator(name, viewer)
     now = web.now()
@@ -329,7 +336,9 @@ def review_photo_action(
             )
         if photo.state != "waits for you":
             raise BadInput(
-                msg("photograph #%(id)s is set aside (%(why)s)", id=attachment_id, why=photo.set_aside or "")
+                msg("photograph #%(id)s is set aside (%(why)s)", id=attachment_id, why=photo.aside_why)
+                if photo.aside_why
+                else msg("photograph #%(id)s is set aside", id=attachment_id)
             )
         rows = _rows(form, _)
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
@@ -356,9 +365,8 @@ def review_photo_action(
 def review_held_action(
     request: Request, form: ReviewForm, name: str, mail_id: int, web: WebDep, viewer: ViewerDep
 ) -> Response:
-    from dippouch.mail.intake import apply_held
-    from dippouch.play.held_mail import dismiss
-    from dippouch.store.review import game_of_message
+    from dippouch.play.held_mail import apply_held, dismiss
+    from dippouch.store.mail.review import game_of_message
 
     web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/review"

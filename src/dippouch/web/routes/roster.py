@@ -25,17 +25,27 @@ from starlette.requests import Request
 from dippouch.core.errors import NotFound
 from dippouch.core.messages import N_, Msg, msg
 from dippouch.game import GameError
-from dippouch.i18n import DEFAULT, LANGUAGES
 from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
 from dippouch.people.addresses import address_in_force
 from dippouch.people.anonymity import HIDDEN
 from dippouch.people.dates import DateError, day_range, short_range
 from dippouch.play import roster as roster_cases
-from dippouch.store import absences as absence_store
-from dippouch.store import addresses as address_store
-from dippouch.store.people import person_by_email
-from dippouch.web.http.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
+from dippouch.store.people import absences as absence_store
+from dippouch.store.people import addresses as address_store
+from dippouch.store.people.persons import person_by_email
+from dippouch.web.http.deps import (
+    PersonDep,
+    ViewerDep,
+    WebDep,
+    answers,
+    api_language,
+    game_url,
+    layer_words,
+    render,
+    words,
+    writer,
+)
 from dippouch.web.http.forms import Form, posted, redirect
 from dippouch.web.http.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
 from dippouch.web.http.service import Web
@@ -52,8 +62,9 @@ from dippouch.web.views.answers.roster import (
     RosterAnswer,
     RosterSettingsAnswer,
 )
+from dippouch.web.views.fog import fogged
 
-__all__ = ["game_absences_view", "may_read_addresses", "policy_words", "router", "visibility_words"]
+__all__ = ["absences_view", "game_absences_view", "may_read_addresses", "policy_words", "router", "visibility_words"]
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
@@ -213,8 +224,23 @@ def installation_roster(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
 
 def game_absences_view(web: Web, name: str) -> dict[str, Any]:
     """What the game page and the API show of absences: the policy, who is away (days only), what was done."""
-    pol = absence_store.absence_policy(web.store, name)
-    today = web.now().date()
+    return absences_view(
+        absence_store.absence_policy(web.store, name),
+        absence_store.game_absences(web.store, name, web.now().date()),
+        absence_store.absence_uses(web.store, name),
+        fog=fogged(web, name),
+    )
+
+
+def absences_view(
+    pol: absence_store.AbsencePolicy,
+    away: list[absence_store.GameAway],
+    uses: list[absence_store.Use],
+    *,
+    fog: bool = False,
+) -> dict[str, Any]:
+    """:func:`game_absences_view` of what was read already (the game page reads them with its other reads).
+    ``fog``: a fog-of-war game still running, where what was done never says how many units a power has."""
     return {
         "policy": pol.policy,
         "policy_text": POLICIES.get(pol.policy, pol.policy),
@@ -222,8 +248,7 @@ def game_absences_view(web: Web, name: str) -> dict[str, Any]:
         "stand_in": pol.stand_in_name,
         "stand_in_person_id": pol.stand_in_person_id,
         "away": [
-            {"power": a.power, "player": a.player, "person_id": a.person_id, "text": a.text, "now": a.now}
-            for a in absence_store.game_absences(web.store, name, today)
+            {"power": a.power, "player": a.player, "person_id": a.person_id, "text": a.text, "now": a.now} for a in away
         ],
         "applied": [
             {
@@ -231,14 +256,14 @@ def game_absences_view(web: Web, name: str) -> dict[str, Any]:
                 "power": u.power,
                 "policy": u.policy,
                 "days": u.days,
-                "text": _use_text(u),
+                "text": _use_text(u, fog),
             }
-            for u in absence_store.absence_uses(web.store, name)
+            for u in uses
         ],
     }
 
 
-def _use_text(u: absence_store.Use) -> str:
+def _use_text(u: absence_store.Use, fog: bool = False) -> str:
     d = u.detail
     if u.policy == "extend":
         if "deadline" in d:
@@ -246,6 +271,8 @@ def _use_text(u: absence_store.Use) -> str:
         return f"{u.power} was away: {d.get('note', 'no extension')}"
     if u.policy == "standing":
         carried = d.get("carried") or []
+        if fog:  # how many orders were carried would tell how many units the power has
+            return f"{u.power} was away: their standing orders were carried, other units hold"
         return f"{u.power} was away: {len(carried)} standing order{'s' if len(carried) != 1 else ''} carried, other units hold"
     if u.policy == "stand_in":
         return f"{u.power} was away: {d.get('stand_in') or 'the stand-in'} could order for them"
@@ -254,7 +281,7 @@ def _use_text(u: absence_store.Use) -> str:
 
 def _absences_view(web: Web, person_id: int) -> dict[str, Any]:
     today = web.now().date()
-    from dippouch.store.people import seats_of
+    from dippouch.store.people.persons import seats_of
 
     games = []
     allies = absence_store.proxy_allies(web.store, person_id)
@@ -563,7 +590,7 @@ def _change(
 
 def _touch_seats(web: Web, pid: int) -> None:
     """A person's absences show on the pages of every game they play: those pages are drawn again."""
-    from dippouch.store.people import seats_of
+    from dippouch.store.people.persons import seats_of
 
     for game in sorted({s.game for s in seats_of(web.store, pid)}):
         web.touched(game)
@@ -764,9 +791,8 @@ def api_edit_address(address_id: int, body: AddressIn, web: WebDep, _: WriterDep
 def _done(request: Request, message: Msg) -> DoneAnswer:
     """What the JSON API answers a change it made: its message said in the language the caller asked for
     (``?lang=``; English, the language programs read, otherwise), with its code and values to branch on."""
-    asked = request.query_params.get("lang", "")
     return DoneAnswer(
-        message=web_said(message, asked if asked in LANGUAGES else DEFAULT),
+        message=web_said(message, api_language(request)),
         code=message.code,
         params=message.to_data().get("args", {}),
     )

@@ -32,7 +32,7 @@ from dippouch.game import position_to_data
 from dippouch.play import coach as coaching
 from dippouch.play import sandbox as use
 from dippouch.saying import say
-from dippouch.store.sandboxes import Sandbox, sandbox_by_token, sandboxes_of
+from dippouch.store.sandboxes.boards import Sandbox, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.http.deps import (
     SiteDep,
@@ -117,8 +117,7 @@ def _looked(request: Request, web: Web, o: Opened) -> Opened:
 
     def check() -> Sandbox:
         lines = pool_of(request).call("check", use.orders_checked, o.variant, o.sandbox.position, o.sandbox.orders)
-        with web.writes:
-            return use.keep_late_check(web.store, o.sandbox, lines)
+        return use.keep_late_check(web.store, o.sandbox, lines)
 
     return Opened(charged(request, check, estimate=_estimate(o.sandbox.orders)), o.variant, o.editable, o.by_secret)
 
@@ -301,16 +300,15 @@ def _start(
     web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str, say: Callable[[str], str] = str
 ) -> tuple[Sandbox, str]:
     src = _source(web, viewer, game, phase_id, variant, copy, say)
-    with web.writes:
-        return use.start(
-            web.store,
-            src["variant"],
-            src["position"],
-            now=web.now(),
-            person_id=viewer.person_id,
-            game=src.get("game"),
-            phase_id=src.get("phase_id"),
-        )
+    return use.start(
+        web.store,
+        src["variant"],
+        src["position"],
+        now=web.now(),
+        person_id=viewer.person_id,
+        game=src.get("game"),
+        phase_id=src.get("phase_id"),
+    )
 
 
 @router.get("/sandbox", include_in_schema=False, response_class=HTMLResponse)
@@ -466,8 +464,7 @@ def _changed(
 
     def change_it() -> Sandbox:
         change = pool_of(request).call("check", job, o.variant, use.Board.of(o.sandbox), *args)
-        with web.writes:
-            return use.keep(web.store, o.sandbox, change, now=web.now())
+        return use.keep(web.store, o.sandbox, change, now=web.now())
 
     sb = charged(request, change_it, estimate=_estimate(o.sandbox.orders if text is None else text))
     return Opened(sb, o.variant, True, o.by_secret)

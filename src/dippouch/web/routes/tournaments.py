@@ -28,7 +28,7 @@ from dippouch.i18n import DEFAULT
 from dippouch.play import tournaments as use
 from dippouch.ranking.scoring import ScoringSystem, systems
 from dippouch.saying import say
-from dippouch.store.tournaments import Tournament, tournament
+from dippouch.store.tournaments.stored import Tournament, tournament
 from dippouch.web.http.deps import ViewerDep, WebDep, WriterDep, answers, language, render, words
 from dippouch.web.http.forms import FormDep, redirect
 from dippouch.web.http.security import Forbidden, NeedsKey, Viewer
@@ -165,22 +165,19 @@ def _create(web: Web, viewer: Viewer, name: str, system: str, variant: str) -> T
     require_create(viewer)
     # The installation's key alone is no person: its tournaments are run by whoever holds that key.
     creator = viewer.person_id if not viewer.coordinates(None) else None
-    with web.writes:
-        return use.new_tournament(web.store, name, system, variant=variant, creator_id=creator, now=web.now())
+    return use.new_tournament(web.store, name, system, variant=variant, creator_id=creator, now=web.now())
 
 
 def _add(web: Web, viewer: Viewer, name: str, game: str, in_round: str | int | None) -> Tournament:
     t = tournament(web.read, name)
     require_add(web, viewer, t, game.strip())
-    with web.writes:
-        return use.add_game(web.store, t.name, game, in_round=in_round, now=web.now())
+    return use.add_game(web.store, t.name, game, in_round=in_round, now=web.now())
 
 
 def _remove(web: Web, viewer: Viewer, name: str, game: str) -> Tournament:
     t = tournament(web.read, name)
     require_run(viewer, t)
-    with web.writes:
-        return use.remove_game(web.store, t.name, game)
+    return use.remove_game(web.store, t.name, game)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from dippouch.game import GameError
 from dippouch.mail.outbox import read_unsubscribe_token
 from dippouch.notify.events import EVENTS, save_preferences
-from dippouch.store import notify as stored
+from dippouch.store.notify import stored
 from dippouch.web.http.deps import WebDep, render, words
 from dippouch.web.http.forms import Form, posted
 from dippouch.web.http.service import Web

@@ -76,7 +76,9 @@
     if (marks.length || list.id === "press-messages") {
       var lastPhase = marks.length ? marks[marks.length - 1].getAttribute("data-phase") : null;
       if (m.phase !== undefined && m.phase !== lastPhase) {
-        var mark = el("li", "press-phase", m.phase || tr("After the game"));
+        // The phase's name in the page's words, a word at a time as the server says it (Frühjahr 1901 Bewegung).
+        var said = m.phase ? m.phase.split(" ").map(function (w) { return tr(w); }).join(" ") : "";
+        var mark = el("li", "press-phase", said || tr("After the game"));
         mark.setAttribute("role", "separator");
         mark.setAttribute("data-phase", m.phase);
         list.appendChild(mark);

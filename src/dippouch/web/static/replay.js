@@ -12,7 +12,7 @@
   var items = Array.prototype.slice.call(list.querySelectorAll("li"));
   var frames = items.map(function (li) {
     return { src: li.getAttribute("data-src"), caption: li.getAttribute("data-caption"),
-             phase: li.getAttribute("data-phase"), page: li.getAttribute("data-page"),
+             phase: li.getAttribute("data-phase-words") || li.getAttribute("data-phase"), page: li.getAttribute("data-page"),
              phaseId: li.getAttribute("data-phase-id") };
   });
   // The coach's look at the phase shown (templates/replay.html): its block, or a word that it has none.

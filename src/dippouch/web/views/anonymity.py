@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dippouch.store.access import STAND_IN
-from dippouch.store.people import names_hidden
+from dippouch.store.people.persons import names_hidden
 from dippouch.web.http.security import Viewer
 from dippouch.web.http.service import Web
 

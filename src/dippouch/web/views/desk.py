@@ -15,9 +15,9 @@ from dippouch.play import clock, games, seats
 from dippouch.play.clock import MAX_EXTENSION
 from dippouch.play.fairness import Actor, TableMustVote, player_run
 from dippouch.play.processing import TooSoon
-from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
-from dippouch.store.people import seat_people
+from dippouch.store.people import absences as absence_store
+from dippouch.store.people.persons import seat_people
 from dippouch.web.http.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.http.security import BadInput, Forbidden, TooMany, Viewer, WebNotFound
 from dippouch.web.http.service import Web
@@ -64,9 +64,13 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         deadline = rec["deadline"]
         # Sealed until the deadline (the W3K rulebook): who and when, never what.
         sealed = deadline is None or now < datetime.fromisoformat(deadline)
-        # A coordinator who plays in a fog-of-war game reads no other power's orders: they would show its units.
+        # A coordinator who plays in a fog-of-war game reads no other power's orders (they would show its units),
+        # nor whether it sent any or how many lines (who has orders to give tells who builds or retreats), as
+        # the game's table of powers tells them nothing of it (views/fog.py).
         sight = fog_powers(web, name, viewer)
         for sub in rec["submissions"]:
+            if sight is not None and sub["power"] not in sight:
+                continue
             entry = {k: sub[k] for k in ("power", "version", "submitted_at", "ready", "late", "source")}
             entry["count"] = len(sub["lines"])
             if not sealed and (sight is None or sub["power"] in sight):
@@ -127,7 +131,7 @@ _AT_PROCESS_NOW = {
 
 def away_now(web: Web, name: str, now: datetime) -> list[str]:
     """Each player away today, with what the game's absence policy does if the phase is processed now
-    (:func:`dippouch.store.absences.apply_locked` with ``forced``): shown on the desk and on the page that
+    (:func:`dippouch.store.people.absences.apply_locked` with ``forced``): shown on the desk and on the page that
     confirms "process now", before the coordinator presses it."""
     aways = [a for a in absence_store.game_absences(web.store, name, now.date()) if a.now]
     if not aways:

@@ -1,4 +1,4 @@
-"""Whose sight a web reader of a fog-of-war game has (:attr:`dippouch.game.Settings.fog`).
+"""Whose sight a web reader of a fog-of-war game has (:attr:`dippouch.game.GameSettings.fog`).
 
 Every door that shows a game's board, orders or results asks :func:`fog_powers`: ``None`` when the whole game
 may be shown to the reader (the game has no fog, or is finished, or the reader coordinates it without playing
@@ -10,7 +10,7 @@ sees as a player: the fairness rule of :mod:`dippouch.play.fairness`, that the c
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 from fastapi import Depends
@@ -31,6 +31,7 @@ __all__ = [
     "fog_powers",
     "fog_tag",
     "fogged",
+    "fogged_powers",
     "fogged_record",
     "refuse_in_fog",
     "sight_key",
@@ -95,6 +96,26 @@ def fogged_record(web: Web, name: str, record: Mapping[str, Any], powers: frozen
     if powers is None:
         return dict(record)
     return fog_record(web.variant_of(name), record, powers)
+
+
+HIDDEN_COUNTS = ("units", "centres", "must_act", "submitted", "ready")
+"""What the game's table of powers says of a power that a fog-of-war reader not playing it is not told: how many
+units and centres it has (vDiplomacy's fog games show a question mark there), and whether it has orders to give
+and has given them (in a retreat or adjustment phase that tells who was dislodged, who builds and who removes)."""
+
+
+def fogged_powers(powers: Iterable[Mapping[str, Any]], sight: frozenset[str]) -> list[dict[str, Any]]:
+    """The game's table of powers as a reader with ``sight`` (their powers) may see it: their own rows whole, the
+    others' counts and order status as None. A power out of the game keeps its zeros: an elimination is public (the
+    draw's voters are the survivors, and vDiplomacy marks a defeated player too)."""
+    out = []
+    for p in powers:
+        out_of_game = p.get("units") == 0 and p.get("centres") == 0
+        if p.get("power") in sight or out_of_game:
+            out.append(dict(p))
+        else:
+            out.append({**p, **dict.fromkeys(HIDDEN_COUNTS)})
+    return out
 
 
 def refuse_in_fog(web: Web, name: str, viewer: Viewer) -> None:

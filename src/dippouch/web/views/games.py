@@ -17,19 +17,20 @@ from dippouch.core.sight import sight_of, veil
 from dippouch.core.variant import Variant
 from dippouch.game import as_utc, draw_needs, position_from_data
 from dippouch.names import board_unit, phase_words
-from dippouch.report import phase_report
+from dippouch.people.anonymity import names_hidden
+from dippouch.report import ReportBasis, phase_report, report_basis
 from dippouch.saying import say
+from dippouch.store import votes as store_votes
 from dippouch.store.page_cache import phase_submissions
-from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
-from dippouch.store.web_queries import game_phase
+from dippouch.store.web_queries import game_page_reads, game_phase
 from dippouch.web.http.inputs import duration_text
 from dippouch.web.http.security import Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.routes.roster import game_absences_view
-from dippouch.web.views.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
-from dippouch.web.views.fog import fog_powers, fog_tag, fogged_record
+from dippouch.web.routes.roster import absences_view
+from dippouch.web.views.anonymity import game_view_seen, shown_marker, takes_part
+from dippouch.web.views.fog import fog_powers, fog_tag, fogged_powers, fogged_record
 from dippouch.web.views.mail_desk import desk_summary
 from dippouch.web.views.maps import board_file, map_available
 
@@ -69,6 +70,7 @@ class _Caches:
     views: dict[str, _Cached] = field(default_factory=dict)
     building: dict[str, threading.Lock] = field(default_factory=dict)
     reports: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    bases: dict[tuple[Any, ...], tuple[Variant, ReportBasis]] = field(default_factory=dict)
 
 
 def _caches(web: Web) -> _Caches:
@@ -137,7 +139,9 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
         # report reads the phase's versions and is the dearest part of a page made afresh after processing.
         data["last_report"] = report_in(lang)
     data["overdue"] = _overdue(web, name, data)
-    seen = seen_powers(web, name, viewer)
+    # Whether names are hidden, from the view's own settings and state (asking the store cost a query a page).
+    hidden = names_hidden(data.get("settings"), str(data.get("state"))) and not viewer.coordinates(name)
+    seen = frozenset(viewer.powers(name)) if hidden else None
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
     return {**shown, "marker": shown_marker(data["marker"], hidden=seen is not None)}
 
@@ -185,16 +189,19 @@ def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
 
 def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     now = web.now()
-    st = web.read.status(name, now=now, drift=False, due=False)
+    # One transaction for the status, the phases, the seats, the absences and the unsealings (they were a dozen
+    # transactions, each reading the game's row again).
+    reads = game_page_reads(web.read, name, now=now, today=now.date())
+    st = reads.status
     v = st.game_variant or web.variant_of(name)  # the status read the game's variant already
-    hist = web.access.phases(name)
+    hist = reads.phases
     line = [h for h in hist if h.status != "abandoned"]
-    processed = [h for h in line if h.status == "processed" and h.next_position is not None]
+    processed = [h for h in line if h.id in reads.led_on]
     current = next((h for h in hist if h.status == "open"), None)
     colours = {p.name: p.colour for p in v.powers}
     secret = bool(st.settings.secret_ballot) and st.state != "finished"
     shown_votes = _shown_votes(web, name, current) if secret else {}
-    people = seat_people(web.read, name)
+    people = {power: pid for power, _, pid in reads.seats}
     powers = [
         {
             "power": p.power,
@@ -213,7 +220,8 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         for p in st.powers
     ]
     # The last report, made when a reader asks for it in their language (game_view) and kept per language.
-    report_in = partial(_report, web, name, st, hist, processed[-1]) if processed else None
+    last_subs = reads.last_submissions
+    report_in = partial(_report, web, name, st, hist, processed[-1], submissions=last_subs) if processed else None
     shown = current if current is not None else line[-1]
     after = current is None and shown.next_position is not None
     position = shown.next_position if after and shown.next_position is not None else shown.position
@@ -257,8 +265,10 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "_variant": v,
         "_report_in": report_in,
         "_board_in": partial(_board, v, pos),
-        "_fog_in": partial(_fogged_view, web, name, st, hist, processed[-1] if processed else None, v, pos),
-        "absences": game_absences_view(web, name),
+        "_fog_in": partial(_fogged_view, web, name, st, hist, processed[-1] if processed else None, v, pos, last_subs),
+        "absences": absences_view(
+            reads.absence_policy, reads.away, reads.absences_used, fog=bool(st.settings.fog) and st.state != "finished"
+        ),
         "board": board,
         "draw": draw,
         "name": name,
@@ -303,7 +313,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
                 "what": u.get("what"),
                 "reason": u.get("reason"),
             }
-            for u in web.read.unsealings(name)
+            for u in reads.unsealings
         ],
     }
 
@@ -316,17 +326,22 @@ def _fogged_view(
     last: StoredPhase | None,
     v: Variant,
     pos: Position,
+    submissions: list[dict[str, Any]],
     sight: frozenset[str],
     lang: str | None,
     data_urls: Mapping[str, Any],
 ) -> dict[str, Any]:
     """What of the game page a fog-of-war reader with ``sight`` (their powers) sees differently: the board, the
-    last report and the map's address (a picture of their own sight: :func:`phase_map` draws it for them)."""
+    last report, the other powers' counts (:func:`fogged_powers`) and the map's address (a picture of their own
+    sight: :func:`phase_map` draws it for them)."""
     seen = veil(pos, sight_of(v, pos, sight))
     tag = fog_tag(sight)
     out: dict[str, Any] = {
         "board": _board(v, seen, lang),
-        "last_report": _report(web, name, st, hist, last, lang, sight=sight) if last is not None else None,
+        "last_report": (
+            _report(web, name, st, hist, last, lang, sight=sight, submissions=submissions) if last is not None else None
+        ),
+        "powers": fogged_powers(data_urls["powers"], sight),
         "fog": True,
     }
     for key in ("map_url", "preview_url"):
@@ -342,7 +357,7 @@ def _shown_votes(web: Web, name: str, current: StoredPhase | None) -> dict[str, 
     opened (the votes of a processed phase are revealed; those cast since are the voter's alone)."""
     opened = current.opened_at if current is not None else None
     out: dict[str, bool] = {}
-    for power, yes, at in web.read.vote_history(name):
+    for power, yes, at in store_votes.vote_history(web.read, name):
         if opened is not None and at >= as_utc(opened):
             break
         out[power] = yes
@@ -358,11 +373,12 @@ def _report(
     lang: str | None = None,
     *,
     sight: frozenset[str] | None = None,
+    submissions: list[dict[str, Any]] | None = None,
 ) -> str:
     """A processed phase's report, made once per language: it reads every version sent in the phase, and the
     game page is rebuilt after every submission. It changes only with what it shows besides the phase itself:
     the next phase and its deadline (extended, paused), the game's ending, its settings (time zone).
-    ``lang``: the reader's language; None for the game's own (:attr:`dippouch.game.Settings.language`)."""
+    ``lang``: the reader's language; None for the game's own (:attr:`dippouch.game.GameSettings.language`)."""
     nxt = next((h for h in hist if h.branch == ph.branch and h.seq == ph.seq + 1), None)
     key = (
         name,
@@ -388,14 +404,41 @@ def _report(
             ending=st.ending.to_data() if st.ending is not None else None,
             submissions=False,
         )
-        # The versions sent, read once per phase: the report names the lines that were not accepted.
-        rec["submissions"] = phase_submissions(web.read, ph.id)
+        # The versions sent (read with the page's other reads, else here): the report names the lines that were
+        # not accepted.
+        rec["submissions"] = phase_submissions(web.read, ph.id) if submissions is None else submissions
         rec = fogged_record(web, name, rec, sight)
-        hit = phase_report(st.game_variant or web.variant_of(name), rec, lang=lang)
+        v = st.game_variant or web.variant_of(name)
+        hit = phase_report(
+            v, rec, lang=lang, basis=_report_basis(web, name, v, ph, nxt, rec) if sight is None else None
+        )
         with web.lock:
             if len(reports) > 2000:
                 reports.clear()
             reports[key] = hit
+    return hit
+
+
+def _report_basis(
+    web: Web, name: str, v: Variant, ph: StoredPhase, nxt: StoredPhase | None, rec: dict[str, Any]
+) -> ReportBasis:
+    """The whole board's report basis of processed phase ``ph``, made once for every language (a page is made in
+    each language its readers read), of the positions this process keeps parsed per phase: the phase's own, and
+    the next phase's, which is the position it led to (parsed by the status already)."""
+    key = (name, ph.id, ph.processed_at)
+    bases = _caches(web).bases
+    kept = bases.get(key)
+    if kept is not None and kept[0] is v:
+        return kept[1]
+    after = None
+    if ph.next_position is not None:
+        same = nxt is not None and nxt.position == ph.next_position
+        after = web.position_of(v, nxt)[0] if nxt is not None and same else position_from_data(v, ph.next_position)
+    hit = report_basis(v, rec, positions=(web.position_of(v, ph)[0], after))
+    with web.lock:
+        if len(bases) > 2000:
+            bases.clear()
+        bases[key] = (v, hit)
     return hit
 
 

@@ -38,13 +38,11 @@ def phase_view(
     False leaves the pictures undrawn (None), for the JSON answer, which does not carry them. The report is in
     ``lang`` (the reader's language on the page), else in the game's own (the JSON answer, like its mail)."""
     web.require_visible(name, viewer)
-    hist = web.access.phases(name)
-    ids = [h.id for h in hist]
-    if phase_id not in ids:
+    found = web.access.phase_between(name, phase_id)
+    if found is None:
         raise WebNotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
-    h = hist[ids.index(phase_id)]
+    h, before, after_id = found
     v = web.variant_of(name)
-    i = ids.index(phase_id)
     revealed = h.status != "open"
     sight = fog_powers(web, name, viewer)
     report = None
@@ -76,8 +74,8 @@ def phase_view(
         "report": report,
         "map_svg": svg,
         "after_svg": after,
-        "prev": ids[i - 1] if i > 0 else None,
-        "next": ids[i + 1] if i + 1 < len(ids) else None,
+        "prev": before,
+        "next": after_id,
         "position": rec["position"],
         "next_position": rec["next_position"],
     }

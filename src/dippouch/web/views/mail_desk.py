@@ -15,7 +15,7 @@ __all__ = ["desk_summary"]
 def desk_summary(store: Any, name: str, now: datetime) -> dict[str, Any]:
     """For the coordinator's desk: the powers whose photographs came on time this phase (some with no other
     submission), how many items wait for review, whether the phase waits for it."""
-    from dippouch.store.review import review_state
+    from dippouch.store.mail.review import review_state
 
     try:
         st = review_state(store, name, now=now)

@@ -17,7 +17,7 @@ from dippouch import settings as site_settings
 from dippouch.catalog import load_variant, variant_names
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
-from dippouch.game import Settings
+from dippouch.game import GameSettings
 from dippouch.play import games
 from dippouch.play.records import find_system
 from dippouch.store.access import VISIBILITIES
@@ -74,7 +74,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         hi=999,
         say=gettext,
     )
-    settings = Settings(
+    settings = GameSettings(
         deadlines={
             k: str(form.get(k) or d) for k, d in (("movement", "12d"), ("retreats", "2d"), ("adjustments", "2d"))
         },

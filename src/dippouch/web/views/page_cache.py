@@ -150,8 +150,7 @@ def made(
             return body
     body = make()
     try:
-        with web.writes:
-            store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.version, body, web.now())
+        store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.version, body, web.now())
     except DatabaseBusy:
         # A busy database (SQLite's writer lock held for long) does not hold the reader up: the page not kept
         # is made again by the next reader.

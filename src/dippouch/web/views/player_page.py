@@ -31,8 +31,8 @@ from dippouch.core.sight import sight_of, veil
 from dippouch.core.variant import Variant
 from dippouch.game import (
     TYPED,
+    GameSettings,
     LineCheck,
-    Settings,
     adjustment_delta,
     check_orders,
     position_from_data,
@@ -48,7 +48,8 @@ from dippouch.play.votes import Decided, Voted, describe
 from dippouch.saying import say
 from dippouch.store import openings as store_openings
 from dippouch.store import page_cache as store_pages
-from dippouch.store import people
+from dippouch.store import rows as store_rows
+from dippouch.store.people import persons as people
 from dippouch.store.votes import creator_seated
 from dippouch.store.web_queries import game_phase
 from dippouch.web.http.deps import OrderingSeat
@@ -464,18 +465,17 @@ def submit(
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
     given = web.now() if web.clock_given else None
-    with web.writes:
-        sent = send_orders(
-            web.store,
-            seat.game,
-            seat.power,
-            text,
-            now=given,
-            ready=ready,
-            source="web",
-            phase=phase or None,
-            bounds=TYPED,
-        )
+    sent = send_orders(
+        web.store,
+        seat.game,
+        seat.power,
+        text,
+        now=given,
+        ready=ready,
+        source="web",
+        phase=phase or None,
+        bounds=TYPED,
+    )
     res = sent.receipt
     web.touched(seat.game, structural=bool(sent.processed))
     # What the standing version leaves without an order, as the store's receipt counts it: not told to a
@@ -509,8 +509,7 @@ def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> Voted:
                 power=power,
             )
         )
-    with web.writes:
-        voted = votes.vote(web.store, name, power, draw, now=web.now())
+    voted = votes.vote(web.store, name, power, draw, now=web.now())
     web.touched(name, structural=voted.ending is not None)
     return voted
 
@@ -789,8 +788,8 @@ def _public_proposals(web: Web, name: str, game: Mapping[str, Any], lang: str) -
     # Read where pages read (no write lock): the proposals' read is pure (store.votes.proposals).
     found = votes.proposals(web.read, name, now=web.now())
     with web.read.session() as s:
-        g = web.read.game_row(s, name)
-        settings = Settings.from_data(g.settings)
+        g = store_rows.game_row(s, name)
+        settings = GameSettings.from_data(g.settings)
         run_by_players = creator_seated(s, g)
     entries = [
         {
@@ -813,7 +812,8 @@ def _public_proposals(web: Web, name: str, game: Mapping[str, Any], lang: str) -
         "rule": settings.vote_rule,
         "kinds": [*_ALWAYS_KINDS, *(_PLAYER_RUN_KINDS if run_by_players else ())],
         "secret": settings.secret_ballot or settings.anonymous,
-        "powers": [p["power"] for p in game["powers"] if p.get("centres") or p.get("units")],
+        # The survivors; a count hidden by the fog (None) is of a power still in the game (views/fog.py).
+        "powers": [p["power"] for p in game["powers"] if p.get("centres") != 0 or p.get("units") != 0],
         "entries": entries,
     }
 
@@ -879,8 +879,7 @@ def _own_vote(web: Web, name: str, power: str, viewer: Viewer) -> str:
 def propose(web: Web, name: str, power: str, kind: str, viewer: Viewer, **values: Any) -> Decided:
     """:func:`dippouch.play.votes.propose` for the seat's player."""
     power = _own_vote(web, name, power, viewer)
-    with web.writes:
-        got = votes.propose(web.store, name, power, kind, now=web.now(), **values)
+    got = votes.propose(web.store, name, power, kind, now=web.now(), **values)
     web.touched(name, structural=True)
     return got
 
@@ -888,8 +887,7 @@ def propose(web: Web, name: str, power: str, kind: str, viewer: Viewer, **values
 def ballot(web: Web, name: str, power: str, proposal: int, yes: bool, viewer: Viewer) -> Decided:
     """:func:`dippouch.play.votes.ballot` for the seat's player."""
     power = _own_vote(web, name, power, viewer)
-    with web.writes:
-        got = votes.ballot(web.store, name, proposal, power, yes, now=web.now())
+    got = votes.ballot(web.store, name, proposal, power, yes, now=web.now())
     web.touched(name, structural=True)
     return got
 
@@ -897,7 +895,6 @@ def ballot(web: Web, name: str, power: str, proposal: int, yes: bool, viewer: Vi
 def withdraw(web: Web, name: str, power: str, proposal: int, viewer: Viewer) -> Decided:
     """:func:`dippouch.play.votes.withdraw` for the proposal's proposer."""
     power = _own_vote(web, name, power, viewer)
-    with web.writes:
-        got = votes.withdraw(web.store, name, proposal, power, now=web.now())
+    got = votes.withdraw(web.store, name, proposal, power, now=web.now())
     web.touched(name, structural=True)
     return got

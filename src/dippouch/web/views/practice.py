@@ -39,11 +39,9 @@ def note_visit(web: Web, game: str, viewer: Viewer | None = None) -> None:
     :func:`dippouch.bots.practice.stop_unwatched_bot_games`). Reads first: most page views write nothing."""
     now = web.now()
     if practice_visit_due(web.read, game, now=now):
-        with web.writes:
-            play_practice.note_visited(web.store, game, now=now)
+        play_practice.note_visited(web.store, game, now=now)
     elif viewer is not None and viewer.signed_in and watch_due(web.read, game, now=now):
-        with web.writes:
-            play_practice.note_watched(web.store, game, now=now)
+        play_practice.note_watched(web.store, game, now=now)
 
 
 def practice_games(web: Web) -> set[str]:
@@ -73,7 +71,6 @@ def start_practice(
             pace=_field(form, "pace", DEFAULT_PACE),
             per_client=per_client,
             total=total,
-            writes=web.writes,
         )
     except play_practice.PracticeCapReached as e:
         raise TooMany(e.msg, e.retry_after) from None

@@ -1,5 +1,5 @@
 """Sandboxes: a board copied from a game's phase or a variant's opening, changed and adjudicated at will
-without touching any game (:mod:`dippouch.store.sandboxes`).
+without touching any game (:mod:`dippouch.store.sandboxes.boards`).
 
 Revision ID: 0017
 Revises: 0016

@@ -1,5 +1,5 @@
 """Tournaments: a set of games under one scoring system, with standings computed from the games
-(:mod:`dippouch.store.tournaments`).
+(:mod:`dippouch.store.tournaments.stored`).
 
 Revision ID: 0019
 Revises: 0018

@@ -1,5 +1,5 @@
 """Stored ratings: the ledger of finished games the ratings took in, each rated person's line in them, the
-standings per pool, the pools' sizes and the version that serialises updates (:mod:`dippouch.store.ratings`).
+standings per pool, the pools' sizes and the version that serialises updates (:mod:`dippouch.store.ratings.ledger`).
 
 Nothing is computed here: the ratings' own update (the worker's task, or ``dippouch ratings update``) takes
 every finished game in on its first run, in order of end time.

@@ -1,6 +1,6 @@
 """Fair play between people: blocks between people, the devices and networks people sign in from (keyed
 hashes only), bans, reports to the installation's moderators and the log of what they did
-(:mod:`dippouch.store.moderation`).
+(:mod:`dippouch.store.moderation.stored`).
 
 Revision ID: 0025
 Revises: 0024

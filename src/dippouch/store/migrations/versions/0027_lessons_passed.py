@@ -1,4 +1,4 @@
-"""The guided first game's progress: the lessons a signed-in person has passed (:mod:`dippouch.store.lessons`).
+"""The guided first game's progress: the lessons a signed-in person has passed (:mod:`dippouch.store.learning.lessons`).
 
 Revision ID: 0027
 Revises: 0026

@@ -1,4 +1,4 @@
-"""Puzzles (:mod:`dippouch.store.puzzles`): positions from recorded games with one winning set of orders.
+"""Puzzles (:mod:`dippouch.store.learning.puzzles`): positions from recorded games with one winning set of orders.
 Nothing to carry over: ``dippouch puzzles generate`` fills the table.
 
 Revision ID: 0029

@@ -1,4 +1,4 @@
-"""The coach's analyses (:mod:`dippouch.store.coach`): one row a movement phase of a finished or practice game.
+"""The coach's analyses (:mod:`dippouch.store.learning.coach`): one row a movement phase of a finished or practice game.
 Nothing to carry over: the worker analyses the finished games in turn.
 
 Revision ID: 0030

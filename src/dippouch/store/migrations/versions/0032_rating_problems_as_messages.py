@@ -1,6 +1,6 @@
 """Why a counted game could not be scored is a message value: ``rating_games`` gets ``why`` (the message's
 data beside the English ``problem``), and each problem stored so far as English alone is read, once, with the
-sentences it was written as then (:func:`dippouch.store.ratings_legacy.add_problem_messages`), so the ratings
+sentences it was written as then (:func:`dippouch.store.ratings.legacy.add_problem_messages`), so the ratings
 page says it in its reader's language like a new one. A problem no sentence reads keeps no data, is shown as it
 is, and is counted in the log.
 
@@ -15,7 +15,7 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
-from dippouch.store.ratings_legacy import add_problem_messages, remove_problem_messages
+from dippouch.store.ratings.legacy import add_problem_messages, remove_problem_messages
 
 revision = "0032"
 down_revision = "0031"

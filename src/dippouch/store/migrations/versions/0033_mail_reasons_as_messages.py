@@ -1,6 +1,6 @@
 """What became of a message taken in is a message value: ``mail_messages`` gets ``reason_msg`` (the message's
 data beside the English ``reason``), and each reason stored so far as English alone is read, once, with the
-sentences it was written as then (:func:`dippouch.store.mail_legacy.add_reason_messages`), so the review page,
+sentences it was written as then (:func:`dippouch.store.mail.legacy.add_reason_messages`), so the review page,
 the command line and a game file's reader say it in their language like a new one. A reason no sentence reads
 keeps no data, is shown as it is, and is counted in the log.
 
@@ -17,7 +17,7 @@ import logging
 import sqlalchemy as sa
 from alembic import op
 
-from dippouch.store.mail_legacy import add_reason_messages
+from dippouch.store.mail.legacy import add_reason_messages
 
 revision = "0033"
 down_revision = "0032"

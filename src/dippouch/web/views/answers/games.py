@@ -82,11 +82,17 @@ class PowerState(Answer):
     person_id: int | None = Field(
         None, description="The person playing it (their page: /people/ID), where the reader may see their name."
     )
-    must_act: bool
-    submitted: bool
-    ready: bool
-    units: int
-    centres: int
+    must_act: bool | None = Field(
+        description="It has orders to give this phase (None: hidden from this reader by the fog of war, which "
+        "would otherwise tell who retreats, builds or removes)."
+    )
+    submitted: bool | None = Field(description="None where must_act is.")
+    ready: bool | None = Field(description="None where must_act is.")
+    units: int | None = Field(
+        description="How many units it has (None: hidden by the fog of war from a reader who does not play it; "
+        "a power out of the game shows 0 and 0, as its elimination is public)."
+    )
+    centres: int | None = Field(description="How many supply centres it owns (None where units is).")
     civil_disorder: bool
     draw_vote: bool = Field(
         description="Under a secret ballot, the vote as it stood when the last phase was processed."
