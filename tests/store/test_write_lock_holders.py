@@ -17,6 +17,7 @@ import pytest
 from dbsupport import migrated_sqlite
 from dippouch import settings
 from dippouch.store import GameStore, processing
+from dippouch.store import claims as store_claims
 from dippouch.store.processing import Adjudicated
 from workersupport import wait_until
 
@@ -98,15 +99,19 @@ def test_the_trace_records_a_long_writer_and_the_code_that_began_it(
         store.close()
     lines = [json.loads(line) for line in trace.read_text().splitlines()]
     assert all(set(t) == {"waited", "held", "commit", "who", "pid"} for t in lines)
-    longest = max(lines, key=lambda t: t["held"])
-    assert longest["held"] >= held_for
-    assert longest["who"][0].startswith("store/processing.py:") and longest["who"][0].endswith(" process_phase")
-    assert any(frame.endswith(" process") for frame in longest["who"][1:])  # its callers name whose it was
+    # The processing's line is found by the code that began it, not by being the longest: on a loaded machine the
+    # England submission's own transaction, made after the processing's commit, may hold the lock as long.
+    began = [t for t in lines if t["who"] and t["who"][0].endswith(" process_phase")]
+    assert len(began) == 1, [t["who"] for t in lines]
+    processing_line = began[0]
+    assert processing_line["who"][0].startswith("store/processing.py:")
+    assert processing_line["held"] >= held_for
+    assert any(frame.endswith(" process") for frame in processing_line["who"][1:])  # its callers say whose it was
     # The creation and first submission held it briefly; the England submission, refused at once (the phase
     # had moved on) or not, waited while the processing held it.
     assert sum(1 for t in lines if t["held"] < held_for) >= 2
-    assert max(t["waited"] for t in lines) >= held_for / 2
-    assert longest["commit"] > 0  # its commit's flush, timed after the lock was given back
+    assert max(t["waited"] for t in lines if t is not processing_line) >= held_for / 2
+    assert processing_line["commit"] > 0  # its commit's flush, timed after the lock was given back
 
 
 def test_without_the_setting_nothing_is_traced(tmp_path: Path) -> None:
@@ -200,7 +205,7 @@ def test_a_submission_landing_between_the_adjudication_and_the_write_is_adjudica
         if by == "process now":
             t, out = _in_thread(lambda: store.process("g", now=T0 + timedelta(minutes=5), force=True))
         else:
-            t, out = _in_thread(lambda: store.process_next_due(now=after))
+            t, out = _in_thread(lambda: store_claims.process_next_due(store, now=after))
         wait_until("the phase to be adjudicated from its snapshot", (tmp_path / "process-adjudicated.reached").exists)
         store.submit("g", "France", "A par - bur", now=T0 + timedelta(minutes=2))
         (tmp_path / "process-adjudicated.go").touch()
@@ -218,9 +223,9 @@ def test_reads_and_refusals_at_the_cap_take_no_write_lock(tmp_path: Path, monkey
     """What the trace found holding the lock beside a hostile person, traced again: a person at their cap of games
     refused from a snapshot, and a game page's reads of its absences, take no write transaction on SQLite."""
     from dippouch.play.openings import TemplateChoices, create_from_template
-    from dippouch.store import absences
     from dippouch.store.openings import MAX_CREATED
-    from dippouch.store.people import create_person
+    from dippouch.store.people import absences
+    from dippouch.store.people.persons import create_person
 
     url = migrated_sqlite(tmp_path / "games.db")
     trace = tmp_path / "writes.jsonl"
