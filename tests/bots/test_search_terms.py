@@ -180,3 +180,22 @@ def test_a_power_near_a_solo_is_everyone_elses_rival() -> None:
     # Germany's army in Paris: France's centre, stood on by its rival, counts as Germany's too.
     lost = position({"Germany": "A par", "France": "A pic"}, {"Germany": twelve, "France": "par bre mar"})
     assert _score(lost, "France", values, "Germany") - _score(lost, "France", values) == -13 * RIVAL
+
+
+def test_a_power_near_its_end_is_finished_first() -> None:
+    """Germany's army in the Ruhr can take Holland (England's, one of its last two centres) or Belgium (one of
+    France's five). Belgium is worth more to the spread values (a bigger power's centre); with the ``FINISH``
+    term Holland scores higher: a power left on a few centres is ended, not left to survive a solo."""
+    from dippouch.bots.search import FINISH, _weak
+
+    centres = {"Germany": "kie ber mun", "England": "lon hol", "France": "par bre mar bel spa"}
+    before = position({"Germany": "A ruh", "England": "F lon", "France": "A par"}, centres)
+    values = Values(V, before, "Germany")
+    weak = _weak(before, "Germany")
+    assert weak == {"England"}
+    assert "England" not in _weak(before, "England")  # a power is never its own to finish
+    holland = position({"Germany": "A hol", "England": "F lon", "France": "A par"}, centres)
+    belgium = position({"Germany": "A bel", "England": "F lon", "France": "A par"}, centres)
+    assert _score(belgium, "Germany", values) > _score(holland, "Germany", values)  # without the term
+    assert _score(holland, "Germany", values, None, weak) > _score(belgium, "Germany", values, None, weak)
+    assert _score(holland, "Germany", values, None, weak) - _score(holland, "Germany", values) == FINISH

@@ -28,7 +28,7 @@ the year ends (the stab guard); near a solo the power drives for it, and against
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from dippouch.bots.base import Legal, choose_adjustments
@@ -109,14 +109,22 @@ def _graph(gmap: GameMap) -> _Graph:
 class Values:
     """Province values for one power in one position, for armies and for fleets.
 
-    ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
-    war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
-    power at war with this one, or busy with another war, are worth more. ``mode``: ``"solo"`` when the power
-    owns most of what a solo takes (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters
-    more than guarding; ``"line"`` when another power (``leader``) is that near: the centres facing the leader's
-    units are held (the stalemate line), and the leader's centres are worth more than anyone else's."""
+        ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
+        war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
+        power at war with this one, or busy with another war, are worth more; so are those of the powers in ``finish`` (the search
+    level's: powers near their end, whose centres a power's units are otherwise drawn away from, being small). ``mode``: ``"solo"`` when the power
+        owns most of what a solo takes (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters
+        more than guarding; ``"line"`` when another power (``leader``) is that near: the centres facing the leader's
+        units are held (the stalemate line), and the leader's centres are worth more than anyone else's."""
 
-    def __init__(self, variant: Variant, position: Position, power: str, memory: Memory | None = None) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        position: Position,
+        power: str,
+        memory: Memory | None = None,
+        finish: Collection[str] = (),
+    ) -> None:
         gmap = variant.map
         g = _graph(gmap)
         self.gmap = gmap
@@ -165,7 +173,7 @@ class Values:
                 base[sc] = 2.0 + 2.0 * sizes.get(holder, 0) / biggest
                 if memory is not None and (memory.at_war(holder, power) or memory.busy(holder, power)):
                     base[sc] += 0.5  # its units are committed: to us (fight back) or elsewhere (a weak spot)
-                if self.mode == "solo":
+                if self.mode == "solo" or holder in finish:
                     base[sc] = max(base[sc], 4.0) + 0.5
                 elif holder == self.leader:
                     base[sc] += 1.0
@@ -176,6 +184,15 @@ class Values:
     def of(self, unit_kind: str, prov: int) -> float:
         """The value of ``prov`` for a unit of ``unit_kind`` (its movement kind: a 1000 AD D moves as an army)."""
         return self.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.army[prov]
+
+
+def weak_powers(position: Position, power: str, at_most: int) -> frozenset[str]:
+    """The other powers that own ``at_most`` centres or fewer (and at least one): the ones to finish."""
+    sizes: dict[str, int] = {}
+    for owner in position.centres.values():
+        if owner != power:
+            sizes[owner] = sizes.get(owner, 0) + 1
+    return frozenset(p for p, n in sizes.items() if n <= at_most)
 
 
 def captures(variant: Variant, position: Position) -> bool:
@@ -221,9 +238,12 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, noise: float = 0.0, crowding: bool = False) -> None:
+    def __init__(self, noise: float = 0.0, crowding: bool = False, finish: int = 0) -> None:
         self.noise = noise
         self.crowding = crowding
+        self.finish = finish
+        """Other powers with this many centres or fewer (and at least one) are drawn to as targets: their centres
+        are valued like a solo's (the search level's own candidates; 0: none)."""
         """Whether a build is worth less where the new unit could go only where own units already go (the search
         level's builds: a Turkey of four armies about Bulgaria and one fleet had nowhere to grow for years)."""
 
@@ -246,7 +266,8 @@ class HeuristicBot:
     ) -> list[Order]:
         """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them);
         ``memory``: ``power``'s moves that failed just before, which it does not send again unchanged."""
-        values = Values(variant, position, power, memory)
+        finish = weak_powers(position, power, self.finish) if self.finish else frozenset()
+        values = Values(variant, position, power, memory, finish)
         kind = variant.calendar.kind(position.phase)
         if kind is PhaseKind.MOVEMENT:
             return self._movement(variant, position, power, legal, values, rng, memory or Memory())

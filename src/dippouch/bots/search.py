@@ -42,7 +42,7 @@ from dippouch.bots.engine import (
     adjudicate,
     all_legal_orders,
 )
-from dippouch.bots.heuristic import HeuristicBot, Values, captures
+from dippouch.bots.heuristic import HeuristicBot, Values, captures, weak_powers
 from dippouch.bots.memory import Memory
 from dippouch.bots.province_value import Worths, movement_orders, worths
 
@@ -72,6 +72,14 @@ RIVAL = 3.0
 they take from it and stand in its way before it is too late to."""
 PAIRED = 0.3
 """The share of the climb's steps that change two units at once: a move and its support (see :func:`_paired`)."""
+FINISH = 4.0
+"""What standing on a centre of a power near its end (:data:`WEAK` centres or fewer) is worth over any other
+centre. A centre is a centre to the score whoever owned it, so a power left on a few centres kept them for
+years while its neighbours took from the strong; a solo then ended the game with it alive (a lone DumbBot among
+six search powers survived 4 of 14 games on 1 to 7 centres). Taking its last centres also ends a power that
+would otherwise stand in a leader's way as somebody's ally."""
+WEAK = 3
+"""Centres a power owns at most for its centres to be worth :data:`FINISH` more."""
 
 
 class SearchBot:
@@ -98,6 +106,11 @@ class SearchBot:
         self.builder = HeuristicBot(crowding=True)
         """Retreats and adjustments: the heuristic's, with builds where a new unit has somewhere new to go."""
         self.noisy = HeuristicBot(noise=noise)
+        finish = WEAK if FINISH else 0
+        self.own = HeuristicBot(finish=finish)
+        self.noisy_own = HeuristicBot(noise=noise, finish=finish)
+        """Its own candidates: the heuristic's, drawn to the centres of powers near their end (:data:`FINISH`);
+        the replies stay the plain heuristic's and the DumbBot family's."""
         self.last_evaluations = 0
         """Adjudications the last decision made (for the benchmark)."""
         self.last_replies: list[dict[str, list[Order]]] = []
@@ -115,7 +128,7 @@ class SearchBot:
         mine = legal.get(power)
         if not mine:
             return []
-        own = self.plain.orders_from(variant, position, power, mine, rng, memory)
+        own = self.own.orders_from(variant, position, power, mine, rng, memory)
         self.last_evaluations = 0
         # Replies first (the plain heuristic's, then jittered ones), with at most 40% of the budget.
         others = [p for p in variant.power_names if p != power and legal.get(p)]
@@ -147,7 +160,8 @@ class SearchBot:
             if reply not in replies:  # a second copy would only weigh the first twice
                 replies.append(reply)
         self.last_replies = replies
-        values = Values(variant, position, power, memory)
+        weak = _weak(position, power)
+        values = Values(variant, position, power, memory, weak)
         rival = _rival(position, power, values)
         supports = _supports(mine, variant, position, power)
 
@@ -156,7 +170,7 @@ class SearchBot:
             for reply in replies:
                 if self.clock() > deadline:
                     return None  # weighed against only some replies: not comparable with the others
-                total += _score(adjudicate(variant, position, {**reply, power: c}).next, power, values, rival)
+                total += _score(adjudicate(variant, position, {**reply, power: c}).next, power, values, rival, weak)
                 self.last_evaluations += 1
             return total
 
@@ -169,7 +183,7 @@ class SearchBot:
         while self.clock() < deadline and stale < STALE:
             stale += 1
             if len(seen) < self.candidates:
-                c = self.noisy.orders_from(variant, position, power, mine, rng, memory)
+                c = self.noisy_own.orders_from(variant, position, power, mine, rng, memory)
             elif rng.random() < PAIRED:
                 c = _paired(best, supports, mine, variant, rng)
             else:
@@ -330,7 +344,14 @@ def _rival(position: Position, power: str, values: Values) -> str | None:
     return top if top is not None and sizes[top] >= DRIVE_FROM * values.to_win else None
 
 
-def _score(after: Position, power: str, values: Values, rival: str | None = None) -> float:
+def _weak(position: Position, power: str) -> frozenset[str]:
+    """The other powers that own :data:`WEAK` centres or fewer (and at least one): the ones to finish."""
+    return weak_powers(position, power, WEAK) if FINISH else frozenset()
+
+
+def _score(
+    after: Position, power: str, values: Values, rival: str | None = None, weak: frozenset[str] = frozenset()
+) -> float:
     gmap, graph, hooks = values.gmap, values.graph, values.hooks
     centres: Mapping[int, str] = after.centres
     score = 0.0
@@ -346,6 +367,8 @@ def _score(after: Position, power: str, values: Values, rival: str | None = None
             score += values.of(unit.kind, prov)
             if gmap.provinces[prov].supply_centre:
                 held.add(prov)
+                if centres.get(prov) in weak:
+                    score += FINISH
         elif centres.get(prov) == power:
             score -= LOST
     if rival is not None and RIVAL:
