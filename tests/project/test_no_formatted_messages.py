@@ -46,6 +46,7 @@ RESULT_WORDS = frozenset(
         "refusal",
         "told",
         "dropped",
+        "said",
     }
 )
 """Names that say a value is something a person is told."""
@@ -158,7 +159,11 @@ def _results_in(tree: ast.Module) -> Iterator[int]:
                 and _named(f.value).lstrip("_") in RESULT_WORDS
             ):
                 yield node.lineno
-        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None and english(node.value):
+        elif (
+            isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
+            and node.value is not None
+            and english(node.value)
+        ):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(_named(t).lstrip("_") in RESULT_WORDS for t in targets):
                 yield node.lineno
@@ -200,11 +205,13 @@ def test_the_results_check_finds_each_way_and_spares_the_doors(tmp_path: Path) -
         "    problems.append(f'{x}: bad')\n"
         "    notes.append(msg('read %(x)s', x=x))\n"
         "    told = _('read %(x)s') % {'x': x}\n"
-        "    label = f'{x}'\n",
+        "    label = f'{x}'\n"
+        "    said = f'{x} votes'\n"
+        "    said += f' {x} is told.'\n",
         encoding="utf-8",
     )
     (tmp_path / "web" / "page.py").write_text("def g(x, notes):\n    notes.append(f'{x}')\n", encoding="utf-8")
-    assert count_results(tmp_path) == Counter({"store/m.py": 4})
+    assert count_results(tmp_path) == Counter({"store/m.py": 6})
 
 
 def test_no_more_errors_are_built_from_formatted_text() -> None:

@@ -332,11 +332,15 @@ def _seat(
     game: str, power: str, player: str, *, email: str | None, link: bool, replace: bool, db: str | None, now: str | None
 ) -> None:
     """Seat a player through the use case every door calls (:func:`dippouch.play.seats.seat`)."""
+    from dippouch.cli.errors import cli_language
     from dippouch.play.seats import seat
+    from dippouch.saying import say
     from dippouch.settings import site
 
     got = seat(_store(db), game, power, player, now=_now(now), replace=replace, email=email, link=link)
-    out.print(got.text + (f" Orders by mail come from {email.strip()}." if email else ""), markup=False)
+    out.print(
+        say(got.said, cli_language()) + (f" Orders by mail come from {email.strip()}." if email else ""), markup=False
+    )
     if got.secret is not None:
         out.print(f"{got.power}'s link (shown only now): {site().link(f'/k/{got.secret}')}", markup=False)
 
@@ -491,10 +495,12 @@ def vote(
     now: str | None = NowOption,
 ) -> None:
     """Record POWER's draw vote; the game ends in a draw when every surviving power votes for it."""
+    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import vote as cast
+    from dippouch.saying import say
 
     voted = cast(_store(db), game, power, draw, now=_now(now))
-    out.print(f"Recorded: {voted.text}")
+    out.print(f"Recorded: {say(voted.said, cli_language())}", markup=False)
 
 
 @app.command()

@@ -31,7 +31,9 @@ def propose(
     now: str | None = NowOption,
 ) -> None:
     """POWER proposes KIND to the table (its own yes counted); it passes by the game's vote rule and then acts."""
+    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import propose as make
+    from dippouch.saying import say
 
     got = make(
         _store(db),
@@ -46,7 +48,7 @@ def propose(
         player=player,
         email=email,
     )
-    out.print(got.text)
+    out.print(say(got.told, cli_language()), markup=False)
 
 
 @app.command()
@@ -60,15 +62,19 @@ def ballot(
     now: str | None = NowOption,
 ) -> None:
     """POWER votes yes or no on PROPOSAL (its number on the player's page)."""
+    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import ballot as cast
+    from dippouch.saying import say
 
-    out.print(cast(_store(db), game, proposal, power, yes, now=_now(now)).text)
+    out.print(say(cast(_store(db), game, proposal, power, yes, now=_now(now)).told, cli_language()), markup=False)
 
 
 @app.command()
 @friendly
 def withdraw(game: str, power: str, proposal: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """POWER withdraws PROPOSAL, which it made."""
+    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import withdraw as take_back
+    from dippouch.saying import say
 
-    out.print(take_back(_store(db), game, proposal, power, now=_now(now)).text)
+    out.print(say(take_back(_store(db), game, proposal, power, now=_now(now)).told, cli_language()), markup=False)

@@ -37,6 +37,7 @@ __all__ = [
     "N_",
     "Arg",
     "Choices",
+    "Days",
     "Hint",
     "Msg",
     "PhaseName",
@@ -52,6 +53,7 @@ __all__ = [
     "pmsg",
     "quantity",
     "render",
+    "sentences",
 ]
 
 I18N_DOMAIN = "rules"
@@ -90,6 +92,16 @@ class Quantity:
     stays as written, as a year must)."""
 
     value: int | float
+
+
+@dataclass(frozen=True, slots=True)
+class Days:
+    """A span of days (an absence, an address's dates), said as the reader's language writes dates: ``3–21
+    Aug`` in English, ``3.–21. Aug.`` in German, as short as reads unambiguously. The days are ISO dates
+    (``2026-08-03``): the core reads no calendar; the door writes them (:func:`dippouch.saying.say`)."""
+
+    first: str
+    last: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +179,7 @@ class Msg:
         )
 
 
-Arg = str | int | float | Msg | Choices | PhaseName | Hint | Quantity
+Arg = str | int | float | Msg | Choices | PhaseName | Hint | Quantity | Days
 """What a placeholder of a message holds."""
 
 
@@ -220,6 +232,15 @@ def joined(*parts: Msg | None) -> Msg | None:
     return out
 
 
+def sentences(first: Msg, *more: Msg) -> Msg:
+    """Sentences said one after the other (``A. B. C.``) as one message: each keeps its own values and
+    translation."""
+    out = first
+    for then in more:
+        out = msg("%(first)s %(then)s", first=out, then=then)
+    return out
+
+
 def choices(options: Iterable[Arg]) -> Choices:
     """``A``, ``A or B``, ``A, B or C``: the choices a message offers, as one placeholder's value."""
     return Choices(tuple(options))
@@ -260,17 +281,19 @@ def render(
     phase: Callable[[str], str] | None = None,
     hints: Mapping[str, Msg] | None = None,
     number: Callable[[int | float], str] | None = None,
+    days: Callable[[str, str], str] | None = None,
     *,
     _depth: int = 0,
 ) -> str:
     """``m`` in the language of ``words`` (English by default), each nested message, list of choices and phase
     name in its turn (``phase``: a phase's name in that language; as written if None), each :class:`Hint` as
     the door's ``hints`` word it (else as the command line does), each :class:`Quantity` as ``number`` writes
-    it in that language (English's ``1,001`` if None). A translation whose placeholders do not fit its values
-    (a catalogue's mistake) is passed over for the English."""
-    if words is ENGLISH and phase is None and not hints and number is None:
+    it in that language (English's ``1,001`` if None), each :class:`Days` as ``days`` writes the span (its two
+    ISO dates if None). A translation whose placeholders do not fit its values (a catalogue's mistake)
+    is passed over for the English."""
+    if words is ENGLISH and phase is None and not hints and number is None and days is None:
         return _PLAIN.message(m, _depth)  # the commonest case: English as written, no per-call sayer made
-    said = _Said(words, phase, hints or {}, number)
+    said = _Said(words, phase, hints or {}, number, days)
     return said.message(m, _depth)
 
 
@@ -280,6 +303,7 @@ class _Said:
     phase: Callable[[str], str] | None
     hints: Mapping[str, Msg]
     number: Callable[[int | float], str] | None
+    days: Callable[[str, str], str] | None = None
 
     def message(self, m: Msg, depth: int) -> str:
         words = self.words
@@ -323,6 +347,8 @@ class _Said:
             return self.phase(value.name) if self.phase is not None else value.name
         if isinstance(value, Quantity):
             return self.number(value.value) if self.number is not None else f"{value.value:,}"
+        if isinstance(value, Days):
+            return self.days(value.first, value.last) if self.days is not None else f"{value.first}–{value.last}"
         return value
 
 
@@ -340,6 +366,8 @@ def _arg_data(value: Arg) -> Any:
         return {"hint": value.key, "text": value.text.to_data()}
     if isinstance(value, Quantity):
         return {"quantity": value.value}
+    if isinstance(value, Days):
+        return {"days": [value.first, value.last]}
     return value
 
 
@@ -355,6 +383,8 @@ def _arg_of(data: Any) -> Arg:
             return Hint(str(data["hint"]), Msg.from_data(data["text"]))
         if "quantity" in data and isinstance(data["quantity"], int | float):
             return Quantity(data["quantity"])
+        if "days" in data and isinstance(data["days"], list) and len(data["days"]) == 2:
+            return Days(str(data["days"][0]), str(data["days"][1]))
     if isinstance(data, bool):  # JSON has no other way to say a flag; kept as its word
         return str(data)
     if isinstance(data, int | float | str):

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dippouch.core.messages import Msg, as_msg, msg
+from dippouch.core.messages import Msg, msg
 from dippouch.core.position import Position
 from dippouch.core.sight import sight, veil
 from dippouch.core.variant import Variant
@@ -142,16 +142,27 @@ def read_sheet(
             rows[r.line - 1] = r.text
     text = "\n".join(rows).rstrip("\n")
     checked = check_orders(variant, position, power, read_version_lines(text).text)
-    flagged = [LineCheck(r.line, r.read, error=as_msg(_flag_message(r))) for r in readings if r.verdict == "flagged"]
+    flagged = [LineCheck(r.line, r.read, error=_flag_message(r)) for r in readings if r.verdict == "flagged"]
     lines = sorted([*checked, *flagged], key=lambda ln: ln.line)
     return SheetReading(readings, text, lines, unordered(variant, position, power, checked))
 
 
-def _flag_message(r: LineReading) -> str:
-    guess = f"; nearest legal order: {r.text}" if r.text else ""
-    return (
-        f"not read with confidence ({r.confidence:.0%}: {r.why}){guess}; "
-        "not applied: type the line in (confirm with your corrected text) if it is an order"
+def _flag_message(r: LineReading) -> Msg:
+    sure = round(r.confidence * 100)
+    why = r.why if r.why is not None else msg("not read clearly enough")
+    if r.text:
+        return msg(
+            "not read with confidence (%(sure)s%% sure: %(why)s); nearest legal order: %(order)s; not applied: type "
+            "the line in (confirm with your corrected text) if it is an order",
+            sure=sure,
+            why=why,
+            order=r.text,
+        )
+    return msg(
+        "not read with confidence (%(sure)s%% sure: %(why)s); not applied: type the line in (confirm with your "
+        "corrected text) if it is an order",
+        sure=sure,
+        why=why,
     )
 
 

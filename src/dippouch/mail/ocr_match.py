@@ -27,6 +27,7 @@ from functools import lru_cache
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.mapdata import Location
+from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, format_order, parse_order
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
@@ -34,6 +35,9 @@ from dippouch.core.variant import Variant
 from dippouch.numbers import number_or_none
 
 __all__ = ["ACCEPT", "LineReading", "fold", "match_lines"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/rules.po)."""
 
 ACCEPT = 0.6
 """The confidence a line needs to be proposed as an order; below it the line is flagged for the coordinator
@@ -56,8 +60,8 @@ class LineReading:
     confidence: float = 0.0
     """0..1: how sure the reading is (1 - the share of characters that differ, lowered when another order
     is nearly as close)."""
-    why: str | None = None
-    """For a flagged line, why."""
+    why: Msg | None = None
+    """For a flagged line, why (said in the reader's language where it is shown)."""
     unit_loc: int | None = None
     """The location of the unit the proposed or guessed order is for."""
 
@@ -448,7 +452,7 @@ def _ranked(query: str, canon: bool, cands: Sequence[_Candidate]) -> list[tuple[
     return scored
 
 
-def _decide(query: str, canon: bool, cands: Sequence[_Candidate]) -> tuple[_Candidate, float, str | None]:
+def _decide(query: str, canon: bool, cands: Sequence[_Candidate]) -> tuple[_Candidate, float, Msg | None]:
     scored = _ranked(query, canon, cands)
     best_idx, d1, length = scored[0]
     best = cands[best_idx]
@@ -456,11 +460,11 @@ def _decide(query: str, canon: bool, cands: Sequence[_Candidate]) -> tuple[_Cand
     d2 = next((d for i, d, _ in scored[1:] if cands[i].order != best.order), 10**6)
     conf = _score(d1, d2, length)
     if d1 > max(1, length // 4):
-        return best, conf, f"far from every legal order ({d1} characters differ from the nearest)"
+        return best, conf, msg("far from every legal order (%(count)s characters differ from the nearest)", count=d1)
     if d1 > 0 and d2 - d1 < 2:
-        return best, conf, "as near to another legal order as to this one"
+        return best, conf, msg("as near to another legal order as to this one")
     if conf < ACCEPT:
-        return best, conf, "not read clearly enough"
+        return best, conf, msg("not read clearly enough")
     return best, conf, None
 
 
@@ -475,7 +479,7 @@ def _score(d1: int, d2: int, length: int) -> float:
 
 def _match_line(
     variant: Variant, kind: PhaseKind, cands: Sequence[_Candidate], raw: str
-) -> tuple[_Candidate | None, float, str | None]:
+) -> tuple[_Candidate | None, float, Msg | None]:
     folded = fold(raw)
     queries: list[tuple[str, bool]] = [(_tight(folded), False), (_tight(canonical(variant, raw)), True)]
     try:
@@ -485,7 +489,7 @@ def _match_line(
     if parsed is not None:
         queries.append((_tight(canonical(variant, format_order(variant, parsed, phase_kind=kind, full=True))), True))
     if not cands:
-        return None, 0.0, "no order of this power's was expected in this phase"
+        return None, 0.0, msg("no order of this power's was expected in this phase")
     # Each way of reading the line (as written; with its names recognised; as the parser reads it) is
     # decided on its own, and the surest counts: a name recognised in full tells London from Liverpool
     # better than their abbreviations (``lon``, ``lvp``) do.
@@ -507,7 +511,7 @@ def match_lines(
     cands = _candidates(variant, position, power)
     vocab = _heading_vocabulary(tuple(sorted({*names, power, *(p.name for p in variant.powers)})))
     whole = tuple(sorted({_tight(fold(n)) for n in (*names, power) if n}))
-    decided: list[tuple[int, str, str | None, _Candidate | None, float, str | None]] = []
+    decided: list[tuple[int, str, str | None, _Candidate | None, float, Msg | None]] = []
     for number, alternatives in enumerate(lines, start=1):
         alts = [alternatives] if isinstance(alternatives, str) else list(alternatives)
         alts = [a.strip() for a in alts if a and a.strip()]
@@ -517,7 +521,7 @@ def match_lines(
         if version is not None:
             decided.append((number, alts[0], version, None, 1.0, None))
             continue
-        chosen: tuple[int, str, str | None, _Candidate | None, float, str | None] | None = None
+        chosen: tuple[int, str, str | None, _Candidate | None, float, Msg | None] | None = None
         for alt in alts:
             best, conf, why = _match_line(variant, kind, cands, alt)
             if chosen is None or (why is None, conf) > (chosen[5] is None, chosen[4]):
@@ -558,7 +562,13 @@ def _one_order_a_unit(variant: Variant, readings: list[LineReading]) -> list[Lin
         if r.verdict == "order" and r.unit_loc is not None and best_of[gmap.province_of(r.unit_loc)] is not r:
             other = best_of[gmap.province_of(r.unit_loc)].line
             r = LineReading(
-                r.line, r.read, "flagged", r.text, r.confidence, f"line {other} orders this unit too", r.unit_loc
+                r.line,
+                r.read,
+                "flagged",
+                r.text,
+                r.confidence,
+                msg("line %(line)s orders this unit too", line=other),
+                r.unit_loc,
             )
         out.append(r)
     return out

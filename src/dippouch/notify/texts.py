@@ -99,7 +99,7 @@ def compose(event: str, facts: Mapping[str, Any]) -> Notification:
     elif event == "seat_offered":
         title = _("%(game)s: a seat is offered to you") % {"game": game}
         body = _("%(power)s in %(game)s needs a player.") % {"power": power, "game": game}
-        body += f" {_fact(facts, 'note')}" if facts.get("note") else ""
+        body += " " + _("Its player stopped sending orders.") if facts.get("reason") == "disorder" else ""
         body += " " + _("Open the link to take the seat.")
     elif event == "seat_lost":
         if facts.get("how") == "freed":

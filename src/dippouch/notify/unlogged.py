@@ -109,7 +109,7 @@ def _offers(look: Look) -> list[Event]:
         facts = {
             "game": offer.game,
             "power": offer.power,
-            "note": "Its player stopped sending orders." if offer.reason == "disorder" else "",
+            "reason": offer.reason,
             "deadline": look.describe(offer.game, offer.deadline) if offer.deadline else "",
             "url": "/open",
         }

@@ -13,7 +13,7 @@ from datetime import date
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 
-__all__ = ["DateError", "day_range", "parse_day", "short_range"]
+__all__ = ["DateError", "day_range", "parse_day"]
 
 I18N_DOMAIN = "rules"
 """The catalogue of the days' refusals, said in the reader's language where they are shown (dippouch.saying)."""
@@ -134,14 +134,3 @@ def day_range(first: str, last: str) -> tuple[date, date]:
             )
         )
     return a, b
-
-
-def short_range(first: date, last: date) -> str:
-    """ "3-21 Aug", "28 Jul-4 Aug", "30 Dec 2026-2 Jan 2027": as short as reads unambiguously."""
-    if first == last:
-        return f"{first.day} {first:%b}"
-    if first.year != last.year:
-        return f"{first.day} {first:%b} {first.year}\u2013{last.day} {last:%b} {last.year}"
-    if first.month != last.month:
-        return f"{first.day} {first:%b}\u2013{last.day} {last:%b}"
-    return f"{first.day}\u2013{last.day} {last:%b}"

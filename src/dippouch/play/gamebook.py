@@ -20,6 +20,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.core.variant import Variant
 from dippouch.play.reports import stored_report
 from dippouch.press.rules import ANNOUNCEMENT
@@ -28,6 +29,9 @@ from dippouch.store.press import messages as store_press
 from dippouch.store.records import StoredPhase
 
 __all__ = ["BookPage", "BookPlan", "book_key", "book_of", "book_plan", "make_book", "published_press"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/rules.po)."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class BookPlan:
     """The phases of the book (each with its results), the final board's caption and picture, if any."""
 
     phases: tuple[BookPage, ...]
-    final: tuple[str, BookPage] | None
+    final: tuple[Msg, BookPage] | None
 
 
 def book_plan(phases: Sequence[StoredPhase]) -> BookPlan:
@@ -57,14 +61,20 @@ def book_plan(phases: Sequence[StoredPhase]) -> BookPlan:
     done = [h for h in line if h.status == "processed"]
     pages = tuple(BookPage(h.id, h.name, "orders" if h.next_position is not None else "board") for h in done)
     current = next((h for h in line if h.status == "open"), None)
-    final: tuple[str, BookPage] | None = None
+    final: tuple[Msg, BookPage] | None = None
     if current is not None:
-        final = (f"The board now: {current.name}", BookPage(current.id, current.name, "board"))
+        final = (
+            msg("The board now: %(phase)s", phase=PhaseName(current.name)),
+            BookPage(current.id, current.name, "board"),
+        )
     elif done and done[-1].next_position is not None:
         last = done[-1]
-        final = (f"The final board, after {last.name}", BookPage(last.id, last.name, "after"))
+        final = (
+            msg("The final board, after %(phase)s", phase=PhaseName(last.name)),
+            BookPage(last.id, last.name, "after"),
+        )
     elif not done and line:
-        final = (line[0].name, BookPage(line[0].id, line[0].name, "board"))
+        final = (msg("%(phase)s", phase=PhaseName(line[0].name)), BookPage(line[0].id, line[0].name, "board"))
     return BookPlan(pages, final)
 
 
@@ -158,7 +168,8 @@ def book_of(
         )
         for p in plan.phases
     ]
-    final = (plan.final[0], functools.partial(svg_of, plan.final[1])) if plan.final is not None else None
+    # The book is written in English (its headings are): its final caption too.
+    final = (str(plan.final[0]), functools.partial(svg_of, plan.final[1])) if plan.final is not None else None
     return book_pdf(
         title or name,
         [f"{variant.title}", *about],

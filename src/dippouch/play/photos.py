@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, as_utc
 from dippouch.store.mail.photos import confirm_target, link_confirmed
 from dippouch.store.repository import GameStore
@@ -34,8 +34,19 @@ class PhotoConfirmed:
     version: int
 
     @property
+    def said(self) -> Msg:
+        """What the coordinator is told, in their language where it is shown."""
+        return msg(
+            "Photograph #%(id)s confirmed as %(power)s version %(version)s",
+            id=self.attachment,
+            power=self.power,
+            version=self.version,
+        )
+
+    @property
     def text(self) -> str:
-        return f"Photograph #{self.attachment} confirmed as {self.power} version {self.version}"
+        """:attr:`said` in English."""
+        return str(self.said)
 
 
 def confirm_photo(store: GameStore, attachment: int, *, text: str, now: datetime) -> PhotoConfirmed:

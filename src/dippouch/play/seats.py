@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from dippouch.bots.seats import bot_player
+from dippouch.core.messages import Msg, msg, nmsg, sentences
 from dippouch.interop.daide import DAIDE_PLAYER
 from dippouch.play.fairness import INSTALLATION, Actor, require_alone
 from dippouch.store import openings as store_openings
@@ -29,6 +30,9 @@ from dippouch.store.people.persons import person_by_email, seat_people
 from dippouch.store.repository import GameStore
 
 __all__ = ["PROGRAMS", "Seated", "claim", "free", "resign", "seat", "seat_bot", "seat_program"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/rules.po)."""
 
 PROGRAMS = (BOT_PREFIX, DAIDE_PLAYER)
 """The beginnings of the player names programs sit under (``bot:heuristic``, ``daide:Albert``): the seats a
@@ -59,22 +63,48 @@ class Seated:
         return self.change.key[1] if self.change.key else None
 
     @property
-    def text(self) -> str:
-        """What the coordinator's doors say (the command line; the desk shows the link's page)."""
+    def said(self) -> Msg:
+        """What the coordinator's doors say (the command line; the desk shows the link's page), in the reader's
+        language where it is shown."""
         c = self.change
         if c.previous is None:
-            said = f"{c.player} now plays {c.power} in {self.game}."
+            said = msg("%(player)s now plays %(power)s in %(game)s.", player=c.player, power=c.power, game=self.game)
         else:
-            said = f"{c.player} takes over {c.power} in {self.game} from {c.previous}."
+            said = msg(
+                "%(player)s takes over %(power)s in %(game)s from %(previous)s.",
+                player=c.player,
+                power=c.power,
+                game=self.game,
+                previous=c.previous,
+            )
+        parts = [said]
         if c.revoked:
-            said += f" {c.revoked} link(s) of {c.power}'s player revoked."
+            parts.append(
+                nmsg(
+                    "%(num)d link of %(power)s's player revoked.",
+                    "%(num)d links of %(power)s's player revoked.",
+                    c.revoked,
+                    power=c.power,
+                )
+            )
         if c.previous_person is not None:
-            said += f" {c.previous} is told."
+            parts.append(msg("%(previous)s is told.", previous=c.previous or ""))
         if self.person_id is not None:
-            said += f" The address is a person's: the seat is on their page ({c.player})."
+            parts.append(msg("The address is a person's: the seat is on their page (%(player)s).", player=c.player))
         if self.drawn:
-            said += f" The game is full and starts: {len(self.drawn)} power(s) drawn for those waiting."
-        return said
+            parts.append(
+                nmsg(
+                    "The game is full and starts: %(num)d power drawn for those waiting.",
+                    "The game is full and starts: %(num)d powers drawn for those waiting.",
+                    len(self.drawn),
+                )
+            )
+        return sentences(*parts)
+
+    @property
+    def text(self) -> str:
+        """:attr:`said` in English."""
+        return str(self.said)
 
 
 def seat(

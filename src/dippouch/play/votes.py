@@ -59,10 +59,25 @@ class Voted:
     ending: Ending | None
 
     @property
+    def said(self) -> Msg:
+        """What every door tells the voter, in the reader's language where it is shown."""
+        if self.draw:
+            said = msg("%(power)s votes for a draw.", power=self.power)
+        else:
+            said = msg("%(power)s votes against a draw.", power=self.power)
+        return game_over(said, self.ending)
+
+    @property
     def text(self) -> str:
-        """What every door tells the voter."""
-        said = f"{self.power} votes {'for' if self.draw else 'against'} a draw."
-        return f"{said} THE GAME IS OVER. {self.ending.text}" if self.ending is not None else said
+        """:attr:`said` in English."""
+        return str(self.said)
+
+
+def game_over(said: Msg, ending: Ending | None) -> Msg:
+    """``said``, and the game's end when it ended the game."""
+    if ending is None:
+        return said
+    return msg("%(said)s THE GAME IS OVER. %(ending)s", said=said, ending=ending.message)
 
 
 def vote(store: GameStore, game: str, power: str, draw: bool, *, now: datetime) -> Voted:
@@ -125,10 +140,14 @@ class Decided:
         )
 
     @property
+    def told(self) -> Msg:
+        """What the command line tells the voter: :attr:`said`, and the game's end when the vote ended it."""
+        return game_over(self.said, self.ending)
+
+    @property
     def text(self) -> str:
-        """The command line's words (English)."""
-        said = str(self.said)
-        return f"{said} THE GAME IS OVER. {self.ending.text}" if self.ending is not None else said
+        """:attr:`told` in English."""
+        return str(self.told)
 
 
 def describe(p: Proposal) -> Msg:

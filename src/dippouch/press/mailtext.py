@@ -10,10 +10,18 @@ from __future__ import annotations
 import re
 import secrets
 
-__all__ = ["copy_body", "copy_subject", "find_token", "press_token_text", "reply_text"]
+from dippouch.core.messages import Arg, Msg, msg
+
+__all__ = ["I18N_DOMAIN", "copy_body", "copy_subject", "find_token", "press_token_text", "reply_text"]
+
+I18N_DOMAIN = "mail"
+"""The catalogue of a copy's words (said in the game's language where the mail is made)."""
 
 _TOKEN_RE = re.compile(r"\bpr-[a-z0-9]{12}\b", re.IGNORECASE)
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+_QUOTE_HEAD = re.compile(r"^\s*(?:On .{0,200}wrote|Am .{0,200}schrieb .{0,200}|Le .{0,200}a écrit\s?)\s*:\s*$")
+"""The line a mail program writes above the quoted copy, in the languages the site speaks ("On ... wrote:", "Am
+... schrieb ...:", "Le ..., ... a écrit :")."""
 
 
 def press_token_text() -> str:
@@ -21,17 +29,35 @@ def press_token_text() -> str:
     return "pr-" + "".join(secrets.choice(_ALPHABET) for _ in range(12))
 
 
-def copy_subject(game_title: str, sender: str, kind: str, token: str) -> str:
-    where = {"private": "private", "group": "group", "public": "to all", "announcement": "announcement"}[kind]
-    return f"{game_title}: press from {sender} ({where}) [press {token}]"
+def copy_subject(game_title: str, sender: str, kind: str, token: str) -> Msg:
+    """The copy's subject, said in the game's language where the mail is made: its token stays as it is
+    (``[press pr-...]``), which is what a reply is known by."""
+    where = {
+        "private": msg("private"),
+        "group": msg("group"),
+        "public": msg("to all"),
+        "announcement": msg("announcement"),
+    }[kind]
+    return msg(
+        "%(game)s: press from %(sender)s (%(where)s) [press %(token)s]",
+        game=game_title,
+        sender=sender,
+        where=where,
+        token=token,
+    )
 
 
-def copy_body(sender: str, members: list[str], text: str, kind: str) -> str:
-    to = "all powers" if kind in ("public", "announcement") else ", ".join(members)
-    return (
-        f"From: {sender}\nTo: {to}\n\n{text}\n\n"
-        "-- \nReply to this message (keep the subject as it is) and your reply goes to the same powers, "
-        "under the game's press rules. The code in the subject is yours alone: do not forward it."
+def copy_body(sender: str, members: list[str], text: str, kind: str) -> Msg:
+    """The copy's text: who wrote to whom, the letter, and how to answer (after the ``-- `` signature line, which
+    a reply's reading stops at)."""
+    to: Arg = msg("all powers") if kind in ("public", "announcement") else ", ".join(members)
+    return msg(
+        "From: %(sender)s\nTo: %(to)s\n\n%(text)s\n\n-- \nReply to this message (keep the subject as it is) and your "
+        "reply goes to the same powers, under the game's press rules. The code in the subject is yours alone: do "
+        "not forward it.",
+        sender=sender,
+        to=to,
+        text=text,
     )
 
 
@@ -52,7 +78,7 @@ def reply_text(body: str) -> str:
             break
         if line.lstrip().startswith(">"):
             continue
-        if re.match(r"^\s*On .{0,200}wrote:\s*$", line):
+        if _QUOTE_HEAD.match(line):
             continue
         out.append(line)
     return "\n".join(out).strip()

@@ -30,6 +30,9 @@ from dippouch.core.messages import N_, Msg, msg
 from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, behaviour, mapping_of, state_key
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/rules.po)."""
+
 if TYPE_CHECKING:
     from dippouch.core.orders import Order
     from dippouch.core.results import OrderResult
@@ -71,7 +74,7 @@ def _homeland(hooks: RuleHooks, power: str) -> frozenset[int]:
 # ---------------------------------------------------------------------------------------------- rule 7
 
 
-@behaviour("may_enter", "homeland_only", "Defensive armies move only inside their power's homeland.")
+@behaviour("may_enter", "homeland_only", N_("Defensive armies move only inside their power's homeland."))
 def homeland_only_enter(hooks: RuleHooks, unit: Unit, province: int) -> bool:
     """A defensive army never leaves its power's homeland (moves and retreats alike)."""
     if unit.kind not in _homeland_kinds(hooks):
@@ -79,7 +82,7 @@ def homeland_only_enter(hooks: RuleHooks, unit: Unit, province: int) -> bool:
     return province in _homeland(hooks, unit.power)
 
 
-@behaviour("may_support", "homeland_only", "Defensive armies support only actions inside or into their homeland.")
+@behaviour("may_support", "homeland_only", N_("Defensive armies support only actions inside or into their homeland."))
 def homeland_only_support(hooks: RuleHooks, unit: Unit, target: int, dest: int | None) -> bool:
     """A defensive army supports only actions inside or into its homeland (rule 7).
 
@@ -109,7 +112,9 @@ def defensive_support_left(strength: int, attack_strengths: Sequence[int]) -> in
 @behaviour(
     "support_left",
     "ad1000_table",
-    "A defensive army's support is reduced by the strongest single attack on it (rule 8), rather than cut outright.",
+    N_(
+        "A defensive army's support is reduced by the strongest single attack on it (rule 8), rather than cut outright."
+    ),
 )
 def table_support_left(
     hooks: RuleHooks,
@@ -139,7 +144,9 @@ def table_support_left(
 @behaviour(
     "build_sites",
     "homeland_at_start",
-    "The opening placements (the first winter) may go anywhere in the power's homeland; later builds go in home centres.",
+    N_(
+        "The opening placements (the first winter) may go anywhere in the power's homeland; later builds go in home centres."
+    ),
 )
 def homeland_at_start_sites(hooks: RuleHooks, position: Position, power: str) -> frozenset[int]:
     """The game's first phase (Winter 999) places units anywhere in the homeland; later, standard sites.
@@ -156,7 +163,7 @@ def homeland_at_start_sites(hooks: RuleHooks, position: Position, power: str) ->
 @behaviour(
     "may_build_kind",
     "ad1000",
-    "Defensive armies are built only inside the power's homeland, and only up to the limit per power.",
+    N_("Defensive armies are built only inside the power's homeland, and only up to the limit per power."),
 )
 def ad1000_may_build_kind(hooks: RuleHooks, position: Position, power: str, kind: str, loc: int) -> bool:
     """Standard placement rules, plus: homeland-bound kinds only in the homeland, and per-kind limits.
@@ -180,7 +187,7 @@ def ad1000_may_build_kind(hooks: RuleHooks, position: Position, power: str, kind
 
 # ---------------------------------------------------------------------------------------------- rule 13: anarchy
 
-_ANARCHY_WORDS = (
+_ANARCHY_WORDS = N_(
     "Anarchy (rule 13): a power that loses all its home centres has one movement season to retake one; if it "
     "fails, it falls into civil disorder for good: every order it sends is refused, its units hold, its "
     "dislodged units are disbanded, it builds nothing and its removals are made for it. It survives until it "

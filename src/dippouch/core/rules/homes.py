@@ -22,12 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dippouch.core.calendar import Phase, PhaseKind
+from dippouch.core.messages import N_
 from dippouch.core.orders import Build
 from dippouch.core.position import Position
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import RuleHooks, behaviour
 
 __all__ = ["homes_fixed_at", "opening_sites"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/rules.po)."""
 
 
 def _is_opening(hooks: RuleHooks, position: Position) -> bool:
@@ -60,7 +64,7 @@ def opening_sites(hooks: RuleHooks, power: str) -> frozenset[int]:
 @behaviour(
     "adjustment_delta",
     "opening_builds",
-    "In the opening winter every power builds one unit on a centre of its choosing.",
+    N_("In the opening winter every power builds one unit on a centre of its choosing."),
 )
 def opening_delta(hooks: RuleHooks, position: Position, power: str) -> int:
     """Exactly ``opening_builds`` builds each in the opening (nobody owns a centre yet); standard later."""
@@ -72,7 +76,7 @@ def opening_delta(hooks: RuleHooks, position: Position, power: str) -> int:
 @behaviour(
     "build_sites",
     "chosen_homes",
-    "Each power chooses its first home centre in the opening winter; owned centres become homes later.",
+    N_("Each power chooses its first home centre in the opening winter; owned centres become homes later."),
 )
 def chosen_home_sites(hooks: RuleHooks, position: Position, power: str) -> frozenset[int]:
     """Opening: the power's opening sites. Then owned home centres (or, optionally, any owned centre
@@ -91,7 +95,7 @@ def chosen_home_sites(hooks: RuleHooks, position: Position, power: str) -> froze
     return RuleHooks.build_sites(hooks, position, power)
 
 
-@behaviour("phase_end", "opening_builds_own", "A centre built on in the opening winter becomes the builder's.")
+@behaviour("phase_end", "opening_builds_own", N_("A centre built on in the opening winter becomes the builder's."))
 def opening_builds_own(hooks: RuleHooks, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
     """A centre built on in the opening becomes the builder's: it is the only centre a power owns."""
     if not _is_opening(hooks, before):
@@ -109,7 +113,7 @@ def opening_builds_own(hooks: RuleHooks, before: Position, after: Position, resu
 @behaviour(
     "phase_end",
     "homes_from_owned",
-    "From the year the variant names, the centres a power owns become its home centres.",
+    N_("From the year the variant names, the centres a power owns become its home centres."),
 )
 def homes_from_owned(hooks: RuleHooks, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
     """At the start of the ``homes_from_owned_year`` adjustments, owned centres become the only homes.

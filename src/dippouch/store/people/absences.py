@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.core.lookup import ORDER_KINDS
-from dippouch.core.messages import msg
+from dippouch.core.messages import Days, Msg, msg
 from dippouch.game import (
     GameError,
     LineCheck,
@@ -26,6 +26,7 @@ from dippouch.game import (
     may_submit,
     position_from_data,
     seen_position,
+    stored_msg,
 )
 from dippouch.people.absences import (
     DEFAULT_BUDGET_DAYS,
@@ -37,7 +38,6 @@ from dippouch.people.absences import (
     back_on,
     extension,
 )
-from dippouch.people.dates import short_range
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.people.models import AbsenceRow, AbsenceUseRow, GameRosterRow, ProxyAllyRow
@@ -88,8 +88,14 @@ class Absence:
     reason: str
 
     @property
-    def text(self) -> str:
-        return "away " + short_range(self.first_day, self.last_day)
+    def text(self) -> Msg:
+        """How games show it, in the reader's language where it is shown ("away 3–21 Aug")."""
+        return away_for(self.first_day, self.last_day)
+
+
+def away_for(first: date, last: date) -> Msg:
+    """A player's days away, said in the reader's language (the days as their language writes dates)."""
+    return msg("away %(days)s", days=Days(first.isoformat(), last.isoformat()))
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,7 @@ class GameAway:
     player: str
     first_day: date
     last_day: date
-    text: str
+    text: Msg
     now: bool
     person_id: int | None = None
     """The player's person (their page), for the readers who may see who is away."""
@@ -124,6 +130,12 @@ class Use:
     days: float
     detail: dict[str, Any]
     applied_at: datetime
+
+    @property
+    def note(self) -> Msg | None:
+        """What the policy could not do, or did not need to (a message value, or the English a use kept before
+        notes were values)."""
+        return stored_msg(self.detail.get("note_msg"), self.detail.get("note"))
 
 
 @dataclass(frozen=True)
@@ -333,7 +345,7 @@ def game_absences_in(s: Session, seats: list[tuple[str, str, int]], today: date)
             name,
             a.first_day,
             a.last_day,
-            "away " + short_range(a.first_day, a.last_day),
+            away_for(a.first_day, a.last_day),
             a.covers(today),
             person_id=pid,
         )
@@ -470,6 +482,12 @@ def _last_orders(s: Session, ph: PhaseRow, power: str) -> str | None:
     return None
 
 
+def _noted(note: Msg) -> dict[str, Any]:
+    """A use's note as stored: the message's values (said in the reader's language where it is shown), and its
+    English beside them for the programs that read the JSON."""
+    return {"note": str(note), "note_msg": note.to_data()}
+
+
 def _apply_standing(db: Database, s: Session, g: GameRow, ph: PhaseRow, power: str) -> dict[str, Any]:
     v = game_variant(g)
     # Checked as the power's own orders are on arrival: in fog, on what it sees (a carried support of a unit
@@ -478,7 +496,7 @@ def _apply_standing(db: Database, s: Session, g: GameRow, ph: PhaseRow, power: s
     text = _last_orders(s, ph, power)
     assert ph.deadline is not None
     if text is None:
-        return {"carried": [], "note": "no earlier orders: every unit holds"}
+        return {"carried": [], **_noted(msg("no earlier orders: every unit holds"))}
     lines = check_orders(v, pos, power, text)
     carried = [ln.order for ln in lines if ln.accepted and ln.order]
     if carried:
@@ -499,7 +517,7 @@ def _apply_proxy(s: Session, g: GameRow, ph: PhaseRow, power: str) -> dict[str, 
     version received at the deadline; the ally's orders for those units then count."""
     row = s.get(ProxyAllyRow, (g.id, power))
     if row is None:
-        return {"note": "no ally named: the units follow the rules for units without orders"}
+        return _noted(msg("no ally named: the units follow the rules for units without orders"))
     from dippouch.core.legal_orders import legal_orders  # the proxy policy's only use: loaded when needed
     from dippouch.core.notation import format_order
 
@@ -507,7 +525,7 @@ def _apply_proxy(s: Session, g: GameRow, ph: PhaseRow, power: str) -> dict[str, 
     pos = seen_position(v, position_from_data(v, ph.position), power, game_settings(g))  # as _apply_standing's
     orders = [o for choices in legal_orders(v, pos, power).values() for o in choices if _hands_over_to(o, row.ally)]
     if not orders:
-        return {"ally": row.ally, "note": "nothing to hand over this phase"}
+        return {"ally": row.ally, **_noted(msg("nothing to hand over this phase"))}
     text = "\n".join(format_order(v, o, phase_kind=ph.kind) for o in orders)
     lines = check_orders(v, pos, power, text)
     _add_version(s, ph, power, text, lines, PROXY_LABEL)
@@ -571,13 +589,13 @@ def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetim
             ext = extension(deadline, mine, left)
             back = back_on(mine, deadline.date())
             if ext is None:
-                detail["note"] = f"budget spent ({policy.budget_days} days): the deadline stands"
+                detail.update(_noted(msg("budget spent (%(days)s days): the deadline stands", days=policy.budget_days)))
             else:
                 days = ext.total_seconds() / 86400
                 longest = max(longest, ext)
                 detail["deadline"] = (deadline + ext).isoformat()
                 if back is not None and deadline.date() + ext < back:
-                    detail["note"] = f"budget runs out: {days:g} of the days away given"
+                    detail.update(_noted(msg("budget runs out: %(days)s of the days away given", days=f"{days:g}")))
         elif policy.policy == "standing":
             detail.update(_apply_standing(db, s, g, ph, power))
         elif policy.policy == "stand_in":

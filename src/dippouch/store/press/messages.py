@@ -45,6 +45,7 @@ from dippouch.press.rules import (
     shown_members,
     shown_sender,
 )
+from dippouch.saying import say
 from dippouch.store.db import Database
 from dippouch.store.mail.models import GameMailRow, OutboxRow
 from dippouch.store.mail.outbox import queue_in
@@ -649,6 +650,7 @@ def _mail_copies(
     if muted is None:
         muted = _muted_by(s, g, msg.sender)
     members = _members(ch, powers)
+    lang = game_settings(g).language  # a copy is written in the game's mail language, as its other mail is
     n = 0
     for power in members:
         if power == msg.sender or power not in addresses or power in muted:
@@ -660,8 +662,8 @@ def _mail_copies(
             s,
             key=f"press:{msg.id}:{power}",
             to=address,
-            subject=copy_subject(g.name, shown, ch.kind, token),
-            body=copy_body(shown, _shown_members(rules, ch, powers, power, False), msg.body, ch.kind),
+            subject=say(copy_subject(g.name, shown, ch.kind, token), lang),
+            body=say(copy_body(shown, _shown_members(rules, ch, powers, power, False), msg.body, ch.kind), lang),
             kind="press",
             now=now,
             game_id=g.id,

@@ -74,7 +74,8 @@ def play_page(request: Request, web: WebDep, viewer: ViewerDep, name: str, power
             for s in seats_left_by(web.store, viewer.person_id)
         ):
             raise
-        return redirect("/me", f"You do not play {power} in {name} now; your games are below.")
+        left = msg("You do not play %(power)s in %(game)s now; your games are below.", power=power, game=name)
+        return redirect("/me", layer_words(request, left))
     practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
     context = press.play_context(request, web, pv, viewer, shared)
     context["hint_url"] = coach_hint_url(web, name, pv.power)

@@ -59,7 +59,7 @@ class ReviewLine:
     """``ok``, ``rejected``, ``instruction`` (a version line) or ``left out`` (not taken)."""
     shown: str | Msg
     """The order as it will be carried out (full names), or why it is refused: said in the page's language."""
-    reading: str = ""
+    reading: Msg | None = None
     """How the line was read from the photograph: what the engine saw and how sure the match is."""
 
 
@@ -167,14 +167,18 @@ def _reviews(web: Any, game: str, now: datetime, *, read: bool = True) -> list[P
     return out
 
 
-def _reading_note(read: str, verdict: str, confidence: float, why: str | None) -> str:
-    sure = f"{confidence:.0%} sure"
+def _reading_note(read: str, verdict: str, confidence: float, why: Msg | None) -> Msg:
+    sure = round(confidence * 100)
+    if verdict == "flagged" and why is not None:
+        return msg(
+            "flagged, not taken: read \u201c%(read)s\u201d (%(sure)s%% sure): %(why)s", read=read, sure=sure, why=why
+        )
     if verdict == "flagged":
-        return f"flagged, not taken: read \u201c{read}\u201d ({sure}){': ' + why if why else ''}"
-    return f"read \u201c{read}\u201d ({sure})"
+        return msg("flagged, not taken: read \u201c%(read)s\u201d (%(sure)s%% sure)", read=read, sure=sure)
+    return msg("read \u201c%(read)s\u201d (%(sure)s%% sure)", read=read, sure=sure)
 
 
-def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]], notes: list[str] | None = None) -> None:
+def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]], notes: list[Msg] | None = None) -> None:
     # Blank lines keep their numbers (the verdicts' line numbers are the sheet's), but are not shown.
     r.lines, r.unordered = _judge(web, game, r.attachment_id, r.power, rows)
     for ln, note in zip(r.lines, notes or [], strict=False):
@@ -344,7 +348,7 @@ def review_photo_action(
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
             text = "\n".join(t for t, taken in rows if taken and t)
             done = confirm_photo(web.store, attachment_id, text=text, now=now)
-            return redirect(back, _("%(done)s, exactly as shown.") % {"done": done.text})
+            return redirect(back, _("%(done)s, exactly as shown.") % {"done": layer_words(request, done.said)})
         # Edited, or lines taken out: show their verdicts; the coordinator confirms what is then shown.
         _fill(web, name, photo, [(t, taken) for t, taken in rows if t])
         photo.changed = True

@@ -23,13 +23,13 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.core.errors import NotFound
-from dippouch.core.messages import N_, Msg, msg
+from dippouch.core.messages import N_, Days, Msg, msg, nmsg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
 from dippouch.people.addresses import address_in_force
 from dippouch.people.anonymity import HIDDEN
-from dippouch.people.dates import DateError, day_range, short_range
+from dippouch.people.dates import DateError, day_range
 from dippouch.play import roster as roster_cases
 from dippouch.store.people import absences as absence_store
 from dippouch.store.people import addresses as address_store
@@ -49,7 +49,7 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.forms import Form, posted, redirect
 from dippouch.web.http.security import BadInput, Forbidden, NeedsKey, Viewer, WebNotFound
 from dippouch.web.http.service import Web
-from dippouch.web.views.anonymity import absences_seen, seen_powers, takes_part
+from dippouch.web.views.anonymity import absences_seen, seen_powers, stand_in_used, takes_part
 from dippouch.web.views.answers.base import web_said
 from dippouch.web.views.answers.roster import (
     AbsenceAnswer,
@@ -142,6 +142,11 @@ def _require_roster(viewer: Viewer, game: str) -> None:
 # ------------------------------------------------------------------------------------------------ views
 
 
+def the_days(first: date, last: date) -> Msg:
+    """A span of days, said as the reader's language writes dates."""
+    return msg("%(days)s", days=Days(first.isoformat(), last.isoformat()))
+
+
 def _address_view(a: Any, in_force: Any) -> dict[str, Any]:
     return {
         "id": a.id,
@@ -149,7 +154,7 @@ def _address_view(a: Any, in_force: Any) -> dict[str, Any]:
         "primary": a.primary,
         "first_day": a.first_day.isoformat() if a.first_day else None,
         "last_day": a.last_day.isoformat() if a.last_day else None,
-        "when": "primary" if a.primary else short_range(a.first_day, a.last_day),
+        "when": "primary" if a.primary else the_days(a.first_day, a.last_day),
         "in_force": in_force is not None and in_force.id == a.id,
     }
 
@@ -161,7 +166,7 @@ def addresses_view(web: Web, person_id: int) -> dict[str, Any]:
     return {"today": today.isoformat(), "addresses": [_address_view(a, now) for a in mine]}
 
 
-def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> dict[str, Any]:
+def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, Msg]) -> dict[str, Any]:
     out: dict[str, Any] = {"power": e.power, "player": e.player, "person_id": e.person_id}
     if e.power in away:
         out["away"] = away[e.power]
@@ -239,8 +244,8 @@ def absences_view(
     *,
     fog: bool = False,
 ) -> dict[str, Any]:
-    """:func:`game_absences_view` of what was read already (the game page reads them with its other reads).
-    ``fog``: a fog-of-war game still running, where what was done never says how many units a power has."""
+    """:func:`game_absences_view` of what was read already (the game page reads them with its other reads), its
+    texts as message values' data (the game page's shared part is kept as JSON; said where shown). ``fog``: a fog-of-war game still running, where what was done never says how many units a power has."""
     return {
         "policy": pol.policy,
         "policy_text": POLICIES.get(pol.policy, pol.policy),
@@ -248,7 +253,8 @@ def absences_view(
         "stand_in": pol.stand_in_name,
         "stand_in_person_id": pol.stand_in_person_id,
         "away": [
-            {"power": a.power, "player": a.player, "person_id": a.person_id, "text": a.text, "now": a.now} for a in away
+            {"power": a.power, "player": a.player, "person_id": a.person_id, "text": a.text.to_data(), "now": a.now}
+            for a in away
         ],
         "applied": [
             {
@@ -256,27 +262,44 @@ def absences_view(
                 "power": u.power,
                 "policy": u.policy,
                 "days": u.days,
-                "text": _use_text(u, fog),
+                "text": _use_text(u, fog).to_data(),
             }
             for u in uses
         ],
     }
 
 
-def _use_text(u: absence_store.Use, fog: bool = False) -> str:
+def _use_text(u: absence_store.Use, fog: bool = False) -> Msg:
+    """What the game did for an absent power at a deadline, said in the reader's language where it is shown."""
     d = u.detail
     if u.policy == "extend":
         if "deadline" in d:
-            return f"{u.power} was away: deadline extended by {u.days:g} days to {d['deadline'][:16].replace('T', ' ')} UTC"
-        return f"{u.power} was away: {d.get('note', 'no extension')}"
+            when = d["deadline"][:16].replace("T", " ")
+            return msg(
+                "%(power)s was away: deadline extended by %(days)s days to %(when)s UTC",
+                power=u.power,
+                days=f"{u.days:g}",
+                when=when,
+            )
+        note = u.note
+        if note is None:
+            return msg("%(power)s was away: no extension", power=u.power)
+        return msg("%(power)s was away: %(note)s", power=u.power, note=note)
     if u.policy == "standing":
         carried = d.get("carried") or []
         if fog:  # how many orders were carried would tell how many units the power has
-            return f"{u.power} was away: their standing orders were carried, other units hold"
-        return f"{u.power} was away: {len(carried)} standing order{'s' if len(carried) != 1 else ''} carried, other units hold"
+            return msg("%(power)s was away: their standing orders were carried, other units hold", power=u.power)
+        return nmsg(
+            "%(power)s was away: %(num)d standing order carried, other units hold",
+            "%(power)s was away: %(num)d standing orders carried, other units hold",
+            len(carried),
+            power=u.power,
+        )
     if u.policy == "stand_in":
-        return f"{u.power} was away: {d.get('stand_in') or 'the stand-in'} could order for them"
-    return f"{u.power} was away"
+        if d.get("stand_in"):
+            return msg("%(power)s was away: %(stand_in)s could order for them", power=u.power, stand_in=d["stand_in"])
+        return stand_in_used(u.power)
+    return msg("%(power)s was away", power=u.power)
 
 
 def _absences_view(web: Web, person_id: int) -> dict[str, Any]:
@@ -527,7 +550,7 @@ def add_absence_form(request: Request, data: RosterForm, web: WebDep, pid: Perso
         roster_cases.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
         _touch_seats(web, pid)
         said = words(request).gettext("Away %(days)s: recorded for all your games.")
-        return said % {"days": short_range(first, last)}
+        return said % {"days": layer_words(request, the_days(first, last))}
 
     return _change(
         request, add, lambda error: _absences_page(request, web, pid, error=error, typed=data), "/me/absences"
@@ -842,12 +865,15 @@ def api_roster(web: WebDep, viewer: ViewerDep) -> list[RosterAnswer]:
 
 
 @router.get("/api/games/{name}/absences", **answers(GameAbsencesAnswer))
-def api_game_absences(name: str, web: WebDep, viewer: ViewerDep) -> GameAbsencesAnswer:
+def api_game_absences(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> GameAbsencesAnswer:
     """The game's absence policy and what it did at past deadlines, as public as the game; who is away when, only
     to those who take part in it (as the game page shows it)."""
     web.require_visible(name, viewer)
     seen = absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer), member=takes_part(viewer, name))
-    return GameAbsencesAnswer.model_validate(seen)
+    lang = api_language(request)
+    applied = [{**u, "text": web_said(Msg.from_data(u["text"]), lang)} for u in seen["applied"]]
+    away = [{**a, "text": web_said(Msg.from_data(a["text"]), lang)} for a in seen["away"]]
+    return GameAbsencesAnswer.model_validate({**seen, "applied": applied, "away": away})
 
 
 @router.post("/api/games/{name}/roster/settings", **answers(RosterSettingsAnswer))

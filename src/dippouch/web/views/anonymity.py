@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from dippouch.core.messages import Msg, msg
 from dippouch.store.access import STAND_IN
 from dippouch.store.people.persons import names_hidden
 from dippouch.web.http.security import Viewer
@@ -22,10 +23,14 @@ __all__ = [
     "game_view_seen",
     "seen_powers",
     "shown_marker",
+    "stand_in_used",
     "stands_in",
     "takes_part",
     "without_hidden",
 ]
+
+I18N_DOMAIN = "games"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/games.po)."""
 
 
 def seen_powers(web: Web, name: str, viewer: Viewer) -> frozenset[str] | None:
@@ -59,6 +64,11 @@ def without_hidden(
     ]
 
 
+def stand_in_used(power: str) -> Msg:
+    """A stand-in ordered for an absent ``power``, the stand-in not named (as an anonymous game shows it)."""
+    return msg("%(power)s was away: a stand-in could order for them", power=power)
+
+
 def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, member: bool = True) -> dict[str, Any]:
     """A game's absences (:func:`dippouch.web.routes.roster.game_absences_view`) as the reader may see them.
 
@@ -76,7 +86,7 @@ def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, membe
     applied = [
         u
         if u.get("power") in seen or u.get("policy") != "stand_in"
-        else {**u, "text": f"{u.get('power')} was away: a stand-in could order for them"}
+        else {**u, "text": stand_in_used(str(u.get("power"))).to_data()}
         for u in view.get("applied", [])
     ]
     return {

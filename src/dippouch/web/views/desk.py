@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, think_here
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, Arg, Msg, msg
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play import clock, games, seats
 from dippouch.play.clock import MAX_EXTENSION
@@ -115,31 +115,47 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
 
 
 _AT_PROCESS_NOW = {
-    "none": "no absence policy: if they send nothing, their units hold, as at the deadline",
-    "extend": (
+    "none": N_("no absence policy: if they send nothing, their units hold, as at the deadline"),
+    "extend": N_(
         "policy extend: at the deadline it would move to the day they are back, but processing now does not "
         "wait for them (your choice comes first; Extend the deadline instead to wait)"
     ),
-    "standing": (
+    "standing": N_(
         "policy standing: if they have sent nothing, their last orders of this kind are carried, each checked "
         "against the position, as at the deadline"
     ),
-    "stand_in": "policy stand-in: {stand_in} may order for them; what stands when it is processed counts",
-    "proxy": "policy proxy: if they send nothing, their units go under the orders of the ally they named",
+    "stand_in": N_("policy stand-in: %(stand_in)s may order for them; what stands when it is processed counts"),
+    "proxy": N_("policy proxy: if they send nothing, their units go under the orders of the ally they named"),
 }
+"""What processing now does for a player away today, by the game's absence policy (message templates)."""
 
 
-def away_now(web: Web, name: str, now: datetime) -> list[str]:
+def away_now(web: Web, name: str, now: datetime) -> list[Msg]:
     """Each player away today, with what the game's absence policy does if the phase is processed now
     (:func:`dippouch.store.people.absences.apply_locked` with ``forced``): shown on the desk and on the page that
-    confirms "process now", before the coordinator presses it."""
+    confirms "process now", before the coordinator presses it, in the coordinator's language."""
     aways = [a for a in absence_store.game_absences(web.store, name, now.date()) if a.now]
     if not aways:
         return []
     policy = absence_store.absence_policy(web.store, name)
-    effect = _AT_PROCESS_NOW.get(policy.policy, f"policy {policy.policy}")
-    effect = effect.format(stand_in=policy.stand_in_name or "the stand-in")
-    return [f"{a.power} ({a.player}) is {a.text}; {effect}." for a in aways]
+    template = _AT_PROCESS_NOW.get(policy.policy)
+    if template is None:
+        effect = msg("policy %(policy)s", policy=policy.policy)
+    elif policy.policy == "stand_in":
+        stand_in: Arg = policy.stand_in_name or msg("the stand-in")
+        effect = Msg(template, {"stand_in": stand_in})
+    else:
+        effect = Msg(template)
+    return [
+        msg(
+            "%(power)s (%(player)s) is %(away)s; %(effect)s.",
+            power=a.power,
+            player=a.player,
+            away=a.text,
+            effect=effect,
+        )
+        for a in aways
+    ]
 
 
 def assign(
@@ -356,7 +372,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
         photographed = {p["power"] for p in desk_summary(web.store, name, web.now())["photos"]}
         photo_only = [p for p in silent if p in photographed]
         waiting = [p for p in silent if p not in photographed]
-        lines = [
+        lines: list[str | Msg] = [
             _("%(phase)s will be adjudicated now, before its deadline (%(deadline)s).")
             % {"phase": game["phase"], "deadline": game["deadline_text"] or _("none")}
         ]

@@ -87,9 +87,11 @@ def _said(table: Mapping[str, str], kind: str, **values: Arg) -> Msg:
 
 @register_hooks(
     "w3k",
-    describe="Proxy orders: a power may hand a unit to another power for one season; in winter a power may send "
-    "the supply of units to another, which may then build beyond its own count. Removals owed and not ordered "
-    "are drawn by lots. A power with no centre keeps one unit (the mercy position).",
+    describe=N_(
+        "Proxy orders: a power may hand a unit to another power for one season; in winter a power may send "
+        "the supply of units to another, which may then build beyond its own count. Removals owed and not ordered "
+        "are drawn by lots. A power with no centre keeps one unit (the mercy position)."
+    ),
 )
 class W3KHooks(RuleHooks):
     """The W3K rules that data cannot express (see the module docstring and docs/variants/w3k.md)."""

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dippouch.core.messages import N_
 from dippouch.core.position import Position
 from dippouch.core.rules.base import register_victory
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the messages said here (locale/<lang>/LC_MESSAGES/rules.po)."""
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -54,9 +58,13 @@ register_victory(
     "w3k_capitals",
     winner,
     draw_powers,
-    describe_victory="The winner must also hold one capital of each kingdom (England: London or York; Scotland: "
-    "Edinburgh or Glasgow; Ireland: Dublin or Belfast).",
-    describe_draw="A draw is only between kingdoms: every power still in the game must hold both capitals of one "
-    "kingdom (London and York, Edinburgh and Glasgow, or Dublin and Belfast); then the survivors may agree it "
-    "by unanimous vote.",
+    describe_victory=N_(
+        "The winner must also hold one capital of each kingdom (England: London or York; Scotland: "
+        "Edinburgh or Glasgow; Ireland: Dublin or Belfast)."
+    ),
+    describe_draw=N_(
+        "A draw is only between kingdoms: every power still in the game must hold both capitals of one "
+        "kingdom (London and York, Edinburgh and Glasgow, or Dublin and Belfast); then the survivors may agree it "
+        "by unanimous vote."
+    ),
 )
