@@ -59,6 +59,12 @@ from typing import Any
 import httpx
 from bench_web import ORDERS, POWERS, cpu_seconds
 
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import variant_copy as variant_copy
+
 HOSTILE = "hostile@example.org"
 T0 = datetime.now(UTC).replace(microsecond=0)
 
@@ -95,12 +101,12 @@ def _play_long(store: Any, name: str, years: int) -> int:
     from dippouch.game import position_from_data, powers_to_act
 
     start = T0 - timedelta(days=30)
-    store.create_game(name, "standard", now=start)
-    variant = store.variant(name)
+    store_games.create_game(store, name, "standard", now=start)
+    variant = variant_copy.variant_of(store, name)
     rng = random.Random(1901)
     now, processed = start, 0
     while True:
-        current = next((h for h in store.history(name) if h.status == "open"), None)
+        current = next((h for h in store_history.history(store, name) if h.status == "open"), None)
         if current is None:
             return processed
         position = position_from_data(variant, current.position)
@@ -108,9 +114,9 @@ def _play_long(store: Any, name: str, years: int) -> int:
             return processed
         for power in powers_to_act(variant, position):
             if text := _random_orders(variant, position, power, rng):
-                store.submit(name, power, text, now=now)
+                store_submissions.submit(store, name, power, text, now=now)
         now += timedelta(hours=1)
-        processed += len(store.process(name, now=now, force=True))
+        processed += len(store_processing.process(store, name, now=now, force=True))
 
 
 def build(folder: Path, players: int, long_years: int) -> World:
@@ -125,9 +131,9 @@ def build(folder: Path, players: int, long_years: int) -> World:
     g = 0
     while len(seats) < players:
         name = f"club-{g}"
-        store.create_game(name, "standard", now=T0)
+        store_games.create_game(store, name, "standard", now=T0)
         for p in POWERS:
-            store.assign(name, p, f"{p} of {name}", now=T0)
+            store_games.assign(store, name, p, f"{p} of {name}", now=T0)
             _, key = access.create_key("player", game=name, power=p, now=T0)
             seats.append((name, p, key))
         g += 1

@@ -26,6 +26,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_map_page import serve  # noqa: E402  (the app served as `dippouch serve` serves it, in a thread)
@@ -79,13 +82,13 @@ def main() -> None:
     keep.mkdir(parents=True, exist_ok=True)
     try:
         now = datetime.now(UTC)
-        web.store.create_game("demo", "standard", now=now)
+        store_games.create_game(web.store, "demo", "standard", now=now)
         keys = {}
         for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
-            web.store.assign("demo", power, f"{power} player", now=now)
+            store_games.assign(web.store, "demo", power, f"{power} player", now=now)
             keys[power] = web.access.create_key("player", game="demo", power=power, now=now)[1]
-        web.store.submit("demo", "England", "F lon - nth\nF edi - nwg\nA lvp - yor", now=now)
-        web.store.submit("demo", "France", "A par - bur\nA mar - spa\nF bre - mao", now=now)
+        store_submissions.submit(web.store, "demo", "England", "F lon - nth\nF edi - nwg\nA lvp - yor", now=now)
+        store_submissions.submit(web.store, "demo", "France", "A par - bur\nA mar - spa\nF bre - mao", now=now)
         cookie = session_cookie(base, keys["France"])
         pages = (
             ("home page", f"{base}/", None),

@@ -34,6 +34,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dippouch.store import games as store_games
+
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], list[float], Any]:
     wall: list[float] = []
@@ -114,7 +116,7 @@ def pages(repeat: int) -> None:
     base, web, stop = serve()
     try:
         now = datetime.now(UTC)
-        web.store.create_game("bench-w3k", "w3k", now=now)
+        store_games.create_game(web.store, "bench-w3k", "w3k", now=now)
         keys = {
             p: web.access.create_key("player", game="bench-w3k", power=p, now=now)[1] for p in ("Crown", "Protectorate")
         }

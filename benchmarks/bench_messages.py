@@ -39,6 +39,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the golden season's script
 
 POWER = "Crown"
@@ -76,7 +81,7 @@ def fifty_lines(store: Any, game: str, phase: str) -> str:
     from dippouch.game import position_from_data
 
     variant = load_variant("w3k")
-    rec = store.phase_record(game, phase, open_ok=True, submissions=False)
+    rec = store_history.phase_record(store, game, phase, open_ok=True, submissions=False)
     pos = position_from_data(variant, rec["position"])
     kind = variant.calendar.kind(pos.phase)
     legal = all_legal_orders(variant, pos)
@@ -147,15 +152,15 @@ def main() -> None:
     web = app.state.web
     store = web.store
     now = datetime.now(UTC) - timedelta(hours=2)
-    store.create_game("bench", "w3k", now=now)
+    store_games.create_game(store, "bench", "w3k", now=now)
     for power, text in season_orders(random.Random(1642), store, "bench", None).items():
-        store.submit("bench", power, text, now=now)
-    store.process("bench", now=now + timedelta(minutes=1), force=True)
-    done = store.phase_record("bench")
+        store_submissions.submit(store, "bench", power, text, now=now)
+    store_processing.process(store, "bench", now=now + timedelta(minutes=1), force=True)
+    done = store_history.phase_record(store, "bench")
     phase = str(done["next_phase"])
     text = fifty_lines(store, "bench", phase)
-    store.submit("bench", POWER, text, now=now + timedelta(minutes=2))
-    sent = store.phase_record("bench", phase, open_ok=True)
+    store_submissions.submit(store, "bench", POWER, text, now=now + timedelta(minutes=2))
+    sent = store_history.phase_record(store, "bench", phase, open_ok=True)
     mine = [s for s in sent["submissions"] if s.get("power") == POWER][-1]["lines"]
     refused = sum(1 for ln in mine if ln.get("error"))
     print(f"{POWER}'s submission for {phase}: {len(mine)} lines, {refused} refused; the results of {done['name']}")

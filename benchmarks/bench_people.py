@@ -32,6 +32,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.store import games as store_games
+
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 NOW = datetime(2026, 12, 1, 9, tzinfo=UTC)
 
@@ -42,9 +44,9 @@ def build(path: Path, games: int, people: int) -> tuple[str, list[int]]:
 
     url = f"sqlite:///{path}"
     store = GameStore(url)
-    store.create_game("game-00000", "standard", now=NOW)
+    store_games.create_game(store, "game-00000", "standard", now=NOW)
     for p in POWERS:
-        store.assign("game-00000", p, f"{p} player", now=NOW)
+        store_games.assign(store, "game-00000", p, f"{p} player", now=NOW)
     with store.engine.begin() as conn:
         g = dict(conn.execute(sa.text("SELECT * FROM games WHERE name='game-00000'")).mappings().one())
         ph = dict(conn.execute(sa.text("SELECT * FROM phases WHERE game_id=:g"), {"g": g["id"]}).mappings().one())

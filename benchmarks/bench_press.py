@@ -51,6 +51,7 @@ from bench_workers import fresh_database
 
 import dippouch.store.press.messages as press
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.access import AccessStore
 
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -76,14 +77,14 @@ def setup(url: str, clients: int, fill: int) -> tuple[list[tuple[str, str, str]]
     seats: list[tuple[str, str, str]] = []
     for g in range((clients + len(POWERS) - 1) // len(POWERS)):
         name = f"send{g}"
-        store.create_game(name, "standard", now=T0)
+        store_games.create_game(store, name, "standard", now=T0)
         press.set_press_rules(store, name, {"per_minute": 1000}, now=T0)
         for p in POWERS:
             if len(seats) < clients:
-                store.assign(name, p, f"{p} {g}", now=T0)
+                store_games.assign(store, name, p, f"{p} {g}", now=T0)
                 _, key = access.create_key("player", game=name, power=p, now=T0)
                 seats.append((name, p, key))
-    store.create_game("big", "standard", now=T0)
+    store_games.create_game(store, "big", "standard", now=T0)
     press.set_press_rules(store, "big", {"per_minute": 1000}, now=T0)
     _, reader = access.create_key("player", game="big", power="England", now=T0)
     started = time.perf_counter()

@@ -55,6 +55,10 @@ import sqlalchemy as sa
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "play"))
 from solo_board import solo_board
 
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import votes as store_votes
+
 VARIANTS = ("standard", "hundred3", "hundred", "1897", "1000ad", "w3k")
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 START = datetime(2022, 1, 1, tzinfo=UTC)
@@ -134,20 +138,22 @@ def play(store: Any, name: str, kind: str, people: list[int], at: datetime) -> N
     # A drawn game is voted within its first phase's time: a draw vote is a ballot on the table's draw proposal,
     # which lapses at the phase's deadline.
     begun = at - (timedelta(days=30) if solo else timedelta(hours=1))
-    store.create_game(name, "standard", now=begun, position=solo_board() if solo else None, settings=settings)
+    store_games.create_game(
+        store, name, "standard", now=begun, position=solo_board() if solo else None, settings=settings
+    )
     humans = POWERS if kind != "solo-bot" else tuple(p for p in POWERS if p != "Italy")
     for power, person in zip(humans, people, strict=False):
-        store.assign(name, power, f"{name} {power}", now=begun)
+        store_games.assign(store, name, power, f"{name} {power}", now=begun)
         seat_person(store, name, power, person, now=begun)
     if kind in ("solo-bot", "practice"):
         seat_bot(store, name, "Italy", "hold", now=begun)
     if solo:
-        store.process(name, now=at, force=True)
+        store_processing.process(store, name, now=at, force=True)
     else:
         if kind == "draw-sos":
             choose_scoring(store, name, "sos", now=begun)
         for power in POWERS:
-            store.vote(name, power, True, now=at)
+            store_votes.vote(store, name, power, True, now=at)
 
 
 @contextmanager

@@ -49,6 +49,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import variant_copy as variant_copy
+
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 """The game's clock starts here; each phase is processed an hour after the last (deterministic stamps)."""
 
@@ -164,13 +170,13 @@ def play(store: Any, name: str, years: int, seed: int) -> int:
     reached in our runs."""
     from dippouch.game import position_from_data, powers_to_act
 
-    store.create_game(name, "w3k", now=T0)
-    variant = store.variant(name)
+    store_games.create_game(store, name, "w3k", now=T0)
+    variant = variant_copy.variant_of(store, name)
     rng = random.Random(seed)
     end = _after(variant, years)
     now, processed = T0, 0
     while True:
-        current = next((h for h in store.history(name) if h.status == "open"), None)
+        current = next((h for h in store_history.history(store, name) if h.status == "open"), None)
         if current is None:
             return processed
         position = position_from_data(variant, current.position)
@@ -181,9 +187,9 @@ def play(store: Any, name: str, years: int, seed: int) -> int:
         for power in powers_to_act(variant, position):
             text = random_orders(variant, position, power, rng)
             if text:
-                store.submit(name, power, text, now=now)
+                store_submissions.submit(store, name, power, text, now=now)
         now += timedelta(hours=1)
-        processed += len(store.process(name, now=now, force=True))
+        processed += len(store_processing.process(store, name, now=now, force=True))
 
 
 def _after(variant: Any, years: int) -> tuple[int, int]:
@@ -202,9 +208,9 @@ def the_game(years: int, seed: int, cache: Path | None) -> tuple[Any, str, float
     name = game_name(years, seed)
     if cache is not None and cache.exists():
         store = GameStore(f"sqlite:///{cache}")
-        if name in {g[0] for g in store.games()}:
-            variant = store.variant(name)
-            last = store.history(name)[-1]
+        if name in {g[0] for g in store_games.games(store)}:
+            variant = variant_copy.variant_of(store, name)
+            last = store_history.history(store, name)[-1]
             phase = position_from_data(variant, last.position).phase
             if (phase.year, phase.step) == _after(variant, years) or last.status != "open":
                 return store, name, 0.0, True
@@ -348,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     skip = {s.strip() for s in opts.skip.split(",") if s.strip()}
     print(f"# CPython {sys.version.split()[0]}; load average before: {' '.join(f'{x:.1f}' for x in _load())}")
     store, name, made_in, cached = the_game(years, opts.seed, opts.cache)
-    phases = store.history(name)
+    phases = store_history.history(store, name)
     processed = sum(1 for h in phases if h.status == "processed")
     how = "read back from the cache" if cached else f"played and stored in {made_in:.0f} s"
     print(f"# game {name}: W3K, {years} game years, {processed} phases processed, {len(phases)} in all; {how}")

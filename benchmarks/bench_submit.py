@@ -17,6 +17,8 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -29,16 +31,16 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20, help="submissions timed at each size")
     args = ap.parse_args()
     store = GameStore(f"sqlite:///{tempfile.mkdtemp()}/bench.db")
-    store.create_game("g", "standard", now=T0)
+    store_games.create_game(store, "g", "standard", now=T0)
     n = 0
     for total in (int(x) for x in args.sizes.split(",")):
         while n < total:
             power = POWERS[n % len(POWERS)]
-            store.submit("g", power, ORDERS.get(power, "no orders"), now=T0 + timedelta(seconds=n))
+            store_submissions.submit(store, "g", power, ORDERS.get(power, "no orders"), now=T0 + timedelta(seconds=n))
             n += 1
         started = time.process_time()
         for _ in range(args.repeat):
-            store.submit("g", "France", ORDERS["France"], now=T0 + timedelta(seconds=n))
+            store_submissions.submit(store, "g", "France", ORDERS["France"], now=T0 + timedelta(seconds=n))
             n += 1
         per = (time.process_time() - started) / args.repeat * 1000
         print(f"{total:5d} versions stored: {per:.1f} ms CPU per submission")

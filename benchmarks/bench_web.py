@@ -42,6 +42,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.store import games as store_games
+
 ROOT = Path(__file__).resolve().parent.parent
 MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"')
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -64,9 +66,9 @@ def build_db(path: Path, games: int) -> tuple[str, list[str], dict[tuple[str, st
     url = f"sqlite:///{path}"
     store = GameStore(url)
     now = datetime(2026, 12, 1, 9, tzinfo=UTC)
-    store.create_game("game-00000", "standard", now=now)
+    store_games.create_game(store, "game-00000", "standard", now=now)
     for p in POWERS:
-        store.assign("game-00000", p, f"{p} player", now=now)
+        store_games.assign(store, "game-00000", p, f"{p} player", now=now)
     names = [f"game-{i:05d}" for i in range(games)]
     with store.engine.begin() as conn:
         g = conn.execute(sa.text("SELECT * FROM games WHERE name='game-00000'")).mappings().one()

@@ -71,6 +71,8 @@ from bench_workers import _cpu, _dippouch, _postmaster, _server_cpu, _wal, fresh
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.access import AccessStore
 from dippouch.store.models import PhaseRow
 
@@ -91,10 +93,10 @@ def build(url: str, games: int, keyed: int, phase_seconds: float) -> tuple[list[
     keys: dict[tuple[str, str], str] = {}
     try:
         for i, name in enumerate(names):
-            store.create_game(name, "standard", now=now, settings=settings)
+            store_games.create_game(store, name, "standard", now=now, settings=settings)
             if i < keyed:
                 for p in POWERS:
-                    store.assign(name, p, f"{p} player", now=now)
+                    store_games.assign(store, name, p, f"{p} player", now=now)
                     _, keys[(name, p)] = access.create_key("player", game=name, power=p, now=now)
         with store.engine.begin() as c:
             c.execute(sa.update(PhaseRow).where(PhaseRow.status == "open").values(deadline=now + timedelta(days=1)))
@@ -351,7 +353,7 @@ def fresh_pages(url: str, port: int, names: list[str], sample: int) -> tuple[int
         chosen = random.Random(7).sample(names, min(sample, len(names)))
         time.sleep(1.5)
         for name in chosen:
-            open_phase = store.status(name, now=store.clock()).phase
+            open_phase = store_status.status(store, name, now=store.clock()).phase
             conn = Conn(port)
             status, body = asyncio.run(
                 conn.request("GET", f"/games/{name}", b"", {"Accept-Encoding": BROWSER_ENCODINGS})

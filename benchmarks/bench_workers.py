@@ -44,6 +44,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.models import PhaseRow
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -198,7 +199,7 @@ def run_config(url: str, variant: str, games: int, workers: int, rounds: int, se
 
     settings = GameSettings(deadlines={"movement": "1d", "retreats": "1d", "adjustments": "1d"})
     for n in names:
-        store.create_game(n, variant, now=now, settings=settings)
+        store_games.create_game(store, n, variant, now=now, settings=settings)
     procs = [
         subprocess.Popen(
             [*_dippouch(), "worker", "--db", url, "--interval", "0.1", "--quiet"],

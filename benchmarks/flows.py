@@ -21,6 +21,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+
 
 def measure(tree: Path) -> None:
     sys.path[:0] = [str(tree / "src"), str(tree / "tests")]
@@ -48,7 +52,7 @@ def measure(tree: Path) -> None:
         for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"):
             site.seat("g", power, power)
             if ready:  # the others ready already: France's "ready" processes the phase
-                site.web.store.submit("g", power, "no orders", now=site.clock(), ready=True)
+                store_submissions.submit(site.web.store, "g", power, "no orders", now=site.clock(), ready=True)
         # The player opens their page first, as one does (the form comes from it); the submission is measured.
         assert page.get("/games/g/play/France").status_code == 200
         modules: set[str] = set()
@@ -88,7 +92,7 @@ def measure(tree: Path) -> None:
             threading.setprofile(None)
             sa.event.remove(engine, "checkout", checkout)
         assert r.status_code == 303, r.text[:300]
-        phase = site.web.store.status("g", now=site.clock()).phase
+        phase = store_status.status(site.web.store, "g", now=site.clock()).phase
         rooms = sorted({room(m) for m in modules})
         print(
             f"web submission{' with ready' if ready else ''}: {len(modules)} modules in {len(rooms)} rooms "
@@ -120,7 +124,7 @@ def mail_flow(*, site_for: Any, module_of: Any, room: Any) -> None:
     site = site_for(f"sqlite:///{tempfile.mkdtemp()}/mail.db", limits={})
     site.new_game("demo")
     store = site.web.store
-    store.assign("demo", "France", "Fay", now=site.clock(), email="fay@example.org")
+    store_games.assign(store, "demo", "France", "Fay", now=site.clock(), email="fay@example.org")
 
     def message(orders: str) -> bytes:
         m = EmailMessage()

@@ -20,6 +20,10 @@ from dippouch.game import GameError, GameSettings, check_orders
 from dippouch.report import phase_report
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 STD = load_variant("standard")
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -96,17 +100,19 @@ def test_a_text_no_catalogue_has_is_shown_as_it_is() -> None:
 def game(tmp_path: Path) -> Iterator[GameStore]:
     """A German game whose Spring 1901 was processed with a bounce, a refused line and units without orders."""
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(language="de"))
-    store.submit("demo", "Germany", "A mun - bur\nA ber - pruss", now=T0)
-    store.submit("demo", "France", "A par - bur\nA mar - pie", now=T0)
-    store.process("demo", now=T0 + timedelta(hours=1), force=True)
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language="de"))
+    store_submissions.submit(store, "demo", "Germany", "A mun - bur\nA ber - pruss", now=T0)
+    store_submissions.submit(store, "demo", "France", "A par - bur\nA mar - pie", now=T0)
+    store_processing.process(store, "demo", now=T0 + timedelta(hours=1), force=True)
     yield store
     store.close()
 
 
 def test_the_store_refuses_in_english_and_the_door_says_it_in_the_readers_language(game: GameStore) -> None:
     with pytest.raises(GameError) as e:
-        game.submit("demo", "France", "A par H", now=T0 + timedelta(hours=2), phase="Spring 1901 Movement")
+        store_submissions.submit(
+            game, "demo", "France", "A par H", now=T0 + timedelta(hours=2), phase="Spring 1901 Movement"
+        )
     assert str(e.value).startswith("Spring 1901 Movement was processed at ")
     de, fr = say(e.value.msg, "de"), say(e.value.msg, "fr")
     assert de.startswith("Frühjahr 1901 Bewegung wurde am ") and "Die offene Phase ist Herbst 1901 Bewegung" in de
@@ -114,7 +120,7 @@ def test_the_store_refuses_in_english_and_the_door_says_it_in_the_readers_langua
 
 
 def test_the_report_says_the_adjudicators_reasons_and_the_refused_lines_in_its_language(game: GameStore) -> None:
-    rec = game.phase_record("demo")
+    rec = store_history.phase_record(game, "demo")
     de = " ".join(phase_report(STD, rec).split())  # the game's language, unwrapped
     assert "A Munich - Burgundy (scheitert) -- Patt mit A Paris (1 gegen 1)" in de
     assert "'A ber - pruss' -- keine Provinz 'pruss'; meinten Sie Prussia (pru) oder Paris (par)?" in de
@@ -154,12 +160,12 @@ def test_w3k_conversions_in_the_reports_language(tmp_path: Path) -> None:
     start = board(w3k, "Summer 1642", {"Crown": ["F bri", "A glo"]}, {"Crown": ["bri", "glo"]}, homes={})
     store = GameStore(f"sqlite:///{tmp_path / 'w.db'}")
     try:
-        store.create_game(
-            "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(language="fr")
+        store_games.create_game(
+            store, "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(language="fr")
         )
-        store.submit("g", "Crown", "Fleet Bristol converts", now=T0)
-        store.process("g", now=T0, force=True)
-        rec = store.phase_record("g")
+        store_submissions.submit(store, "g", "Crown", "Fleet Bristol converts", now=T0)
+        store_processing.process(store, "g", now=T0, force=True)
+        rec = store_history.phase_record(store, "g")
     finally:
         store.close()
     fr = " ".join(phase_report(w3k, rec).split())

@@ -31,6 +31,10 @@ from dippouch.store import GameStore
 
 if __name__ == "__main__":  # run as a script (recording with other code): the tests' helpers are beside it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from w3k_season import season_orders
 
 GOLDEN = Path(__file__).parent / "data" / "golden" / "w3k_reports_en.txt"
@@ -41,17 +45,17 @@ PHASES = 9
 
 def _season(tmp_path: Path) -> Iterator[tuple[GameStore, list[dict[str, object]]]]:
     store = GameStore(f"sqlite:///{tmp_path / 'w3k.db'}")
-    store.create_game("golden", "w3k", now=T0, settings=GameSettings(language="en"))
+    store_games.create_game(store, "golden", "w3k", now=T0, settings=GameSettings(language="en"))
     rng = random.Random(1642)
     t = T0
     records: list[dict[str, object]] = []
     for _ in range(PHASES):
         phase = str(records[-1]["next_phase"]) if records else None
         for power, text in season_orders(rng, store, "golden", phase).items():
-            store.submit("golden", power, text, now=t)
+            store_submissions.submit(store, "golden", power, text, now=t)
         t += timedelta(hours=1)
-        store.process("golden", now=t, force=True)
-        records.append(dict(store.phase_record("golden")))
+        store_processing.process(store, "golden", now=t, force=True)
+        records.append(dict(store_history.phase_record(store, "golden")))
     yield store, records
     store.close()
 

@@ -15,6 +15,10 @@ from dippouch.game import GameError, GameSettings
 from dippouch.play.reports import stored_report
 from dippouch.report import deadlines_ical, phase_report
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -25,13 +29,13 @@ RETREAT = {"France": "A bur - pic"}
 
 def _play(tmp_path: Path, language: str, turns: int) -> Iterator[GameStore]:
     store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(language=language))
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language=language))
     t = T0
     for orders in (SPRING, FALL, RETREAT)[:turns]:
         for power, text in orders.items():
-            store.submit("demo", power, text, now=t)
+            store_submissions.submit(store, "demo", power, text, now=t)
         t += timedelta(hours=1)
-        store.process("demo", now=t, force=True)
+        store_processing.process(store, "demo", now=t, force=True)
     yield store
     store.close()
 
@@ -56,7 +60,7 @@ def test_a_german_games_report_is_in_german(german: GameStore) -> None:
 
 def test_the_same_record_reads_in_each_language_asked(german: GameStore) -> None:
     """``lang`` overrides the game's language: the same phase for a reader of another language."""
-    rec = german.phase_record("demo")
+    rec = store_history.phase_record(german, "demo")
     v = load_variant("standard")
     english = phase_report(v, rec, lang="en")
     assert english.startswith("Fall 1901 Movement results, game demo (Standard Diplomacy)\n")

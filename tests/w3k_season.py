@@ -14,6 +14,7 @@ from dippouch.core.notation import format_order
 from dippouch.core.orders import Move, Order, Support
 from dippouch.game import may_submit, position_from_data
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
 
 GARBLED = ["A bristle - lundy", "F nowhere H", "A cork S", "build army", "A x - y - z", "F lon C A"]
 """Lines no reader makes sense of: every kind of refusal the arrival check has."""
@@ -23,7 +24,7 @@ def season_orders(rng: random.Random, store: GameStore, game: str, phase: str | 
     """Each power's text for the open phase: most of its legal orders, some another's, some impossible, some
     misspelt."""
     variant = load_variant("w3k")
-    rec = store.phase_record(game, phase, open_ok=True, submissions=False)
+    rec = store_history.phase_record(store, game, phase, open_ok=True, submissions=False)
     pos = position_from_data(variant, rec["position"])
     kind = variant.calendar.kind(pos.phase)
     legal = all_legal_orders(variant, pos)

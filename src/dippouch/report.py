@@ -165,7 +165,7 @@ def phase_report(
     lang: str | None = None,
     basis: ReportBasis | None = None,
 ) -> str:
-    """The report for one phase record (see :meth:`dippouch.store.GameStore.phase_record`).
+    """The report for one phase record (see :func:`dippouch.store.history.phase_record`).
 
     Places are written by their full names unless ``full`` is false (the map's abbreviations, shorter but
     known only to those who know the map); explanations always use full names. The fixed words are in

@@ -12,6 +12,8 @@ from types import ModuleType
 
 import pytest
 
+from dippouch.store import history as store_history
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_replay.py"
 
 
@@ -61,8 +63,8 @@ def test_random_orders_are_the_engines_legal_orders(tmp_path: Path) -> None:
     bench = _load()
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
     assert bench.play(store, "g", 1, 7) >= 4
-    for phase in store.history("g"):
-        record = store.phase_record("g", phase_id=phase.id, open_ok=True)
+    for phase in store_history.history(store, "g"):
+        record = store_history.phase_record(store, "g", phase_id=phase.id, open_ok=True)
         for sub in record["submissions"]:
             refused = [line for line in sub["lines"] if line.get("error")]
             assert refused == [], (phase.name, sub["power"], refused)

@@ -21,6 +21,10 @@ from dippouch.bots.seats import play_seats, seat_bot
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 
 def _move(v: Variant, src: str, dest: str) -> Move:
@@ -140,20 +144,24 @@ def test_seated_bots_recall_the_stored_game(tmp_path: Path, monkeypatch: pytest.
     moves came to in the game's processed movement phases, read back from the store."""
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    store.create_game("g", "standard", now=now)
-    store.submit("g", "Austria", "A vie - gal\nA bud - ser", now=now)
-    store.submit("g", "Russia", "A war - gal", now=now)
-    store.process("g", now=now + timedelta(days=30), force=True)
+    store_games.create_game(store, "g", "standard", now=now)
+    store_submissions.submit(store, "g", "Austria", "A vie - gal\nA bud - ser", now=now)
+    store_submissions.submit(store, "g", "Russia", "A war - gal", now=now)
+    store_processing.process(store, "g", now=now + timedelta(days=30), force=True)
     v = load_variant("standard")
-    got = recalled(v, [store.phase_record("g", "Spring 1901 Movement")["results"]], ["Austria", "Russia", "Italy"])
+    got = recalled(
+        v, [store_history.phase_record(store, "g", "Spring 1901 Movement")["results"]], ["Austria", "Russia", "Italy"]
+    )
     gal = v.map.province_of(v.map.loc("gal"))
     assert got["Austria"].failures(v.map.province_of(v.map.loc("vie")), gal) == 1
     assert got["Russia"].failures(v.map.province_of(v.map.loc("war")), gal) == 1
     assert dict(got["Austria"].failed) == {(v.map.province_of(v.map.loc("vie")), gal): 1} and not got["Italy"].failed
-    store.submit("g", "Austria", "A vie - gal", now=now + timedelta(days=31))  # the same bounce again
-    store.submit("g", "Russia", "A war - gal", now=now + timedelta(days=31))
-    store.process("g", now=now + timedelta(days=60), force=True)  # Fall 1901 Movement
-    store.process("g", now=now + timedelta(days=90), force=True)  # Winter 1901: adjustments
+    store_submissions.submit(
+        store, "g", "Austria", "A vie - gal", now=now + timedelta(days=31)
+    )  # the same bounce again
+    store_submissions.submit(store, "g", "Russia", "A war - gal", now=now + timedelta(days=31))
+    store_processing.process(store, "g", now=now + timedelta(days=60), force=True)  # Fall 1901 Movement
+    store_processing.process(store, "g", now=now + timedelta(days=90), force=True)  # Winter 1901: adjustments
     handed: dict[str, Memory | None] = {}
 
     class Watching(HeuristicBot):

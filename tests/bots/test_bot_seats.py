@@ -15,6 +15,11 @@ from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.bots import games_with_bots
 from dippouch.worker.service import process_due
 
@@ -23,12 +28,12 @@ T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 def _game(url: str, name: str = "g", variant: str = "standard", missed_limit: int = 1) -> GameStore:
     store = GameStore(url)
-    store.create_game(name, variant, settings=GameSettings(missed_limit=missed_limit), now=T0)
+    store_games.create_game(store, name, variant, settings=GameSettings(missed_limit=missed_limit), now=T0)
     return store
 
 
 def _sources(store: GameStore, game: str, phase: str) -> dict[str, list[tuple[int, str, bool]]]:
-    rec = store.phase_record(game, phase, open_ok=True)
+    rec = store_history.phase_record(store, game, phase, open_ok=True)
     out: dict[str, list[tuple[int, str, bool]]] = {}
     for sub in rec["submissions"]:
         out.setdefault(sub["power"], []).append((sub["version"], sub["source"], sub["ready"]))
@@ -41,7 +46,7 @@ def test_a_seated_bot_submits_like_a_player_as_soon_as_the_phase_opens(db_url: s
     moves = play_seats(store, now=T0 + timedelta(minutes=1))
     assert [(m.power, m.level, m.version) for m in moves] == [("France", "heuristic", 1)]
     assert _sources(store, "g", "Spring 1901 Movement") == {"France": [(1, "bot", True)]}
-    st = store.status("g", now=T0 + timedelta(minutes=2))
+    st = store_status.status(store, "g", now=T0 + timedelta(minutes=2))
     france = next(p for p in st.powers if p.power == "France")
     assert france.player == "bot:heuristic" and france.accepted == 3 and france.rejected == 0
     # Asked again in the same phase, the bot has nothing more to send: one version, never replaced.
@@ -52,34 +57,34 @@ def test_a_seated_bot_submits_like_a_player_as_soon_as_the_phase_opens(db_url: s
 def test_a_power_in_civil_disorder_is_played_by_a_bot_until_a_person_takes_the_seat(db_url: str) -> None:
     store = _game(db_url, missed_limit=1)
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
-        store.assign("g", power, f"player-{power}", now=T0)
+        store_games.assign(store, "g", power, f"player-{power}", now=T0)
     set_disorder_bot(store, "g", "heuristic", now=T0)
     assert games_with_bots(store) == ["g"]
     now = T0
     # Everyone but England sends orders; England misses Spring 1901 and falls into civil disorder.
     for power in ("Austria", "France", "Germany", "Italy", "Russia", "Turkey"):
-        store.submit("g", power, "", now=now, replace_with_nothing=True, ready=True)
+        store_submissions.submit(store, "g", power, "", now=now, replace_with_nothing=True, ready=True)
     now += timedelta(days=13)
-    assert store.process("g", now=now) == ["Spring 1901 Movement"]  # processed without the bots' turn
-    st = store.status("g", now=now)
+    assert store_processing.process(store, "g", now=now) == ["Spring 1901 Movement"]  # processed without the bots' turn
+    st = store_status.status(store, "g", now=now)
     england = next(p for p in st.powers if p.power == "England")
     assert england.civil_disorder and england.player == "player-England"
     moves = play_seats(store, now=now)
     assert [(m.power, m.took_seat) for m in moves] == [("England", True)]
-    st = store.status("g", now=now)
+    st = store_status.status(store, "g", now=now)
     england = next(p for p in st.powers if p.power == "England")
     assert england.player == "bot:heuristic" and england.version == 1 and england.ready
     assert _sources(store, "g", st.phase or "")["England"] == [(1, "bot", True)]
-    history = dict((p, h) for p, _, h in store.players("g"))["England"]
+    history = dict((p, h) for p, _, h in store_games.players(store, "g"))["England"]
     assert [name for name, _, _ in history] == ["player-England", "bot:heuristic"]
 
     # A person takes the seat back: the bot sends nothing more for England.
-    store.assign("g", "England", "Alice", now=now, replace=True)
+    store_games.assign(store, "g", "England", "Alice", now=now, replace=True)
     for power in ("Austria", "France", "Germany", "Italy", "Russia", "Turkey"):
-        store.submit("g", power, "", now=now, replace_with_nothing=True, ready=True)
+        store_submissions.submit(store, "g", power, "", now=now, replace_with_nothing=True, ready=True)
     now += timedelta(days=13)
     process_with_bots(store, "g", now=now)
-    st = store.status("g", now=now)
+    st = store_status.status(store, "g", now=now)
     england = next(p for p in st.powers if p.power == "England")
     assert england.player == "Alice" and england.version is None
     assert play_seats(store, now=now) == []
@@ -95,7 +100,7 @@ def test_a_game_of_bots_alone_is_played_by_the_worker_at_the_installations_pace(
     # Half a minute after the phase opened the bots have not ordered yet, however often the worker looks.
     for _ in range(3):
         assert process_due(store, now=T0 + timedelta(seconds=30)) == []
-    first = store.status("g", now=T0).phase or ""
+    first = store_status.status(store, "g", now=T0).phase or ""
     assert _sources(store, "g", first) == {}
     played: list[str] = []
     for minute in range(1, 5):
@@ -103,9 +108,9 @@ def test_a_game_of_bots_alone_is_played_by_the_worker_at_the_installations_pace(
         for _ in range(3):  # looks at the same moment process no more
             played += [p.phase for p in process_due(store, now=now)]
         assert len(played) == minute, (minute, played)  # one phase the bots ordered each minute
-    rec = store.phase_record("g", played[0])
+    rec = store_history.phase_record(store, "g", played[0])
     assert {s["source"] for s in rec["submissions"]} == {"bot"}
-    assert store.status("g", now=T0 + timedelta(minutes=4)).state == "active"
+    assert store_status.status(store, "g", now=T0 + timedelta(minutes=4)).state == "active"
 
 
 def test_seat_bot_and_bot_policy_commands(tmp_path: Path) -> None:

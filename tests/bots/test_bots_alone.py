@@ -24,6 +24,9 @@ from dippouch.game import GameSettings
 from dippouch.play.orders import send_orders
 from dippouch.play.processing import TooSoon, process_now
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.bots import games_of_bots_alone, note_watched
 from dippouch.worker.service import process_due
 from websupport import ACCEPT, Site
@@ -34,10 +37,10 @@ POWERS = load_variant("hundred3").power_names
 
 def _bots_game(store: GameStore, name: str = "robots", *, person: str | None = None) -> str:
     """A game of three powers, each a random bot's (``person``: the first power is this player's instead)."""
-    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+    store_games.create_game(store, name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     for i, power in enumerate(POWERS):
         if i == 0 and person is not None:
-            store.assign(name, power, person, now=T0)
+            store_games.assign(store, name, power, person, now=T0)
         else:
             seat_bot(store, name, power, "random", now=T0)
     play_seats(store, now=T0, games=[name])  # as a practice game's start does: its bots order at once
@@ -55,7 +58,7 @@ def _site_game(site: Site, name: str = "robots") -> None:
 def test_process_now_of_a_game_bots_alone_play_goes_one_phase_a_request_at_the_pace(tmp_path: Path) -> None:
     site = Site(f"sqlite:///{tmp_path / 'web.db'}", limits={})
     _site_game(site)
-    first = site.web.store.status("robots", now=site.clock()).phase
+    first = store_status.status(site.web.store, "robots", now=site.clock()).phase
     # The phase opened a moment ago: its bots order it only a minute after, and "process now" waits as long.
     r = site.api(site.coordinator, "/api/games/robots/actions", {"action": "process"})
     assert r.status_code == 429, r.text
@@ -63,7 +66,7 @@ def test_process_now_of_a_game_bots_alone_play_goes_one_phase_a_request_at_the_p
     assert r.json()["error"] == (
         "bots alone play robots, and this site plays such a game at most one phase every 60 s: process it again in 60 s"
     )
-    assert site.web.store.status("robots", now=site.clock()).phase == first  # nothing was processed
+    assert store_status.status(site.web.store, "robots", now=site.clock()).phase == first  # nothing was processed
     site.clock.advance(seconds=45)
     r = site.api(site.coordinator, "/api/games/robots/actions", {"action": "process"})
     assert r.status_code == 429 and r.headers["retry-after"] == "15"
@@ -71,7 +74,7 @@ def test_process_now_of_a_game_bots_alone_play_goes_one_phase_a_request_at_the_p
     r = site.api(site.coordinator, "/api/games/robots/actions", {"action": "process"})
     assert r.status_code == 200, r.text
     assert r.json()["message"] == f"Processed {first}."  # one phase, not twenty
-    second = site.web.store.status("robots", now=site.clock()).phase
+    second = store_status.status(site.web.store, "robots", now=site.clock()).phase
     assert second != first
     # The desk's form, read in German: the same refusal, in the reader's words, with the time to wait.
     r = site.post_form(
@@ -88,27 +91,27 @@ def test_process_now_of_a_game_bots_alone_play_goes_one_phase_a_request_at_the_p
     site.clock.advance(minutes=1)
     r = site.post_form(site.coordinator, "/games/robots/coordinate/process", {"confirm": "yes"})
     assert r.status_code == 303, r.text
-    assert site.web.store.status("robots", now=site.clock()).phase not in (first, second)
+    assert store_status.status(site.web.store, "robots", now=site.clock()).phase not in (first, second)
 
 
 def test_process_now_and_a_bot_seated_are_charged_to_the_work_budget_before_they_run(tmp_path: Path) -> None:
     site = Site(f"sqlite:///{tmp_path / 'web.db'}", limits={})
     _site_game(site)
     site.clock.advance(minutes=5)
-    phase = site.web.store.status("robots", now=site.clock()).phase
+    phase = store_status.status(site.web.store, "robots", now=site.clock()).phase
     # A share of nothing (the budget's own class, wherever it lives): every expensive request waits.
     site.app.state.budget = type(site.app.state.budget)(0.0, 60.0)
     r = site.api(site.coordinator, "/api/games/robots/actions", {"action": "process"})
     assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1, r.text
     r = site.post_form(site.coordinator, "/games/robots/coordinate/process", {"confirm": "yes"})
     assert r.status_code == 429, r.text
-    assert site.web.store.status("robots", now=site.clock()).phase == phase  # the work never ran
+    assert store_status.status(site.web.store, "robots", now=site.clock()).phase == phase  # the work never ran
     site.new_game("other", "hundred3")
     r = site.api(site.coordinator, "/api/games/other/bots", {"power": POWERS[0], "level": "search"})
     assert r.status_code == 429, r.text
     r = site.post_form(site.coordinator, "/games/other/coordinate/seat-bot", {"power": POWERS[0], "level": "search"})
     assert r.status_code == 429, r.text
-    assert all(current is None for _, current, _ in site.web.store.players("other"))  # no bot was seated
+    assert all(current is None for _, current, _ in store_games.players(site.web.store, "other"))  # no bot was seated
     # Other actions of the desk cost nothing and are not charged.
     r = site.api(site.coordinator, "/api/games/robots/actions", {"action": "pause"})
     assert r.status_code == 200, r.text
@@ -126,11 +129,11 @@ def test_a_game_bots_alone_play_that_nobody_looks_at_is_paused(store: GameStore)
     assert stop_unwatched_bot_games(store, now=T0 + timedelta(minutes=61)) == []
     later = T0 + timedelta(minutes=111)
     assert [p.game for p in process_due(store, now=later)] == []  # the worker's look pauses it first
-    st = store.status(robots, now=later)
+    st = store_status.status(store, robots, now=later)
     assert st.state == "paused"
-    assert store.status(people, now=later).state == "active"
+    assert store_status.status(store, people, now=later).state == "active"
     # Its coordinator resumes it: that is a look, and it plays on for another hour.
-    store.resume(robots, now=later + timedelta(days=1))
+    store_deadlines.resume(store, robots, now=later + timedelta(days=1))
     assert stop_unwatched_bot_games(store, now=later + timedelta(days=1, minutes=59)) == []
     assert stop_unwatched_bot_games(store, now=later + timedelta(days=1, minutes=61)) == [robots]
 
@@ -153,9 +156,9 @@ def test_a_practice_game_is_no_game_of_bots_alone_and_its_bots_answer_the_person
     store: GameStore,
 ) -> None:
     game = _bots_game(store, "practice", person="you (practice)")
-    opened = store.status(game, now=T0).phase
+    opened = store_status.status(store, game, now=T0).phase
     send_orders(store, game, POWERS[0], "", source="web", now=T0, ready=True, replace_with_nothing=True)
-    st = store.status(game, now=T0)
+    st = store_status.status(store, game, now=T0)
     assert not bots_alone(st.powers) and st.phase != opened  # processed at once, at the person's word
     assert all(ps.version is not None for ps in st.powers if ps.power != POWERS[0] and ps.must_act)
 
@@ -204,4 +207,4 @@ def test_an_outsider_is_refused_before_anything_about_the_game_is_read_or_charge
         ):
             r = site.post_form(outsider, url, form)
             assert r.status_code == 404 and "Games:" not in r.text, (url, r.text)
-    assert all(current == "bot:random" for _, current, _ in site.web.store.players("secret"))
+    assert all(current == "bot:random" for _, current, _ in store_games.players(site.web.store, "secret"))

@@ -14,6 +14,8 @@ from dippouch.core.sight import sight
 from dippouch.core.variant import Variant
 from dippouch.game import GameSettings, position_from_data
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -21,7 +23,7 @@ T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 def _seen_by_bot(db_url: str, *, fog: bool) -> tuple[Variant, Position, dict[str, Position]]:
     """The whole board of a standard game's first phase, and the position each bot was handed to think on."""
     store = GameStore(db_url)
-    store.create_game("g", "standard", settings=GameSettings(fog=fog), now=T0)
+    store_games.create_game(store, "g", "standard", settings=GameSettings(fog=fog), now=T0)
     for power in ("France", "Turkey"):
         seat_bot(store, "g", power, "heuristic", now=T0)
     handed: dict[str, Position] = {}
@@ -35,7 +37,7 @@ def _seen_by_bot(db_url: str, *, fog: bool) -> tuple[Variant, Position, dict[str
     moves = play_seats(store, now=T0 + timedelta(minutes=1), think=think)
     assert sorted(m.power for m in moves) == ["France", "Turkey"]
     variant = load_variant("standard")
-    rec = store.phase_record("g", "Spring 1901 Movement", open_ok=True, submissions=False)
+    rec = store_history.phase_record(store, "g", "Spring 1901 Movement", open_ok=True, submissions=False)
     return variant, position_from_data(variant, rec["position"]), handed
 
 

@@ -14,6 +14,10 @@ from dippouch.bots.seats import answer_press, play_seats, seat_bot
 from dippouch.game import GameSettings
 from dippouch.play.press import PressRefused, send_press
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 BOTS = ("Austria", "England", "Germany", "Italy", "Russia", "Turkey")
@@ -23,12 +27,12 @@ ASK = "Will you support my A Paris to Burgundy?"
 def _game(url: str, press: dict[str, object] | None = None, language: str = "en") -> GameStore:
     """Standard, France a person, the six others heuristic bots that have sent their Spring 1901 orders."""
     store = GameStore(url)
-    store.create_game("g", "standard", settings=GameSettings(language=language), now=T0)
+    store_games.create_game(store, "g", "standard", settings=GameSettings(language=language), now=T0)
     if press is not None:
         store_press.set_press_rules(store, "g", press, now=T0)
     for power in BOTS:
         seat_bot(store, "g", power, "heuristic", now=T0)
-    store.assign("g", "France", "Alice", now=T0)
+    store_games.assign(store, "g", "France", "Alice", now=T0)
     play_seats(store, now=T0)
     return store
 
@@ -38,7 +42,7 @@ def _said(store: GameStore, power: str = "France") -> list[tuple[str, str]]:
 
 
 def _orders(store: GameStore, power: str) -> tuple[int, list[str]]:
-    rec = store.phase_record("g", "Spring 1901 Movement", open_ok=True)
+    rec = store_history.phase_record(store, "g", "Spring 1901 Movement", open_ok=True)
     last = [s for s in rec["submissions"] if s["power"] == power][-1]
     return int(last["version"]), sorted(str(last["text"]).splitlines())
 
@@ -57,9 +61,13 @@ def test_a_bot_answers_yes_in_the_same_channel_and_orders_the_support(db_url: st
     version, orders = _orders(store, "Germany")
     assert version == 2 and "A mun S A par - bur" in orders
     # The phase processes with the support ordered and given.
-    store.submit("g", "France", "A par - bur\nA mar - spa\nF bre - mao", now=T0 + timedelta(minutes=2), ready=True)
-    assert store.process("g", now=T0 + timedelta(minutes=3), force=True) == ["Spring 1901 Movement"]
-    results = {r["order"]: r["result"] for r in (store.history("g")[0].results or []) if r["power"] == "Germany"}
+    store_submissions.submit(
+        store, "g", "France", "A par - bur\nA mar - spa\nF bre - mao", now=T0 + timedelta(minutes=2), ready=True
+    )
+    assert store_processing.process(store, "g", now=T0 + timedelta(minutes=3), force=True) == ["Spring 1901 Movement"]
+    results = {
+        r["order"]: r["result"] for r in (store_history.history(store, "g")[0].results or []) if r["power"] == "Germany"
+    }
     assert results["A mun S A par - bur"] == "given"
     # The next phase: the bots order afresh (the promise was for Spring 1901 only).
     assert play_seats(store, now=T0 + timedelta(minutes=4))  # Fall 1901: the bots order afresh

@@ -20,6 +20,8 @@ from dippouch.bots.seats import play_outside
 from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "json_bot.py"
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -215,12 +217,12 @@ def test_a_program_that_cannot_start_is_a_clear_error() -> None:
 def test_an_outside_bot_sends_a_stored_games_orders_as_a_bot_version(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path}/g.db"
     store = GameStore(db)
-    store.create_game("g", "standard", now=T0)
+    store_games.create_game(store, "g", "standard", now=T0)
     bot = OutsideBot([sys.executable, str(EXAMPLE)], timeout=20)
     try:
         move = play_outside(store, "g", "germany", bot, now=T0)
     finally:
         bot.close()
     assert move is not None and move.power == "Germany" and move.version == 1
-    sub = store.phase_record("g", "Spring 1901 Movement", open_ok=True)["submissions"][0]
+    sub = store_history.phase_record(store, "g", "Spring 1901 Movement", open_ok=True)["submissions"][0]
     assert sub["source"] == "bot" and sub["ready"] and sub["power"] == "Germany"

@@ -26,6 +26,8 @@ from dippouch.bots.outside import MAX_DEPTH, OutsideBot, order_limit
 from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 SLACK = 3.0
@@ -230,7 +232,7 @@ def test_dippouch_bot_plays_on_when_its_program_answers_too_deep_to_read(tmp_pat
 
 def test_dippouch_bot_on_a_stored_game_sends_no_orders_when_its_program_answers_too_deep(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path}/g.db"
-    GameStore(db).create_game("g", "standard", now=T0)
+    store_games.create_game(GameStore(db), "g", "standard", now=T0)
     cmd = _deep_program(tmp_path)
     r = CliRunner().invoke(
         app,
@@ -240,5 +242,5 @@ def test_dippouch_bot_on_a_stored_game_sends_no_orders_when_its_program_answers_
     assert "Traceback" not in r.output and r.exception is None
     assert "France sent version 1 for Spring 1901 Movement in g (source bot)" in r.output
     assert "answered with JSON nested 999,000 levels deep" in r.output
-    [sub] = GameStore(db).phase_record("g", "Spring 1901 Movement", open_ok=True)["submissions"]
+    [sub] = store_history.phase_record(GameStore(db), "g", "Spring 1901 Movement", open_ok=True)["submissions"]
     assert sub["power"] == "France" and sub["source"] == "bot" and sub["ready"]

@@ -22,6 +22,8 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 
 register_commands()
 runner = CliRunner()
@@ -89,10 +91,10 @@ def test_process_is_bounded_when_phases_need_nobody(db_url: str) -> None:
         v = load_variant("standard")
         # Austria owns Warsaw (not a home centre) and has no unit: it can never build, and nobody else exists.
         pos = board(v, "Spring 1901 Movement", {}, centres={"Austria": ["war"]})
-        store.create_game("g", "standard", now=T0, position=position_to_data(v, pos))
-        done = store.process("g", now=T0, force=True)
+        store_games.create_game(store, "g", "standard", now=T0, position=position_to_data(v, pos))
+        done = store_processing.process(store, "g", now=T0, force=True)
         assert 1 <= len(done) <= 10, done
-        done = store.process("g", now=T0)
+        done = store_processing.process(store, "g", now=T0)
         assert len(done) <= 10, done
     finally:
         store.close()

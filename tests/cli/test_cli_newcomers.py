@@ -14,6 +14,7 @@ from dippouch.game import GameError
 from dippouch.play import openings as play_openings
 from dippouch.store import GameStore
 from dippouch.store import openings as store_openings
+from dippouch.store import status as store_status
 from dippouch.store.people.persons import create_person
 
 register_commands()
@@ -28,7 +29,7 @@ def test_new_no_newcomers_keeps_a_newcomer_out_and_new_lets_them_in(tmp_path: Pa
     r = CliRunner().invoke(app, ["new", "all", "--variant", "hundred3", "--db", db])
     assert r.exit_code == 0 and "newcomers" not in r.output, r.output
     store = GameStore(db)
-    assert store.status("vets", now=T0).settings.newcomers is False
+    assert store_status.status(store, "vets", now=T0).settings.newcomers is False
     for game in ("vets", "all"):
         store_openings.open_game(store, game, now=T0, press="", min_reliability=0, mode="preferences")
     ivan = create_person(store, "Ivan", now=T0)

@@ -14,6 +14,8 @@ from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.play.records import choose_scoring
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.store.ratings import ledger as stored
 
@@ -30,13 +32,13 @@ def db(tmp_path: Path) -> str:
     people = [create_person(store, f"P{i}", now=NOW) for i in range(8)]
     for n, seated in enumerate((people[:7], people[1:])):
         game = f"d{n}"
-        store.create_game(game, "standard", now=NOW)
+        store_games.create_game(store, game, "standard", now=NOW)
         choose_scoring(store, game, "sos", now=NOW)
         for power, person in zip(POWERS, seated, strict=True):
-            store.assign(game, power, f"{game} {power}", now=NOW)
+            store_games.assign(store, game, power, f"{game} {power}", now=NOW)
             seat_person(store, game, power, person, now=NOW)
         for power in POWERS:
-            store.vote(game, power, True, now=NOW + timedelta(hours=n + 1))
+            store_votes.vote(store, game, power, True, now=NOW + timedelta(hours=n + 1))
     return url
 
 

@@ -15,6 +15,9 @@ from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.ranking.scoring import systems
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -27,12 +30,12 @@ def db(tmp_path: Path) -> str:
     migrated_sqlite(tmp_path / "g.db")
     url = f"sqlite:///{tmp_path / 'g.db'}"
     store = GameStore(url)
-    store.create_game("drawn", "standard", now=NOW)
+    store_games.create_game(store, "drawn", "standard", now=NOW)
     for power in POWERS:
-        if store.status("drawn", now=NOW).state != "finished":
-            store.vote("drawn", power, True, now=NOW)
-    assert store.status("drawn", now=NOW).state == "finished"
-    store.create_game("running", "standard", now=NOW)
+        if store_status.status(store, "drawn", now=NOW).state != "finished":
+            store_votes.vote(store, "drawn", power, True, now=NOW)
+    assert store_status.status(store, "drawn", now=NOW).state == "finished"
+    store_games.create_game(store, "running", "standard", now=NOW)
     return url
 
 
@@ -115,20 +118,20 @@ def test_a_new_game_chooses_its_system_and_is_scored_under_it(db: str) -> None:
     assert "Scored at its end under Sum of squares" in " ".join(made.output.split())
     store = GameStore(db)
     for power in POWERS:
-        if store.status("sos", now=NOW).state != "finished":
-            store.vote("sos", power, True, now=NOW)
+        if store_status.status(store, "sos", now=NOW).state != "finished":
+            store_votes.vote(store, "sos", power, True, now=NOW)
     code, said = _run(db, "sos")
     assert code == 0, said
     assert "sos: Sum of squares (the game's system)" in said
     refused = CliRunner().invoke(app, ["new", "typo", "--scoring", "carnge", "--db", db, "--now", NOW.isoformat()])
     assert refused.exit_code == 2 and "did you mean 'carnage'" in refused.output
-    assert "typo" not in {g[0] for g in store.games()}
+    assert "typo" not in {g[0] for g in store_games.games(store)}
 
 
 def test_a_new_game_chooses_the_language_of_its_mail(db: str) -> None:
     register_commands()
     made = CliRunner().invoke(app, ["new", "de", "--language", "DE", "--db", db, "--now", NOW.isoformat()])
     assert made.exit_code == 0, made.output
-    assert GameStore(db).status("de", now=NOW).settings.language == "de"
+    assert store_status.status(GameStore(db), "de", now=NOW).settings.language == "de"
     refused = CliRunner().invoke(app, ["new", "xx", "--language", "xx", "--db", db, "--now", NOW.isoformat()])
     assert refused.exit_code == 2 and "no language 'xx'; languages: en, de, fr" in refused.output

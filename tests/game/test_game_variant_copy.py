@@ -20,7 +20,12 @@ from dippouch.core.variant import content_hash
 from dippouch.game import GameError
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import transfer as store_transfer
 from dippouch.store import variant_copy as store_variant
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -85,39 +90,39 @@ def store(db_url: str) -> Iterator[GameStore]:
 def test_a_game_of_a_user_variant_works_without_the_variable(
     folder: Path, store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store.create_game("g", "v1898", now=T0)
+    store_games.create_game(store, "g", "v1898", now=T0)
     monkeypatch.delenv("DIPPOUCH_VARIANT_PATH")
     settings.reread()
     with pytest.raises(Exception, match="no variant 'v1898'"):
         load_variant("v1898")  # the file is out of reach now...
-    st = store.status("g", now=T0)  # ...but the game has its own copy
+    st = store_status.status(store, "g", now=T0)  # ...but the game has its own copy
     assert st.variant == "v1898" and st.phase == "Spring 1899 Movement"
     assert st.variant_note is not None and "cannot be loaded now" in str(st.variant_note)
-    store.submit("g", "Russia", "A stp - mos", now=T0)
-    store.process("g", now=T0 + timedelta(days=30), force=True)
+    store_submissions.submit(store, "g", "Russia", "A stp - mos", now=T0)
+    store_processing.process(store, "g", now=T0 + timedelta(days=30), force=True)
     assert "Russia" in stored_report(store, "g")
     ok, diffs = store_history.replay(store, "g")
     assert ok, diffs
-    data = store.export_game("g")
+    data = store_transfer.export_game(store, "g")
     assert data["game"]["variant_hash"] == content_hash(data["game"]["variant_data"])
-    store.import_game(data, name="g2")  # imports without the file too
-    assert store.status("g2", now=T0).variant == "v1898"
+    store_transfer.import_game(store, data, name="g2")  # imports without the file too
+    assert store_status.status(store, "g2", now=T0).variant == "v1898"
 
 
 def test_a_changed_file_is_reported_and_the_game_keeps_its_copy(folder: Path, store: GameStore) -> None:
-    store.create_game("g", "v1898", now=T0)
-    assert store.status("g", now=T0).variant_note is None
+    store_games.create_game(store, "g", "v1898", now=T0)
+    assert store_status.status(store, "g", now=T0).variant_note is None
     (folder / "v1898.toml").write_text(V1898.replace('units = ["A stp"]', 'units = ["A mos"]'))
-    st = store.status("g", now=T0)
+    st = store_status.status(store, "g", now=T0)
     assert st.variant_note is not None and "has changed since this game began" in str(st.variant_note)
     assert "upgrade-variant g" in str(st.variant_note)
     # The running game is not changed silently: Russia's army is still in St Petersburg.
-    assert store.submit("g", "Russia", "A stp - mos", now=T0).lines[0].accepted
+    assert store_submissions.submit(store, "g", "Russia", "A stp - mos", now=T0).lines[0].accepted
     assert load_variant("v1898").start.units_of("Russia")[0].loc == load_variant("v1898").map.loc("mos")
 
 
 def test_upgrade_checks_every_unit_and_centre_still_exists(folder: Path, store: GameStore) -> None:
-    store.create_game("g", "v1898", now=T0)
+    store_games.create_game(store, "g", "v1898", now=T0)
     # A new version of the file that drops Smyrna (a unit and a centre stand there) and Trieste's unit's home.
     text = (folder / "v1898.toml").read_text()
     standard = (Path(__file__).resolve().parents[2] / "src/dippouch/variants/standard.toml").read_text()
@@ -135,14 +140,14 @@ def test_upgrade_checks_every_unit_and_centre_still_exists(folder: Path, store: 
     assert any("centre smy (Turkey)" in p for p in problems), problems
     drift, problems = store_variant.upgrade_variant(store, "g", now=T0)
     assert problems  # refused: nothing changed
-    assert store.export_game("g")["game"]["variant_hash"] == drift.stored_hash
+    assert store_transfer.export_game(store, "g")["game"]["variant_hash"] == drift.stored_hash
     # A compatible edit is taken on request, and the old copy is kept in the log.
     (folder / "v1898.toml").write_text(text.replace('title = "1898 (one unit each)"', 'title = "1898, revised"'))
     drift, problems = store_variant.upgrade_variant(store, "g", now=T0)
     assert not problems
-    assert store.variant("g").title == "1898, revised"
-    assert store.status("g", now=T0).variant_note is None
-    events = store.export_game("g")["events"]
+    assert store_variant.variant_of(store, "g").title == "1898, revised"
+    assert store_status.status(store, "g", now=T0).variant_note is None
+    events = store_transfer.export_game(store, "g")["events"]
     up = [e for e in events if e["kind"] == "variant_upgraded"]
     assert len(up) == 1 and up[0]["detail"]["previous_data"]["variant"]["title"] == "1898 (one unit each)"
 
@@ -211,11 +216,11 @@ def test_a_database_from_before_the_migration_keeps_working(folder: Path, tmp_pa
         assert rows["old"][0] == content_hash(load_variant("standard").data)
         assert rows["mine"][0] == content_hash(load_variant("v1898").data)
         assert rows["ghost"][0] is None and rows["ghost"][1] is None  # its file is unknown: left to load by name
-        assert store.status("old", now=T0).phase == "Spring 1901 Movement"
-        assert store.status("mine", now=T0).phase == "Spring 1899 Movement"
-        assert store.submit("old", "France", "A par - bur", now=T0).lines[0].accepted
+        assert store_status.status(store, "old", now=T0).phase == "Spring 1901 Movement"
+        assert store_status.status(store, "mine", now=T0).phase == "Spring 1899 Movement"
+        assert store_submissions.submit(store, "old", "France", "A par - bur", now=T0).lines[0].accepted
         with pytest.raises(Exception, match="no variant 'nosuchvariant'"):
-            store.status("ghost", now=T0)
+            store_status.status(store, "ghost", now=T0)
     finally:
         store.close()
 
@@ -223,34 +228,36 @@ def test_a_database_from_before_the_migration_keeps_working(folder: Path, tmp_pa
 def test_new_position_in_the_contract_shape_fills_home_centres_from_the_variant(folder: Path, store: GameStore) -> None:
     # Without home_centers the powers used to get no home centres.
     position = {"phase": "Winter 1901 Adjustments", "units": [{"power": "France", "unit": "A par"}]}
-    store.create_game("g", "standard", now=T0, position=position)
-    st = store.status("g", now=T0)
+    store_games.create_game(store, "g", "standard", now=T0, position=position)
+    st = store_status.status(store, "g", now=T0)
     assert st.phase == "Winter 1901 Adjustments"
     france = next(p for p in st.powers if p.power == "France")
     assert france.units == 1 and france.centres == 3  # owners from the variant's start
     # Builds in the home centres work because the homes came from the variant.
-    got = store.submit("g", "France", "Build F bre\nBuild A mar", now=T0)
+    got = store_submissions.submit(store, "g", "France", "Build F bre\nBuild A mar", now=T0)
     assert all(ln.accepted for ln in got.lines), got.lines
     with pytest.raises(GameError, match="unknown key 'home_centres'; did you mean 'home_centers'"):
-        store.create_game("h", "standard", now=T0, position={"home_centres": {}})
+        store_games.create_game(store, "h", "standard", now=T0, position={"home_centres": {}})
     with pytest.raises(GameError, match="it is a position of 'hundred'"):
-        store.create_game("h", "standard", now=T0, position={"variant": "hundred"})
+        store_games.create_game(store, "h", "standard", now=T0, position={"variant": "hundred"})
     with pytest.raises(GameError, match="has no orders"):
-        store.create_game("h", "standard", now=T0, position={"orders": {"France": ["A par H"]}})
+        store_games.create_game(store, "h", "standard", now=T0, position={"orders": {"France": ["A par H"]}})
 
 
 def test_a_redrawn_map_is_no_change_to_a_running_game(folder: Path, store: GameStore) -> None:
     """Drawing keys (shapes, the [drawing] table, colours) change no rule: no 'variant changed' note;
     a rule edit beside them still is one."""
-    store.create_game("g", "v1898", now=T0)
+    store_games.create_game(store, "g", "v1898", now=T0)
     text = (folder / "v1898.toml").read_text()
     drawn = text.replace("[powers.Austria]\n", '[powers.Austria]\ncolour = "#123456"\n') + (
         '\n[provinces.tri]\nshape = [[14.0, 45.5]]\n\n[drawing]\nconnectors = [["den", "swe"]]\n'
     )
     (folder / "v1898.toml").write_text(drawn)
-    assert content_hash(dict(load_variant("v1898").data)) != store.export_game("g")["game"]["variant_hash"]
+    assert (
+        content_hash(dict(load_variant("v1898").data)) != store_transfer.export_game(store, "g")["game"]["variant_hash"]
+    )
     drift = store_variant.variant_drift(store, "g")
     assert not drift.changed and drift.note is None
-    assert store.status("g", now=T0).variant_note is None
+    assert store_status.status(store, "g", now=T0).variant_note is None
     (folder / "v1898.toml").write_text(drawn.replace("start_year = 1899", "start_year = 1900"))
     assert store_variant.variant_drift(store, "g").changed

@@ -13,6 +13,10 @@ from dippouch.core.variant import Variant
 from dippouch.game import GameSettings, position_to_data
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from helpers import board
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -39,10 +43,12 @@ def _words(text: str) -> set[str]:
 
 
 def test_w3k_report_uses_full_names_and_abbreviations_only_on_request(store: GameStore, w3k: Variant) -> None:
-    store.create_game("g", "w3k", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
-    r = store.submit("g", "Manchester", "F King's Lynn - The Wash\nA Cambridgeshire - Huntingdonshire", now=T0)
+    store_games.create_game(store, "g", "w3k", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+    r = store_submissions.submit(
+        store, "g", "Manchester", "F King's Lynn - The Wash\nA Cambridgeshire - Huntingdonshire", now=T0
+    )
     assert all(ln.accepted for ln in r.lines), r.lines
-    store.process("g", now=T0, force=True)
+    store_processing.process(store, "g", now=T0, force=True)
     report = stored_report(store, "g")
     # Finding 6: "hpv", "bwk", "Unowned: ang ash ayr ..." -- no player knows the codes.
     leaked = _words(report) & _codes(w3k)
@@ -61,20 +67,25 @@ def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameSt
         {"Crown": ["bri", "glo"], "Cumberland": ["den"], "Argyll": ["bel"]},
         homes={},
     )
-    store.create_game(
-        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(deadlines={"movement": "2d"})
+    store_games.create_game(
+        store,
+        "g",
+        "w3k",
+        now=T0,
+        position=position_to_data(w3k, start),
+        settings=GameSettings(deadlines={"movement": "2d"}),
     )
-    store.submit("g", "Crown", "Fleet Bristol converts", now=T0)
-    store.submit("g", "Argyll", "F Belfast convert", now=T0)
-    store.process("g", now=T0, force=True)
+    store_submissions.submit(store, "g", "Crown", "Fleet Bristol converts", now=T0)
+    store_submissions.submit(store, "g", "Argyll", "F Belfast convert", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
     summer = stored_report(store, "g")
     assert "Crown:             F Bristol convert  -- conversion begun; order it again next movement season" in summer
     assert "Conversion begun: the Crown fleet in Bristol is converting to an army" in summer
     assert "Conversion begun: the Argyll fleet in Belfast" in summer
 
     # Autumn: Bristol completes, Belfast is not ordered again (lapses).
-    store.submit("g", "Crown", "F bri convert", now=T0)
-    store.process("g", now=T0 + timedelta(hours=1), force=True)
+    store_submissions.submit(store, "g", "Crown", "F bri convert", now=T0)
+    store_processing.process(store, "g", now=T0 + timedelta(hours=1), force=True)
     autumn = stored_report(store, "g")
     assert "Conversion completed: the Crown fleet in Bristol is now an army (now A Bristol)" in autumn
     assert "Conversion lapsed: the Argyll fleet in Belfast was not ordered to convert again" in autumn
@@ -88,12 +99,17 @@ def test_a_conversion_is_disrupted_and_one_continues_over_winter(store: GameStor
         {"Crown": ["bri", "glo", "wor"], "Cumberland": ["den"]},
         homes={},
     )
-    store.create_game(
-        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(deadlines={"movement": "2d"})
+    store_games.create_game(
+        store,
+        "g",
+        "w3k",
+        now=T0,
+        position=position_to_data(w3k, start),
+        settings=GameSettings(deadlines={"movement": "2d"}),
     )
-    store.submit("g", "Crown", "F bri convert\nA glo H", now=T0)
-    store.submit("g", "Protectorate", "A som - bri", now=T0)
-    store.process("g", now=T0, force=True)
+    store_submissions.submit(store, "g", "Crown", "F bri convert\nA glo H", now=T0)
+    store_submissions.submit(store, "g", "Protectorate", "A som - bri", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
     autumn = stored_report(store, "g")
     assert (
         "Conversion disrupted: the Crown fleet in Bristol stays a fleet (conversion disrupted by the attack" in autumn
@@ -114,24 +130,29 @@ def test_conversion_under_way_continues_through_winter(store: GameStore, w3k: Va
         {"Crown": ["bri", "glo", "wor", "oxf"]},
         homes={},
     )
-    store.create_game(
-        "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(deadlines={"movement": "2d"})
+    store_games.create_game(
+        store,
+        "g",
+        "w3k",
+        now=T0,
+        position=position_to_data(w3k, start),
+        settings=GameSettings(deadlines={"movement": "2d"}),
     )
-    store.submit("g", "Crown", "F bri convert", now=T0)
-    store.process("g", now=T0, force=True)
-    assert store.status("g", now=T0).phase == "Winter 1643 Adjustments"
-    store.submit("g", "Crown", "Send 1 supply to Manchester\nBuild A Worcestershire", now=T0)
-    store.process("g", now=T0, force=True)
+    store_submissions.submit(store, "g", "Crown", "F bri convert", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
+    assert store_status.status(store, "g", now=T0).phase == "Winter 1643 Adjustments"
+    store_submissions.submit(store, "g", "Crown", "Send 1 supply to Manchester\nBuild A Worcestershire", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
     winter = stored_report(store, "g")
     assert "Conversion continues: the Crown fleet in Bristol is converting to an army" in winter
     assert "Supply sent: Crown gave 1 unit(s) of its supply to Manchester this Winter." in winter
 
 
 def test_hand_overs_are_reported(store: GameStore, w3k: Variant) -> None:
-    store.create_game("g", "w3k", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
-    store.submit("g", "Protectorate", "Army Deptford is under the orders of Crown", now=T0)
-    store.submit("g", "Crown", "A Deptford - London", now=T0)
-    store.process("g", now=T0, force=True)
+    store_games.create_game(store, "g", "w3k", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+    store_submissions.submit(store, "g", "Protectorate", "Army Deptford is under the orders of Crown", now=T0)
+    store_submissions.submit(store, "g", "Crown", "A Deptford - London", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
     report = stored_report(store, "g")
     assert "Hand-over: the Protectorate army in Deptford was under Crown's orders this season." in report
     assert "Crown:             A Deptford - London\n" in report
@@ -143,7 +164,7 @@ def test_hand_overs_are_reported(store: GameStore, w3k: Variant) -> None:
 
 def test_lots_are_reported_with_their_draw(store: GameStore, w3k: Variant) -> None:
     winter = board(w3k, "Winter 1643", {"Manchester": ["A cam", "F dea"]}, {"Manchester": ["cam"]}, homes={})
-    store.create_game("g", "w3k", now=T0, position=position_to_data(w3k, winter))
-    store.process("g", now=T0, force=True)
+    store_games.create_game(store, "g", "w3k", now=T0, position=position_to_data(w3k, winter))
+    store_processing.process(store, "g", now=T0, force=True)
     report = stored_report(store, "g")
     assert "(automatic)  -- drawn by lots" in report and "A Cambridgeshire, F Port of Deal" in report

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.cli import app
 from dippouch.game import GameError, GameSettings
+from dippouch.store import games as store_games
 from websupport import Site
 
 BAD = [
@@ -47,4 +48,4 @@ def test_creation_refuses_it_by_every_way_in(tmp_path: Path, zone: str, message:
     assert r.status_code == 400 and message.replace("'", "&#39;") in r.text, r.text[-600:]
     r = site.api(site.coordinator, "/api/games", {"name": "g", "variant": "standard", "timezone": zone})
     assert r.status_code == 400 and message in r.json()["error"], r.text
-    assert site.web.store.games() == []
+    assert store_games.games(site.web.store) == []

@@ -16,6 +16,9 @@ from dippouch.interop.daide.board import DaideBoard
 from dippouch.play.daide import daide_server
 from dippouch.play.orders import send_orders
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import variant_copy as variant_copy
 
 UNIT = re.compile(r"\( (\w{3}) (AMY|FLT) (?:\( )?(\w{3})")
 """A unit in a NOW or an ORD: its power, kind and province (a coast's bracket skipped)."""
@@ -24,7 +27,7 @@ UNIT = re.compile(r"\( (\w{3}) (AMY|FLT) (?:\( )?(\w{3})")
 def _play_spring(store: GameStore, *, fog: bool) -> dict[str, Any]:
     """Game ``g`` (fog or not): a client takes Austria and moves, the others hold; what it and an observer
     were told of the turn."""
-    store.create_game("g", "standard", now=datetime.now(UTC), settings=GameSettings(fog=fog))
+    store_games.create_game(store, "g", "standard", now=datetime.now(UTC), settings=GameSettings(fog=fog))
 
     def others_ready() -> None:
         for power in ("England", "France", "Germany", "Italy", "Russia", "Turkey"):
@@ -86,9 +89,9 @@ def _play_spring(store: GameStore, *, fog: bool) -> dict[str, Any]:
 
 def _sights(store: GameStore) -> tuple[set[str], set[str]]:
     """The DAIDE names of the provinces Austria saw before and after Spring 1901, by the core's rule."""
-    variant = store.variant("g")
+    variant = variant_copy.variant_of(store, "g")
     board = DaideBoard(variant)
-    record = store.phase_record("g", "Spring 1901 Movement")
+    record = store_history.phase_record(store, "g", "Spring 1901 Movement")
     before = sight(variant, position_from_data(variant, record["position"]), "Austria")
     after = sight(variant, position_from_data(variant, record["next_position"]), "Austria")
     return (
@@ -144,7 +147,7 @@ def test_the_same_game_without_fog_tells_everything(store: GameStore) -> None:
 def test_an_observer_of_a_fog_game_sees_the_whole_board_once_it_has_ended(store: GameStore) -> None:
     from dippouch.play.votes import vote
 
-    store.create_game("g", "standard", now=datetime.now(UTC), settings=GameSettings(fog=True))
+    store_games.create_game(store, "g", "standard", now=datetime.now(UTC), settings=GameSettings(fog=True))
 
     async def observe(port: int) -> list[str]:
         c = await Raw.open(port)
@@ -165,7 +168,7 @@ def test_an_observer_of_a_fog_game_sees_the_whole_board_once_it_has_ended(store:
             await c.until("NOW")
 
             def all_draw() -> None:
-                for power in store.variant("g").power_names:
+                for power in variant_copy.variant_of(store, "g").power_names:
                     vote(store, "g", power, True, now=datetime.now(UTC))
 
             await asyncio.to_thread(all_draw)

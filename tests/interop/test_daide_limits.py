@@ -22,6 +22,8 @@ from dippouch.interop.daide.tokens import BRA
 from dippouch.play.daide import USE_CASES
 from dippouch.play.seats import seat
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 
 OTHER = "127.0.0.2"
 """A second loopback address: a client there is another address for the limits."""
@@ -45,7 +47,7 @@ def _serve(
     timer: Timer | None = None,
     poll: float = 0.1,
 ) -> Any:
-    store.create_game("g", "standard", now=datetime.now(UTC))
+    store_games.create_game(store, "g", "standard", now=datetime.now(UTC))
 
     async def main() -> Any:
         server = DaideServer(store, "g", use=USE_CASES, poll=poll, limits=limits, timer=timer or Timer())
@@ -191,7 +193,7 @@ def test_a_seat_the_game_gives_a_person_is_the_clients_no_more(store: GameStore)
         assert await c.closed()
         _, said = await _iam(port, power, passcode)
         assert said.startswith(f"REJ ( IAM ( {power} )")
-        assert {p: cur for p, cur, _ in store.players("g")}[name] == "Hugo"
+        assert {p: cur for p, cur, _ in store_games.players(store, "g")}[name] == "Hugo"
 
     _serve(store, body)
 
@@ -207,4 +209,4 @@ def test_orders_sent_before_the_server_notices_a_new_player_are_refused(store: G
     # The server looks at the game only every 60 seconds here: the seat's holder is checked with the orders.
     said = _serve(store, body, poll=60)
     assert re.match(r"REJ \( SUB", said), said
-    assert store.status("g", now=datetime.now(UTC)).powers[0].version is None
+    assert store_status.status(store, "g", now=datetime.now(UTC)).powers[0].version is None

@@ -23,11 +23,14 @@ from dippouch.interop.daide.codec import ErrorCode, Wire, encode, frame, from_te
 from dippouch.interop.daide.server import DaideServer
 from dippouch.play.daide import daide_server
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 
 
 def _serve(store: GameStore, body: Callable[[DaideServer, int], Awaitable[Any]], *, timeout: float = 60) -> Any:
     """Create game ``g``, serve it on a free port, run ``body(server, port)``, close."""
-    store.create_game("g", "standard", now=datetime.now(UTC))
+    store_games.create_game(store, "g", "standard", now=datetime.now(UTC))
 
     async def main() -> Any:
         server = daide_server(store, "g", poll=0.1)
@@ -144,12 +147,12 @@ def test_a_whole_standard_game_is_played_by_clients_speaking_only_daide(store: G
     assert holder["turns"] >= 6 and set(holder["thx"]) == {"MBV"}
     assert all(r.ending == "DRW" for r in reports) and holder["end"] == "DRW"
     assert all(r.summary and r.summary.startswith("SMR ( SPR 1904 )") for r in reports)
-    st = store.status("g", now=datetime.now(UTC))
+    st = store_status.status(store, "g", now=datetime.now(UTC))
     assert st.state == "finished" and st.ending is not None and st.ending.kind == "draw"
-    players = {p: current for p, current, _ in store.players("g")}
+    players = {p: current for p, current, _ in store_games.players(store, "g")}
     assert all(current and current.startswith("daide:") for current in players.values())
     # The orders went in through the game's submission use case, as versions of the seats' orders.
-    history = store.history("g")
+    history = store_history.history(store, "g")
     assert len([h for h in history if h.status == "processed"]) >= 9
 
 
@@ -358,13 +361,13 @@ def test_a_phase_processed_by_another_door_reaches_the_client_with_its_history(s
     assert [h for h in seen["history"] if h.startswith("ORD")] == [r for r in seen["results"] if r.startswith("ORD")]
     assert seen["history"][-1].startswith("SCO ( AUS BUD TRI VIE )")
     assert seen["never"] == "REJ ( HST ( FAL 1901 ) )"
-    record = store.phase_record("g", "Spring 1901 Movement")
+    record = store_history.phase_record(store, "g", "Spring 1901 Movement")
     mine = [s for s in record["submissions"] if s["power"] == "Austria"]
     assert mine[-1]["source"] == "bot" and mine[-1]["ready"] and not mine[0]["ready"]
 
 
 def test_a_variant_map_is_played_with_tokens_the_representation_message_defines(store: GameStore) -> None:
-    store.create_game("h", "hundred", now=datetime.now(UTC))
+    store_games.create_game(store, "h", "hundred", now=datetime.now(UTC))
 
     async def main() -> Any:
         server = daide_server(store, "h", poll=0.1)
@@ -380,7 +383,7 @@ def test_a_variant_map_is_played_with_tokens_the_representation_message_defines(
     assert all(r.refused == [] for r in reports)
     assert all(r.ending for r in reports)  # played to its end, a solo or a draw by the variant's rules
     assert reports[0].messages[1] == "MAP ( 'hundred' )"
-    st = store.status("h", now=datetime.now(UTC))
+    st = store_status.status(store, "h", now=datetime.now(UTC))
     assert st.state == "finished"
 
 
@@ -469,7 +472,7 @@ def test_a_retreat_phase_in_daide_words(store: GameStore) -> None:
         ],
         "dislodged": [{"power": "France", "unit": "A pie", "retreats": ["mar", "tyr"], "attacker_from": "tus"}],
     }
-    store.create_game("r", "standard", now=datetime.now(UTC), position=position)
+    store_games.create_game(store, "r", "standard", now=datetime.now(UTC), position=position)
 
     async def main() -> list[str]:
         server = daide_server(store, "r", seats=["France"], poll=0.1)
@@ -504,14 +507,16 @@ def test_a_retreat_phase_in_daide_words(store: GameStore) -> None:
 
 def test_builds_in_daide_words(store: GameStore) -> None:
     now = datetime.now(UTC)
-    store.create_game("base", "standard", now=now)
-    position = dict(store.phase_record("base", "Spring 1901 Movement", open_ok=True, submissions=False)["position"])
+    store_games.create_game(store, "base", "standard", now=now)
+    position = dict(
+        store_history.phase_record(store, "base", "Spring 1901 Movement", open_ok=True, submissions=False)["position"]
+    )
     position["phase"] = "Winter 1901 Adjustments"
     position["units"] = [u for u in position["units"] if u["power"] != "France"] + [
         {"power": "France", "unit": "A gas"}
     ]
     position["supply_centers"] = {**position["supply_centers"], "France": ["bre", "mar", "par", "spa"]}
-    store.create_game("a", "standard", now=now, position=position)
+    store_games.create_game(store, "a", "standard", now=now, position=position)
 
     async def main() -> list[str]:
         server = daide_server(store, "a", seats=["France"], poll=0.1)
@@ -596,7 +601,7 @@ def test_seven_dumbbots_play_a_standard_game(store: GameStore) -> None:
                 await p.wait()
 
     _serve(store, body, timeout=120)
-    st = store.status("g", now=datetime.now(UTC))
+    st = store_status.status(store, "g", now=datetime.now(UTC))
     assert st.state == "finished" or int(re.findall(r"\d{4}", st.phase or "0")[0]) >= 1905
     assert [a for a in answers if not re.fullmatch(r"THX \( \w+ WVE \) \( NRS \)", a)] == []
-    assert all(player == "daide:DumbBot" for _, player, _ in store.players("g"))
+    assert all(player == "daide:DumbBot" for _, player, _ in store_games.players(store, "g"))

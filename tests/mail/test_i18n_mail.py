@@ -16,6 +16,11 @@ from dippouch.letters import compose
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import queue_notices, queue_player_link, queue_reminders, setup
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.models import OutboxRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -46,9 +51,9 @@ def _game(tmp_path: Path, language: str) -> GameStore:
     settings = GameSettings(
         deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1, language=language
     )
-    store.create_game("demo", "standard", now=T0, settings=settings)
+    store_games.create_game(store, "demo", "standard", now=T0, settings=settings)
     for power, addr in ADDR.items():
-        store.assign("demo", power, f"{power} player", now=T0, email=addr)
+        store_games.assign(store, "demo", power, f"{power} player", now=T0, email=addr)
     setup(store, "demo", now=T0, changes={"reminders": ["12h"]})
     return store
 
@@ -56,8 +61,8 @@ def _game(tmp_path: Path, language: str) -> GameStore:
 def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) -> None:
     store = _game(tmp_path, "de")
     t = T0 + timedelta(hours=1)
-    store.pause("demo", now=t)
-    store.resume("demo", now=t + timedelta(hours=1))
+    store_deadlines.pause(store, "demo", now=t)
+    store_deadlines.resume(store, "demo", now=t + timedelta(hours=1))
     queue_notices(store, t + timedelta(hours=2))
     notices = [r for r in _outbox(store) if r.kind == "notice"]
     assert {r.subject for r in notices} == {
@@ -69,8 +74,8 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
     assert "-- \ndippouch, im Auftrag des Spielleiters." in pause
 
     # A reminder: in German, but the subject to send orders with is the one intake reads.
-    store.submit("demo", "Germany", "A mun H", now=t + timedelta(hours=3))
-    deadline = store.status("demo", now=t + timedelta(hours=3)).deadline
+    store_submissions.submit(store, "demo", "Germany", "A mun H", now=t + timedelta(hours=3))
+    deadline = store_status.status(store, "demo", now=t + timedelta(hours=3)).deadline
     assert deadline is not None
     queue_reminders(store, deadline - timedelta(hours=11))
     (reminder,) = [r for r in _outbox(store) if r.kind == "reminder"]
@@ -83,7 +88,7 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
     assert "Senden Sie Ihre Befehle mit dem Betreff:\n  demo - France - Spring 1901 Movement\n" in reminder.body
 
     # The results and the civil disorder they bring.
-    store.process("demo", now=deadline + timedelta(minutes=1))
+    store_processing.process(store, "demo", now=deadline + timedelta(minutes=1))
     queue_notices(store, deadline + timedelta(minutes=2))
     rows = _outbox(store)
     results = [r for r in rows if r.kind == "results"]
@@ -101,7 +106,7 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
 
 def test_an_english_games_mail_is_unchanged(tmp_path: Path) -> None:
     store = _game(tmp_path, "en")
-    store.pause("demo", now=T0 + timedelta(hours=1))
+    store_deadlines.pause(store, "demo", now=T0 + timedelta(hours=1))
     queue_notices(store, T0 + timedelta(hours=2))
     (pause, *_) = [r for r in _outbox(store) if r.kind == "notice"]
     assert pause.subject == "demo: pause (Spring 1901 Movement)"

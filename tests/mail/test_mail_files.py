@@ -17,6 +17,10 @@ from typer.testing import CliRunner
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 
 @pytest.fixture(autouse=True)
@@ -112,9 +116,9 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
     from dippouch.store.mail.models import OutboxRow
 
     store = GameStore(f"sqlite:///{tmp_path / 'a.db'}")
-    store.create_game("demo", "standard", now=T0)
-    store.assign("demo", "France", "Fran", now=T0, email=ADDR["France"])
-    store.assign("demo", "Germany", "Gerd", now=T0, email=ADDR["Germany"])
+    store_games.create_game(store, "demo", "standard", now=T0)
+    store_games.assign(store, "demo", "France", "Fran", now=T0, email=ADDR["France"])
+    store_games.assign(store, "demo", "Germany", "Gerd", now=T0, email=ADDR["Germany"])
 
     m = mail("France", "", 1)
     m.add_attachment(b"A par - bur\r\nF bre - mid\r\n", maintype="text", subtype="plain", filename="orders.txt")
@@ -127,7 +131,7 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
     o = take_in(store, h.as_bytes(), now=T0.replace(hour=12))
     assert o.status == "accepted", o.line()
 
-    rec = store.phase_record("demo", "Spring 1901 Movement")
+    rec = store_history.phase_record(store, "demo", "Spring 1901 Movement")
     orders = {sub["power"]: [ln["order"] for ln in sub["lines"] if not ln.get("error")] for sub in rec["submissions"]}
     assert orders == {"France": ["A par - bur", "F bre - mao"], "Germany": ["A mun - ruh", "F kie - hol"]}
     with store.session() as s:
@@ -146,18 +150,18 @@ def test_orders_by_mail_for_a_phase_processed_meanwhile_are_refused_not_moved(
     db = f"sqlite:///{tmp_path / 'g.db'}"
     run("new", "demo", "--db", db, "--now", T0.isoformat())
     run("players", "assign", "demo", "France", "F", "--email", ADDR["France"], "--db", db, "--now", T0.isoformat())
-    real_submit = GameStore.submit
+    real_submit = store_submissions.submit
 
     def processed_meanwhile(self: GameStore, name: str, *args: Any, **kwargs: Any) -> Any:
-        self.process(name, now=T0.replace(hour=10), force=True)  # a worker got there first
+        store_processing.process(self, name, now=T0.replace(hour=10), force=True)  # a worker got there first
         return real_submit(self, name, *args, **kwargs)
 
-    monkeypatch.setattr(GameStore, "submit", processed_meanwhile)
+    monkeypatch.setattr(store_submissions, "submit", processed_meanwhile)
     eml = tmp_path / "france.eml"
     eml.write_bytes(mail("France", "A par - bur\n", 0).as_bytes())
     out = run("mail", "fetch", str(eml), "--db", db, "--now", "2026-12-01T11:00:00+00:00")
     assert "accepted" not in out.split("message(s)")[-1], out
-    monkeypatch.setattr(GameStore, "submit", real_submit)
+    monkeypatch.setattr(store_submissions, "submit", real_submit)
     status = run("status", "demo", "--db", db, "--now", "2026-12-01T11:00:00+00:00")
     assert "Fall 1901" in status and not any("France" in ln and "v1" in ln for ln in status.splitlines()), status
     replies = run("mail", "list", "--db", db)

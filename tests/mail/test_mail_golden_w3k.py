@@ -43,6 +43,10 @@ from dippouch.store.mail.models import OutboxRow
 
 if __name__ == "__main__":  # run as a script (recording with other code): the tests' helpers are beside it
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
 from w3k_season import season_orders
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "w3k_mail_en.txt"
@@ -82,9 +86,9 @@ def mail_season(db: Path, lang: str) -> list[Sent]:
     store = GameStore(f"sqlite:///{db}")
     try:
         settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, language=lang)
-        store.create_game("golden", "w3k", now=T0, settings=settings)
+        store_games.create_game(store, "golden", "w3k", now=T0, settings=settings)
         for p in load_variant("w3k").powers:
-            store.assign("golden", p.name, f"{p.name} player", now=T0, email=_address(p.name))
+            store_games.assign(store, "golden", p.name, f"{p.name} player", now=T0, email=_address(p.name))
         setup(store, "golden", now=T0, changes={"observers": [OBSERVER], "reminders": ["12h"], "maps": "none"})
         rng = random.Random(1642)
         t, n = T0, 0
@@ -95,7 +99,7 @@ def mail_season(db: Path, lang: str) -> list[Sent]:
             take_in(store, _mail(_address(power), subject, text, n), now=at)
 
         for i in range(PHASES):
-            phase = store.status("golden", now=t).phase
+            phase = store_status.status(store, "golden", now=t).phase
             assert phase is not None
             for power, text in season_orders(rng, store, "golden", phase).items():
                 if rng.random() < 0.15 or (power == "Hamilton" and i < 2):
@@ -107,12 +111,12 @@ def mail_season(db: Path, lang: str) -> list[Sent]:
             if i == 0:
                 send("Crown", f"golden - Nobody - {phase}", "A oxf H", t + timedelta(hours=3))
             if i == 1:
-                store.extend("golden", timedelta(days=1), now=t + timedelta(hours=4))
+                store_deadlines.extend(store, "golden", timedelta(days=1), now=t + timedelta(hours=4))
                 queue_notices(store, t + timedelta(hours=4, minutes=1))
-            deadline = store.status("golden", now=t + timedelta(hours=5)).deadline
+            deadline = store_status.status(store, "golden", now=t + timedelta(hours=5)).deadline
             assert deadline is not None
             queue_reminders(store, deadline - timedelta(hours=11))
-            store.process("golden", now=deadline + timedelta(minutes=1))
+            store_processing.process(store, "golden", now=deadline + timedelta(minutes=1))
             if i == 0:
                 send("Cumberland", f"golden - Cumberland - {phase}", "A all H", deadline + timedelta(minutes=2))
             queue_notices(store, deadline + timedelta(minutes=3))

@@ -27,6 +27,7 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.mail.models import MailMessageRow, OutboxRow
 from dippouch.store.models import PhaseRow, SubmissionRow
 from workersupport import dippouch_command
@@ -100,9 +101,9 @@ def test_fetches_killed_at_random_lose_nothing_and_apply_nothing_twice(db_url: s
     rng = random.Random(seed)
     store = GameStore(db_url)
     for game in GAMES:
-        store.create_game(game, "standard", now=T0)
+        store_games.create_game(store, game, "standard", now=T0)
         for power in POWERS:
-            store.assign(game, power, f"{power} player", now=T0, email=_address(game, power))
+            store_games.assign(store, game, power, f"{power} player", now=T0, email=_address(game, power))
     folder = tmp_path / "Maildir"
     box = mailbox.Maildir(str(folder), create=True)
     sent = 0

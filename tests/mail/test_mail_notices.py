@@ -11,6 +11,12 @@ from pathlib import Path
 from dippouch.game import GameSettings
 from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.models import OutboxRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -37,9 +43,9 @@ def _outbox(store: GameStore) -> list[Sent]:
 def _game(tmp_path: Path) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / 'n.db'}")
     settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1)
-    store.create_game("demo", "standard", now=T0, settings=settings)
+    store_games.create_game(store, "demo", "standard", now=T0, settings=settings)
     for power, addr in ADDR.items():
-        store.assign("demo", power, f"{power} player", now=T0, email=addr)
+        store_games.assign(store, "demo", power, f"{power} player", now=T0, email=addr)
     setup(store, "demo", now=T0, changes={"observers": [OBSERVER], "reminders": ["12h"]})
     return store
 
@@ -48,9 +54,9 @@ def test_each_notice_once_to_every_player_and_observer(tmp_path: Path) -> None:
     store = _game(tmp_path)
     everyone = {*ADDR.values(), OBSERVER}
     t = T0 + timedelta(hours=1)
-    store.pause("demo", now=t)
-    store.resume("demo", now=t + timedelta(hours=1))
-    store.extend("demo", timedelta(days=1), now=t + timedelta(hours=2))
+    store_deadlines.pause(store, "demo", now=t)
+    store_deadlines.resume(store, "demo", now=t + timedelta(hours=1))
+    store_deadlines.extend(store, "demo", timedelta(days=1), now=t + timedelta(hours=2))
     queue_notices(store, t + timedelta(hours=3))
     queue_notices(store, t + timedelta(hours=4))  # nothing twice
     notices = [r for r in _outbox(store) if r.kind == "notice"]
@@ -71,8 +77,8 @@ def test_each_notice_once_to_every_player_and_observer(tmp_path: Path) -> None:
     assert not any(r.files for r in notices)  # plain text only
 
     # France sends nothing and is reminded 12 hours before the deadline; Germany has orders and is not.
-    store.submit("demo", "Germany", "A mun H", now=t + timedelta(hours=5))
-    deadline = store.status("demo", now=t + timedelta(hours=5)).deadline
+    store_submissions.submit(store, "demo", "Germany", "A mun H", now=t + timedelta(hours=5))
+    deadline = store_status.status(store, "demo", now=t + timedelta(hours=5)).deadline
     assert deadline is not None
     queue_reminders(store, deadline - timedelta(hours=11))
     queue_reminders(store, deadline - timedelta(hours=10))
@@ -81,7 +87,7 @@ def test_each_notice_once_to_every_player_and_observer(tmp_path: Path) -> None:
     assert "France" in reminders[0].body and "demo - France - Spring 1901 Movement" in reminders[0].body
 
     # The deadline passes with France silent: missed_limit 1 puts France in civil disorder; results go out.
-    store.process("demo", now=deadline + timedelta(minutes=1))
+    store_processing.process(store, "demo", now=deadline + timedelta(minutes=1))
     queue_notices(store, deadline + timedelta(minutes=2))
     queue_notices(store, deadline + timedelta(minutes=3))
     rows = _outbox(store)
@@ -93,7 +99,7 @@ def test_each_notice_once_to_every_player_and_observer(tmp_path: Path) -> None:
     assert "Spring 1901 Movement results" in results[0].body and "A Munich H" in results[0].body
 
     # A rollback is told too, naming the phase the game went back to.
-    store.rollback("demo", "Spring 1901 Movement", now=deadline + timedelta(hours=1))
+    store_history.rollback(store, "demo", "Spring 1901 Movement", now=deadline + timedelta(hours=1))
     queue_notices(store, deadline + timedelta(hours=2))
     back = [r for r in _outbox(store) if r.subject.startswith("demo: rollback")]
     assert {r.to_addr for r in back} == everyone
@@ -105,9 +111,9 @@ def _to_winter(store: GameStore) -> list[str]:
     t = T0
     done: list[str] = []
     for orders in ("A par - bur", "A bur - bel", "Build A par"):
-        store.submit("demo", "France", orders, now=t)
+        store_submissions.submit(store, "demo", "France", orders, now=t)
         t += timedelta(hours=1)
-        done += store.process("demo", now=t, force=True)
+        done += store_processing.process(store, "demo", now=t, force=True)
     return done
 
 
@@ -146,7 +152,7 @@ def test_a_reminder_says_one_hour_and_one_minute_in_the_singular(tmp_path: Path)
     "due in 1 hour", "due in 1 minute", never "1 hours" or "1 minutes" (seen walking a season with a worker)."""
     store = _game(tmp_path)
     setup(store, "demo", now=T0, changes={"reminders": ["90m", "30s"]})
-    deadline = store.status("demo", now=T0).deadline
+    deadline = store_status.status(store, "demo", now=T0).deadline
     assert deadline is not None
     queue_reminders(store, deadline - timedelta(minutes=61))
     queue_reminders(store, deadline - timedelta(seconds=20))

@@ -19,6 +19,8 @@ from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, read_sheet
 from dippouch.mail.ocr_engines import available_engines, read_lines
 from dippouch.mail.ocr_match import ACCEPT, match_lines
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
 from photosupport import need_tesseract, photo
 
 
@@ -78,8 +80,8 @@ def test_a_wrong_looking_photographed_line_is_flagged_and_not_applied(tmp_path: 
     assert "line  6  REJECTED  A lvp - lon: not read with confidence" in shown, shown
     assert "left out: A lvp: no order, it holds" in shown, shown
     assert confirm(store, p.attachment_id, now=after) == ("England", 1)
-    store.process("demo", now=after)
-    carried_out = store.phase_record("demo", "Spring 1901 Movement")["orders"]["England"]
+    store_processing.process(store, "demo", now=after)
+    carried_out = store_history.phase_record(store, "demo", "Spring 1901 Movement")["orders"]["England"]
     assert carried_out == ["F edi - nth", "F lon - eng"]  # the flagged line was not applied
 
 

@@ -14,6 +14,11 @@ from dippouch.game import GameError, check_orders
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, repair_line, transcribe
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from photosupport import need_tesseract, photo
 
 
@@ -43,8 +48,8 @@ def test_a_typed_sheet_reads_back_as_the_same_orders() -> None:
 
 def _store(tmp_path: Path) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("demo", "standard", now=T0)
-    store.assign("demo", "England", "Jane Smith", now=T0, email="jane@example.org")
+    store_games.create_game(store, "demo", "standard", now=T0)
+    store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
     return store
 
 
@@ -63,10 +68,10 @@ def test_photo_by_mail_is_sealed_then_proposed_then_confirmed(tmp_path: Path) ->
     (p,) = proposals(store, "demo", now=after)
     assert [ln.order for ln in p.lines if ln.accepted] == EXECUTED, p.text
     assert p.confirmed_as is None
-    assert next(p for p in store.status("demo", now=after).powers if p.power == "England").version is None
+    assert next(p for p in store_status.status(store, "demo", now=after).powers if p.power == "England").version is None
     power, version = confirm(store, p.attachment_id, now=after)
     assert (power, version) == ("England", 1)
-    rec = store.phase_record("demo", "Spring 1901 Movement")
+    rec = store_history.phase_record(store, "demo", "Spring 1901 Movement")
     (sub,) = rec["submissions"]
     assert sub["source"] == "photo" and not sub["late"]  # received when the mail came, before the deadline
     with pytest.raises(GameError, match="confirmed already"):
@@ -75,9 +80,12 @@ def test_photo_by_mail_is_sealed_then_proposed_then_confirmed(tmp_path: Path) ->
 
 def test_post_received_earlier_than_a_mail_comes_before_it(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    store.submit("demo", "England", "A lon - wal", now=T0 + timedelta(days=5), source="mail", label="2")
+    store_submissions.submit(
+        store, "demo", "England", "A lon - wal", now=T0 + timedelta(days=5), source="mail", label="2"
+    )
     # The letter (the player's version 1) came on day 3 and is typed in on day 6.
-    r = store.submit(
+    r = store_submissions.submit(
+        store,
         "demo",
         "England",
         "Version 1\nA lon H",
@@ -87,22 +95,26 @@ def test_post_received_earlier_than_a_mail_comes_before_it(tmp_path: Path) -> No
     )
     assert r.version == 2 and r.label == "1" and r.standing == 1  # the e-mail of day 5 still stands
     # "Version 1 stands": the player's own number 1 is our version 2.
-    r = store.submit("demo", "England", "Version 1 stands", now=T0 + timedelta(days=7), source="post")
+    r = store_submissions.submit(
+        store, "demo", "England", "Version 1 stands", now=T0 + timedelta(days=7), source="post"
+    )
     assert r.reinstates == 2 and r.standing == 2
-    store.process("demo", now=T0 + timedelta(days=13))
-    rec = store.phase_record("demo", "Spring 1901 Movement")
+    store_processing.process(store, "demo", now=T0 + timedelta(days=13))
+    rec = store_history.phase_record(store, "demo", "Spring 1901 Movement")
     assert rec["orders"]["England"] == ["F lon H"]
 
 
 def test_version_instructions_are_refused_when_they_cannot_be_followed(tmp_path: Path) -> None:
     store = _store(tmp_path)
     with pytest.raises(GameError, match="has no version 3"):
-        store.submit("demo", "England", "Version 3 stands", now=T0)
-    store.submit("demo", "England", "A lon - wal", now=T0)
+        store_submissions.submit(store, "demo", "England", "Version 3 stands", now=T0)
+    store_submissions.submit(store, "demo", "England", "A lon - wal", now=T0)
     with pytest.raises(GameError, match="not both"):
-        store.submit("demo", "England", "Version 1 stands\nA lon H", now=T0)
+        store_submissions.submit(store, "demo", "England", "Version 1 stands\nA lon H", now=T0)
     with pytest.raises(GameError, match="after it was typed in"):
-        store.submit("demo", "England", "A lon H", now=T0 + timedelta(days=2), recorded_at=T0 + timedelta(days=1))
+        store_submissions.submit(
+            store, "demo", "England", "A lon H", now=T0 + timedelta(days=2), recorded_at=T0 + timedelta(days=1)
+        )
 
 
 def test_ocr_slips_are_repaired_only_into_names_the_map_knows() -> None:
@@ -165,8 +177,8 @@ def test_a_photo_sent_before_a_rollback_onto_its_phase_is_still_offered(tmp_path
     m.set_content("")
     m.add_attachment(photo(SHEET, angle=0.8, seed=5), maintype="image", subtype="jpeg", filename="orders.jpg")
     assert take_in(store, m.as_bytes(), now=T0 + timedelta(days=1), received=T0 + timedelta(days=1)).status == "photo"
-    store.rollback("demo", "Spring 1901 Movement", now=T0 + timedelta(days=2))
-    reopened = store.status("demo", now=T0 + timedelta(days=2))
+    store_history.rollback(store, "demo", "Spring 1901 Movement", now=T0 + timedelta(days=2))
+    reopened = store_status.status(store, "demo", now=T0 + timedelta(days=2))
     assert reopened.deadline is not None
     with pytest.raises(GameError, match="sealed until"):
         proposals(store, "demo", now=T0 + timedelta(days=3))
@@ -174,5 +186,5 @@ def test_a_photo_sent_before_a_rollback_onto_its_phase_is_still_offered(tmp_path
     (p,) = proposals(store, "demo", now=after)
     assert [ln.order for ln in p.lines if ln.accepted] == EXECUTED, p.text
     assert confirm(store, p.attachment_id, now=after) == ("England", 1)
-    england = next(p for p in store.status("demo", now=after).powers if p.power == "England")
+    england = next(p for p in store_status.status(store, "demo", now=after).powers if p.power == "England")
     assert england.version == 1 and england.accepted == 3  # a version of the open phase

@@ -26,6 +26,8 @@ from dippouch.mail.intake import resume_unfinished, take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import send_press
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.models import MailMessageRow, OutboxRow
 from dippouch.store.models import SubmissionRow
 from dippouch.store.press.models import PressMessageRow, PressTokenRow
@@ -40,9 +42,9 @@ GERMANY = "gerd@example.org"
 def store(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameStore]:
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
     s = GameStore(db_url)
-    s.create_game("demo", "standard", now=T0)
-    s.assign("demo", "France", "Fay", now=T0, email=FRANCE)
-    s.assign("demo", "Germany", "Gerd", now=T0, email=GERMANY)
+    store_games.create_game(s, "demo", "standard", now=T0)
+    store_games.assign(s, "demo", "France", "Fay", now=T0, email=FRANCE)
+    store_games.assign(s, "demo", "Germany", "Gerd", now=T0, email=GERMANY)
     yield s
     s.close()
 
@@ -172,7 +174,7 @@ def test_a_message_another_process_finished_meanwhile_is_not_applied_again(
     """Two fetches at one claimed message (the first slow, the second resuming it): the first to record it
     wins; the other's submission is rolled back with its record, and it says the message was taken."""
     raw = _orders("France", "A par - bur\n")
-    real_submit = GameStore.submit
+    real_submit = store_submissions.submit
     others: list[Any] = []
 
     def another_fetch_first(self: GameStore, *args: Any, **kwargs: Any) -> Any:
@@ -181,7 +183,7 @@ def test_a_message_another_process_finished_meanwhile_is_not_applied_again(
             others[0] = take_in(self, raw, now=NOW)  # the second fetch does it all while this one waits
         return real_submit(self, *args, **kwargs)
 
-    monkeypatch.setattr(GameStore, "submit", another_fetch_first)
+    monkeypatch.setattr(store_submissions, "submit", another_fetch_first)
     first = take_in(store, raw, now=NOW)
     assert others[0].status == "accepted", others[0].line()
     assert first.status == "duplicate" and "another process" in first.reason, first.line()
@@ -257,7 +259,7 @@ def test_a_held_message_applied_twice_at_once_is_applied_once(
     held = take_in(store, _orders("France", "A par - bur\n"), now=NOW)
     held_id = held.mail_id
     assert held.status == "held" and held_id is not None
-    real_submit = GameStore.submit
+    real_submit = store_submissions.submit
     first: list[Any] = []
 
     def another_apply_first(self: GameStore, *args: Any, **kwargs: Any) -> Any:
@@ -266,7 +268,7 @@ def test_a_held_message_applied_twice_at_once_is_applied_once(
             first[0] = apply_held(self, held_id, now=NOW)  # the other door gets there while this one reads
         return real_submit(self, *args, **kwargs)
 
-    monkeypatch.setattr(GameStore, "submit", another_apply_first)
+    monkeypatch.setattr(store_submissions, "submit", another_apply_first)
     with pytest.raises(GameError, match=rf"message #{held_id} is applied, not held"):
         apply_held(store, held_id, now=NOW)
     assert first[0].status == "applied" and first[0].version == 1

@@ -16,6 +16,8 @@ from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import proposals, read_unsealed
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.worker.service import PhotoReading
 from photosupport import need_tesseract, photo
 
@@ -32,8 +34,8 @@ def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _store(tmp_path: Path) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("demo", "standard", now=T0)
-    store.assign("demo", "England", "Jane Smith", now=T0, email="jane@example.org")
+    store_games.create_game(store, "demo", "standard", now=T0)
+    store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
     return store
 
 
@@ -50,7 +52,7 @@ def test_the_worker_reads_a_photograph_once_its_deadline_unseals_it(tmp_path: Pa
     store = _store(tmp_path)
     got = take_in(store, _photo_mail(photo(ORDERS, seed=5)), now=T0 + timedelta(days=1))
     assert got.status == "photo"
-    deadline = store.status("demo", now=T0).deadline
+    deadline = store_status.status(store, "demo", now=T0).deadline
     assert deadline is not None
     reader = PhotoReading(every=0)
     reader(store, deadline - timedelta(minutes=1))  # sealed: the rulebook reads nothing before the deadline

@@ -26,6 +26,8 @@ import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.letters.proof import auth_results_pass, strip_token
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from mailservers import ImapServer, SmtpServer, start_smtp
 
 # The test's IMAP server, its SMTP server and the database URL.
@@ -113,7 +115,7 @@ def versions(db: str, power: str) -> int | None:
     """The power's latest version (None: nothing recorded)."""
     store = GameStore(db)
     try:
-        st = store.status(GAME, now=T0 + timedelta(days=4))
+        st = store_status.status(store, GAME, now=T0 + timedelta(days=4))
         return next(p for p in st.powers if p.power == power).version
     finally:
         store.close()
@@ -153,7 +155,7 @@ def test_a_forged_message_does_not_stop_the_phase_at_its_deadline(game: Game) ->
     assert "Spring 1901 Movement" in out, out
     store = GameStore(db)
     try:
-        rec = store.phase_record(GAME, "Spring 1901 Movement")
+        rec = store_history.phase_record(store, GAME, "Spring 1901 Movement")
         assert rec["status"] == "processed" and "France" not in rec["orders"], rec["orders"]
     finally:
         store.close()

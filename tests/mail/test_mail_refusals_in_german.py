@@ -13,6 +13,7 @@ from dippouch.game import GameSettings
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.mail.models import OutboxRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -26,8 +27,8 @@ def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _game(tmp_path: Path, language: str) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(language=language))
-    store.assign("demo", "France", "France player", now=T0, email="fr@example.org")
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language=language))
+    store_games.assign(store, "demo", "France", "France player", now=T0, email="fr@example.org")
     setup(store, "demo", now=T0, changes={})
     return store
 

@@ -26,6 +26,8 @@ import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from mailservers import ImapServer, SmtpServer, start_smtp, worker_mail_env
 from photosupport import need_tesseract, photo
 
@@ -105,7 +107,7 @@ def _attachment_id(review_text: str, power: str) -> str:
 def _montrose_orders(db: str) -> list[str]:
     store = GameStore(db)
     try:
-        rec = store.phase_record(GAME, "Summer 1642 Movement")
+        rec = store_history.phase_record(store, GAME, "Summer 1642 Movement")
         return list(rec["orders"].get("Montrose", []))
     finally:
         store.close()
@@ -211,7 +213,7 @@ def test_a_photographed_revision_counts_when_a_worker_processes_the_phase(server
     out = _dippouch(env, "worker", "--once", "--nice", "0")
     assert "0 phases processed" in out
     store = GameStore(db)
-    assert store.status(GAME, now=datetime.now(UTC)).phase == "Summer 1642 Movement"
+    assert store_status.status(store, GAME, now=datetime.now(UTC)).phase == "Summer 1642 Movement"
     store.close()
     receipts = [m for m in smtp.to(ADDR["Montrose"]) if "Receipt" in str(m["Subject"])]
     assert receipts and "reviewed" in receipts[-1].get_content()  # the worker sent it
@@ -232,7 +234,7 @@ def test_a_photographed_revision_counts_when_a_worker_processes_the_phase(server
     assert "1 phase processed" in out
     assert _montrose_orders(db) == PHOTO_ORDERS
     store = GameStore(db)
-    rec = store.phase_record(GAME, "Summer 1642 Movement")
+    rec = store_history.phase_record(store, GAME, "Summer 1642 Movement")
     store.close()
     assert "Argyll" not in rec["missed"] and "Montrose" not in rec["missed"]  # they sent orders on time
     assert "Ormond" in rec["missed"]

@@ -22,6 +22,12 @@ from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.mail.ocr import confirm, proposals
 from dippouch.play.held_mail import apply_held
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.models import MailAttachmentRow, OutboxRow
 from dippouch.store.mail.review import release, review_state, set_aside
 from dippouch.worker.service import Worker
@@ -48,9 +54,9 @@ def sheet() -> bytes:
 
 def _store(tmp_path: Path) -> GameStore:
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("demo", "standard", now=T0)
-    store.assign("demo", "England", "Jane Smith", now=T0, email="jane@example.org")
-    store.assign("demo", "France", "Fran Doe", now=T0, email="fran@example.org")
+    store_games.create_game(store, "demo", "standard", now=T0)
+    store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
+    store_games.assign(store, "demo", "France", "Fran Doe", now=T0, email="fran@example.org")
     setup(store, "demo", now=T0, changes={"reminders": ["30d"]})
     return store
 
@@ -72,7 +78,7 @@ def _bodies(store: GameStore, kind: str, to: str) -> list[str]:
 
 def test_mail_that_came_on_time_but_was_fetched_after_processing_is_missed_not_late(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    store.process("demo", now=DEADLINE + timedelta(hours=1))
+    store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=1))
     o = take_in(
         store, _mail("jane@example.org", SUBJECT, "A lvp - yor\n"), now=DEADLINE + timedelta(hours=2), received=T0
     )
@@ -91,7 +97,7 @@ def test_mail_that_came_on_time_but_was_fetched_after_processing_is_missed_not_l
 
 def test_a_worker_whose_mailbox_cannot_be_read_processes_nothing(tmp_path: Path) -> None:
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("demo", "standard", now=datetime.now(UTC) - timedelta(days=20))
+    store_games.create_game(store, "demo", "standard", now=datetime.now(UTC) - timedelta(days=20))
 
     def broken(_store: GameStore, _now: datetime) -> None:
         raise ConnectionRefusedError("IMAP server down")
@@ -100,7 +106,7 @@ def test_a_worker_whose_mailbox_cannot_be_read_processes_nothing(tmp_path: Path)
     assert w.look() == []
     ok, health = w.health()
     assert not ok and "mail fetch failed" in str(health["last_error"])
-    assert store.status("demo", now=datetime.now(UTC)).phase == "Spring 1901 Movement"
+    assert store_status.status(store, "demo", now=datetime.now(UTC)).phase == "Spring 1901 Movement"
     w2 = Worker(store, tasks=[], fetch=lambda _s, _n: None)
     assert [p.phase for p in w2.look()] == ["Spring 1901 Movement"]
 
@@ -117,12 +123,12 @@ def test_reminders_do_not_tell_a_photo_sender_no_orders_came(tmp_path: Path) -> 
 
 def test_a_retreat_reminder_says_unordered_dislodged_units_are_disbanded(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    store.submit("demo", "France", "A par - bur", now=T0)
-    store.submit("demo", "Germany", "A mun - ruh\nA ber - mun", now=T0)
-    store.process("demo", now=T0, force=True)
-    store.submit("demo", "Germany", "A mun - bur\nA ruh S A mun - bur", now=T0)
-    store.process("demo", now=T0, force=True)
-    assert store.status("demo", now=T0).phase == "Fall 1901 Retreats"
+    store_submissions.submit(store, "demo", "France", "A par - bur", now=T0)
+    store_submissions.submit(store, "demo", "Germany", "A mun - ruh\nA ber - mun", now=T0)
+    store_processing.process(store, "demo", now=T0, force=True)
+    store_submissions.submit(store, "demo", "Germany", "A mun - bur\nA ruh S A mun - bur", now=T0)
+    store_processing.process(store, "demo", now=T0, force=True)
+    assert store_status.status(store, "demo", now=T0).phase == "Fall 1901 Retreats"
     queue_reminders(store, T0 + timedelta(minutes=1))
     (fran,) = _bodies(store, "reminder", "fran@example.org")
     assert "A Burgundy: no order, it is disbanded" in fran
@@ -147,14 +153,17 @@ def test_a_photograph_from_a_second_address_can_be_applied_then_reviewed(tmp_pat
     o = take_in(store, _mail("jane@holiday.example", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
     assert o.status == "held"
     after = DEADLINE + timedelta(minutes=5)
-    assert store.process("demo", now=after) == []  # the held message holds the phase
+    assert store_processing.process(store, "demo", now=after) == []  # the held message holds the phase
     applied = apply_held(store, o.mail_id or 0, now=after)
     assert applied.status == "photo" and "mail review" in applied.reason
     (p,) = proposals(store, "demo", now=after)
     assert [ln.order for ln in p.lines if ln.accepted] == ["A lvp - yor", "F edi - nth"], p.text
     confirm(store, p.attachment_id, now=after)
-    assert store.process("demo", now=after) == ["Spring 1901 Movement"]
-    assert store.phase_record("demo", "Spring 1901 Movement")["orders"]["England"] == ["A lvp - yor", "F edi - nth"]
+    assert store_processing.process(store, "demo", now=after) == ["Spring 1901 Movement"]
+    assert store_history.phase_record(store, "demo", "Spring 1901 Movement")["orders"]["England"] == [
+        "A lvp - yor",
+        "F edi - nth",
+    ]
 
 
 def test_a_heic_photograph_is_read(tmp_path: Path) -> None:
@@ -190,7 +199,7 @@ def test_a_polite_body_beside_a_photo_is_not_a_submission(tmp_path: Path) -> Non
     o = take_in(store, _mail("jane@example.org", SUBJECT, body, sheet()), now=T0 + timedelta(hours=1))
     assert o.status == "photo"
     assert any("not a submission" in n for n in o.notes)
-    assert store.phase_record("demo", "Spring 1901 Movement")["submissions"] == []
+    assert store_history.phase_record(store, "demo", "Spring 1901 Movement")["submissions"] == []
     # Orders in the body beside a photograph are a submission; the photograph still waits for review.
     o = take_in(store, _mail("fran@example.org", "demo - France - Spring 1901 Movement", "A par - bur\n", sheet()),
                 now=T0 + timedelta(hours=2))  # fmt: skip
@@ -203,7 +212,7 @@ def test_a_photographs_receipt_suggests_a_version_past_it(tmp_path: Path) -> Non
     is confirmed, so its receipt's subject for the next version is v3 (it said v2, the version just sent);
     a second photograph's receipt counts both."""
     store = _store(tmp_path)
-    store.submit("demo", "England", "A lvp H", now=T0 + timedelta(hours=1), source="web")
+    store_submissions.submit(store, "demo", "England", "A lvp H", now=T0 + timedelta(hours=1), source="web")
     subject = "demo - England - Spring 1901 Movement - v2"
     assert (
         take_in(store, _mail("jane@example.org", subject, "", sheet()), now=T0 + timedelta(hours=2)).status == "photo"
@@ -237,8 +246,8 @@ def test_the_review_refuses_what_cannot_be_done_yet(tmp_path: Path) -> None:
     with pytest.raises(GameError, match="no attachment #999"):
         set_aside(store, 999, now=DEADLINE)
     # Before the deadline a photograph keeps the phase from running early too.
-    store.submit("demo", "England", "A lvp - yor", now=T0, ready=True)
-    assert store.process("demo", now=T0 + timedelta(days=1)) == []
+    store_submissions.submit(store, "demo", "England", "A lvp - yor", now=T0, ready=True)
+    assert store_processing.process(store, "demo", now=T0 + timedelta(days=1)) == []
     db = f"sqlite:///{tmp_path / 'g.db'}"
     result = CliRunner().invoke(app, ["mail", "setup", "demo", "--review-wait", "tomorrow", "--db", db])
     assert result.exit_code == 2 and "tomorrow" in result.output
@@ -248,7 +257,7 @@ def test_the_review_refuses_what_cannot_be_done_yet(tmp_path: Path) -> None:
     set_aside(store, item.attachment_id, now=after, why="a picture of a cat")
     with pytest.raises(GameError, match="set aside already"):
         set_aside(store, item.attachment_id, now=after)
-    assert store.process("demo", now=after) == ["Spring 1901 Movement"]  # nothing waits any more
+    assert store_processing.process(store, "demo", now=after) == ["Spring 1901 Movement"]  # nothing waits any more
     with pytest.raises(GameError, match="has been processed"):
         confirm(store, item.attachment_id, now=after, text="A lvp - yor")
     queue_notices(store, after, maps=lambda *_: [])
@@ -260,17 +269,19 @@ def test_mail_from_a_stranger_holds_the_phase_a_day_at_most_when_no_review_wait_
     store = _store(tmp_path)
     o = take_in(store, _mail("eve@elsewhere.example", SUBJECT, "A lvp - wal"), now=T0 + timedelta(hours=1))
     assert o.status == "held"
-    assert store.process("demo", now=DEADLINE + timedelta(hours=23)) == []  # waits for the coordinator a while
+    assert (
+        store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=23)) == []
+    )  # waits for the coordinator a while
     assert review_state(store, "demo", now=DEADLINE + timedelta(hours=23)).held
-    assert store.process("demo", now=DEADLINE + timedelta(hours=24)) == ["Spring 1901 Movement"]
-    rec = store.phase_record("demo", "Spring 1901 Movement")
+    assert store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=24)) == ["Spring 1901 Movement"]
+    rec = store_history.phase_record(store, "demo", "Spring 1901 Movement")
     assert "England" not in rec["orders"] and "England" in rec["missed"]  # the stranger's orders were not applied
 
 
 def test_a_photograph_keeps_the_phase_waiting_for_review_without_a_review_wait(tmp_path: Path) -> None:
     store = _store(tmp_path)
     take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
-    assert store.process("demo", now=DEADLINE + timedelta(days=30)) == []
+    assert store_processing.process(store, "demo", now=DEADLINE + timedelta(days=30)) == []
 
 
 def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_path: Path) -> None:
@@ -279,10 +290,10 @@ def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_p
     take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
     (receipt,) = _bodies(store, "receipt", "jane@example.org")
     assert "24h after the deadline, the phase is processed without them" in receipt
-    assert store.process("demo", now=DEADLINE + timedelta(hours=23)) == []
+    assert store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=23)) == []
     assert review_state(store, "demo", now=DEADLINE + timedelta(hours=23)).held
-    assert store.process("demo", now=DEADLINE + timedelta(hours=24)) == ["Spring 1901 Movement"]
-    rec = store.phase_record("demo", "Spring 1901 Movement")
+    assert store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=24)) == ["Spring 1901 Movement"]
+    rec = store_history.phase_record(store, "demo", "Spring 1901 Movement")
     assert "England" not in rec["missed"] and "France" in rec["missed"]
     queue_notices(store, DEADLINE + timedelta(hours=25), maps=lambda *_: [])
     (results,) = _bodies(store, "results", "jane@example.org")
@@ -295,18 +306,20 @@ def test_what_a_phase_went_ahead_without_is_said_in_the_games_language(tmp_path:
     from dippouch.game import GameSettings
 
     store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines={"movement": "1d"}, language="de"))
-    store.assign("demo", "England", "Jane Smith", now=T0, email="jane@example.org")
-    store.assign("demo", "France", "Fran Doe", now=T0, email="fran@example.org")
+    store_games.create_game(
+        store, "demo", "standard", now=T0, settings=GameSettings(deadlines={"movement": "1d"}, language="de")
+    )
+    store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
+    store_games.assign(store, "demo", "France", "Fran Doe", now=T0, email="fran@example.org")
     setup(store, "demo", now=T0, changes={"reminders": ["30d"], "review_wait": "24h"})
     take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
     take_in(store, _mail("fran@example.org", SUBJECT.replace("England", "France"), "", sheet()), now=T0)
-    deadline = store.status("demo", now=T0).deadline
+    deadline = store_status.status(store, "demo", now=T0).deadline
     assert deadline is not None
     aside = next(i for i in review_state(store, "demo", now=deadline).items if i.power == "France")
     assert aside.attachment_id is not None
     set_aside(store, aside.attachment_id, now=deadline + timedelta(minutes=1))
-    assert store.process("demo", now=deadline + timedelta(hours=24)) == ["Spring 1901 Movement"]
+    assert store_processing.process(store, "demo", now=deadline + timedelta(hours=24)) == ["Spring 1901 Movement"]
     queue_notices(store, deadline + timedelta(hours=25), maps=lambda *_: [])
     (results,) = _bodies(store, "results", "jane@example.org")
     assert "von England, eingegangen" in results and ": nicht geprüft (nicht verwendet)" in results, results
@@ -351,11 +364,11 @@ def test_the_coordinators_decisions_are_refused_with_the_reason(tmp_path: Path) 
         apply_held(store, held.mail_id or 0, now=after, power="Narnia")
     with pytest.raises(GameError, match="no text orders and no photograph"):
         apply_held(store, empty.mail_id or 0, now=after)
-    store.pause("demo", now=after)
+    store_deadlines.pause(store, "demo", now=after)
     with pytest.raises(GameError, match="is paused; resume it before releasing"):
         release(store, "demo", now=after)
-    store.resume("demo", now=after)
+    store_deadlines.resume(store, "demo", now=after)
     release(store, "demo", now=DEADLINE + timedelta(days=2))
-    assert store.process("demo", now=DEADLINE + timedelta(days=2)) == ["Spring 1901 Movement"]
+    assert store_processing.process(store, "demo", now=DEADLINE + timedelta(days=2)) == ["Spring 1901 Movement"]
     with pytest.raises(GameError, match="was for Spring 1901 Movement, which has been processed"):
         apply_held(store, held.mail_id or 0, now=DEADLINE + timedelta(days=2))

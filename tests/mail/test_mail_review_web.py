@@ -25,6 +25,9 @@ from dippouch.letters.message import sniff_image
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import proposals
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
 from photosupport import need_tesseract, photo
 from websupport import Site
 
@@ -76,7 +79,9 @@ def _flash(r: Any) -> str:
 def _france_text(site: Site) -> str:
     from dippouch.store.mail.review import review_state
 
-    rec = site.web.store.phase_record("g", phase_id=review_state(site.web.store, "g", now=site.clock()).phase_id)
+    rec = store_history.phase_record(
+        site.web.store, "g", phase_id=review_state(site.web.store, "g", now=site.clock()).phase_id
+    )
     subs = [s for s in rec["submissions"] if s["power"] == "France"]
     return str(subs[-1]["text"]) if subs else ""
 
@@ -179,8 +184,8 @@ def test_a_photograph_stays_visible_once_its_phase_is_processed_and_the_next_is_
     aid = _attachment(page)
     r = site.post_form(site.coordinator, f"/games/g/review/{aid}", {**_form_of(page, aid), "do": "confirm"})
     assert r.status_code == 303, r.text
-    site.web.store.process("g", now=site.clock())
-    st = site.web.store.status("g", now=site.clock())
+    store_processing.process(site.web.store, "g", now=site.clock())
+    st = store_status.status(site.web.store, "g", now=site.clock())
     assert st.phase == "Fall 1901 Movement" and st.deadline is not None and st.deadline > site.clock()
     img = site.coordinator.get(f"/games/g/review/photo/{aid}")
     assert img.status_code == 200 and img.headers["content-type"] == "image/jpeg", img.text
@@ -312,8 +317,8 @@ def test_cli_confirm_records_what_mail_ocr_showed(tmp_path: Path, monkeypatch: p
     run("mail", "confirm", str(shown.attachment_id), "--now", "2025-01-20T09:00")
     store = GameStore(db)
     try:
-        rec = store.phase_record(
-            "g", phase_id=review_state(store, "g", now=datetime(2025, 1, 20, 9, tzinfo=UTC)).phase_id
+        rec = store_history.phase_record(
+            store, "g", phase_id=review_state(store, "g", now=datetime(2025, 1, 20, 9, tzinfo=UTC)).phase_id
         )
         text = next(s["text"] for s in rec["submissions"] if s["power"] == "France")
         assert text == shown.text

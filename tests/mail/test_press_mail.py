@@ -22,6 +22,7 @@ from dippouch.mail.settings import load_settings
 from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.people.persons import create_person, seat_person
 from mailservers import ImapServer, SmtpServer, worker_mail_env
 
@@ -35,11 +36,11 @@ def store(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, monkeypatch: pytes
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     s = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    s.create_game("g", "standard", now=T0)
+    store_games.create_game(s, "g", "standard", now=T0)
     for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
-        s.assign("g", p, f"{p} player", now=T0)
+        store_games.assign(s, "g", p, f"{p} player", now=T0)
     for p, a in ADDR.items():
-        s.set_email("g", p, a, now=T0)
+        store_games.set_email(s, "g", p, a, now=T0)
     mail_setup(s, "g", now=T0, changes={})  # the game's mail takes replies: copies go
     yield s
     s.close()
@@ -141,7 +142,7 @@ def test_one_email_per_message_the_copy_where_mail_takes_replies_else_the_notifi
     seat_person(store, "g", "Germany", gerd, now=T0)
     _press_by_mail(store, gerd, True)
     ida = create_person(store, "Ida", now=T0, email="ida@example.org")
-    store.set_email("g", "Italy", "ida@example.org", now=T0)
+    store_games.set_email(store, "g", "Italy", "ida@example.org", now=T0)
     seat_person(store, "g", "Italy", ida, now=T0)
 
     sent = press.send(store, "g", "England", ["France", "Germany", "Italy"], "Three of us", now=T0)
@@ -155,11 +156,11 @@ def test_one_email_per_message_the_copy_where_mail_takes_replies_else_the_notifi
     assert _mails_for(smtp, "ida@example.org", "Three of us") == []  # Ida chose no press by e-mail
 
     # A game whose mail is not set up: no copy (a reply would not be read); the notification is the e-mail.
-    store.create_game("h", "standard", now=T0)
+    store_games.create_game(store, "h", "standard", now=T0)
     for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
-        store.assign("h", p, f"{p} player", now=T0)
-    store.set_email("h", "France", ADDR["France"], now=T0)
-    store.set_email("h", "Germany", ADDR["Germany"], now=T0)
+        store_games.assign(store, "h", p, f"{p} player", now=T0)
+    store_games.set_email(store, "h", "France", ADDR["France"], now=T0)
+    store_games.set_email(store, "h", "Germany", ADDR["Germany"], now=T0)
     seat_person(store, "h", "Germany", gerd, now=T0)
     t = T0 + timedelta(minutes=10)
     later = press.send(store, "h", "England", ["France", "Germany"], "Not by reply", now=t)
@@ -190,11 +191,11 @@ def test_a_refused_reply_is_answered_in_the_games_language(
     answer says it in the game's language (a German game's answer said it in English inside German text)."""
     from dippouch.game import GameSettings
 
-    store.create_game("h", "standard", now=T0, settings=GameSettings(language="de"))
+    store_games.create_game(store, "h", "standard", now=T0, settings=GameSettings(language="de"))
     for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
-        store.assign("h", p, f"{p} player", now=T0)
+        store_games.assign(store, "h", p, f"{p} player", now=T0)
     for p, a in ADDR.items():
-        store.set_email("h", p, a, now=T0)
+        store_games.set_email(store, "h", p, a, now=T0)
     mail_setup(store, "h", now=T0, changes={})
     press.send(store, "h", "England", ["France"], "Pläne", now=T0)
     _send(store, T0)

@@ -23,6 +23,7 @@ import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.letters.proof import auth_results_pass
 from dippouch.store import GameStore
+from dippouch.store import status as store_status
 
 TRUSTED = ["mx.trial.test"]
 ALICE = "alice@example.org"
@@ -257,7 +258,7 @@ def fetch(tmp_path: Path, db: str, name: str, head: str) -> str:
 def england_version(db: str) -> int | None:
     store = GameStore(db)
     try:
-        st = store.status("pub", now=T0 + timedelta(hours=2))
+        st = store_status.status(store, "pub", now=T0 + timedelta(hours=2))
         return next(p for p in st.powers if p.power == "England").version
     finally:
         store.close()

@@ -24,6 +24,10 @@ from dippouch.notify.events import save_preferences
 from dippouch.notify.reminders import lead_reached
 from dippouch.notify.task import run_once
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.games import game_id
 from dippouch.store.mail.models import OutboxRow
 from dippouch.store.mail.outbox import Notice, queue_notices_once
@@ -57,11 +61,11 @@ def tally() -> Iterator[ModuleType]:
 
 def _game(store: GameStore, *, mail: bool = True) -> dict[str, int]:
     """A game with two seated people (e-mail notifications on, by default) and, with ``mail``, its own mail."""
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     people = {}
     for power in ("France", "England"):
         pid = create_person(store, f"{power} player", now=T0, email=f"{power.lower()}@example.org")
-        store.assign("demo", power, f"{power} player", now=T0, email=f"{power.lower()}@example.org")
+        store_games.assign(store, "demo", power, f"{power} player", now=T0, email=f"{power.lower()}@example.org")
         seat_person(store, "demo", power, pid, now=T0)
         people[power] = pid
     if mail:
@@ -101,7 +105,7 @@ class Statements:
 def test_a_processed_phase_is_read_once_for_all_channels(store: GameStore, tally: ModuleType) -> None:
     _game(store)
     run_once(store, T0 + timedelta(minutes=1))  # the game's start, told and out of the way
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     at = T0 + timedelta(days=2, minutes=2)
     sql = Statements(store)
     try:
@@ -138,9 +142,9 @@ def test_a_processed_phase_is_read_once_for_all_channels(store: GameStore, tally
 def test_a_channel_is_one_module_and_one_registration(store: GameStore, tally: ModuleType) -> None:
     assert "tally" in [ch.name for ch in registered()]
     _game(store, mail=False)
-    store.pause("demo", now=T0 + timedelta(hours=1))
-    store.resume("demo", now=T0 + timedelta(hours=2))
-    store.process("demo", now=T0 + timedelta(days=2, hours=2))
+    store_deadlines.pause(store, "demo", now=T0 + timedelta(hours=1))
+    store_deadlines.resume(store, "demo", now=T0 + timedelta(hours=2))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, hours=2))
     run_once(store, T0 + timedelta(days=2, hours=3))
     assert [e.kind for e in tally.received] == ["pause", "phase_processed"]  # the kinds it takes, in order
     run_once(store, T0 + timedelta(days=2, hours=4))
@@ -149,7 +153,7 @@ def test_a_channel_is_one_module_and_one_registration(store: GameStore, tally: M
 
 def test_a_channel_registered_later_gets_what_happened_before_it_from_its_own_mark(store: GameStore) -> None:
     _game(store, mail=False)
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     run_once(store, T0 + timedelta(days=3))  # the other channels have it, and their marks moved past it
     assert (dispatch_mark(store, "email") or 0) > 0
     got: list[Event] = []
@@ -174,7 +178,7 @@ def test_a_channel_registered_later_gets_what_happened_before_it_from_its_own_ma
 def test_nothing_the_replaced_scans_queued_is_queued_again(store: GameStore) -> None:
     """A database the notification scan and the mail's notices worked on: their marks are honoured."""
     people = _game(store)
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     with store.session() as s:
         phase_id = s.scalars(sa.select(PhaseRow.id).where(PhaseRow.status == "processed")).one()
     gid = game_id(store, "demo")
@@ -197,7 +201,7 @@ def test_without_the_old_marks_the_same_database_is_told(store: GameStore) -> No
     """The control for the test above: the same events on a database the scans never saw are queued."""
     _game(store)
     first_mark(store, "notify:started", T0)
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     dispatch(store, T0 + timedelta(days=2, minutes=3))
     assert len(_notes(store, "game_starting")) == 2
     assert len(_mail(store, "results")) == 2  # the phase's one mail to each player: the game's report
@@ -207,7 +211,7 @@ def test_two_workers_dispatching_at_once_queue_each_message_once(db_url: str) ->
     first = GameStore(db_url)
     _game(first)
     first_mark(first, "notify:started", T0)
-    first.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(first, "demo", now=T0 + timedelta(days=2, minutes=1))
     stores = [first, GameStore(db_url)]
     start = threading.Barrier(2)
     errors: list[BaseException] = []
@@ -246,7 +250,7 @@ def test_one_reminder_policy_for_the_game_mail_and_the_notifications(store: Game
     people = _game(store)
     save_preferences(store, people["England"], {}, deadline_hours=12)
     save_preferences(store, people["France"], {}, deadline_hours=12)
-    store.submit("demo", "France", "A par - bur", now=T0 + timedelta(hours=1))
+    store_submissions.submit(store, "demo", "France", "A par - bur", now=T0 + timedelta(hours=1))
     near = T0 + timedelta(days=2) - timedelta(hours=11)
     run_once(store, near)
     # England has no orders: reminded by its game's mail and by its own notification; France has orders.
@@ -260,7 +264,7 @@ def test_a_ready_power_with_no_orders_is_reminded_by_neither(store: GameStore) -
     people = _game(store)
     for pid in people.values():
         save_preferences(store, pid, {}, deadline_hours=12)
-    store.submit("demo", "France", "no orders", now=T0 + timedelta(hours=1), ready=True)
+    store_submissions.submit(store, "demo", "France", "no orders", now=T0 + timedelta(hours=1), ready=True)
     run_once(store, T0 + timedelta(days=2) - timedelta(hours=11))
     assert _mail(store, "reminder") == ["england@example.org"]
     assert [d.person_id for d in _notes(store, "deadline")] == [people["England"]]
@@ -293,7 +297,7 @@ def test_a_second_channel_of_the_same_name_is_refused(tally: ModuleType) -> None
 
 def test_queue_notices_leaves_the_channels_marks_where_they_are(store: GameStore) -> None:
     _game(store)
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     assert queue_notices(store, T0 + timedelta(days=3)).messages == 2
     assert dispatch_mark(store, "game_mail") is None
     run_once(store, T0 + timedelta(days=3, minutes=1))
@@ -316,7 +320,7 @@ def test_a_channel_that_fails_gets_the_event_again_and_holds_no_other_up(store: 
 
     register(Flaky())
     try:
-        store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+        store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
         first = dispatch(store, T0 + timedelta(days=3))
         assert first.failed == ["flaky: phase_processed demo: OSError: the chat service is down"]
         assert [e.kind for e in tally.received] == ["phase_processed"]  # the others had it at once
@@ -332,7 +336,7 @@ def test_a_channel_that_fails_gets_the_event_again_and_holds_no_other_up(store: 
 def test_the_workers_tasks_tell_through_the_dispatcher_and_the_mail_task_only_sends(store: GameStore) -> None:
     _game(store)
     first_mark(store, "notify:started", T0)
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     at = T0 + timedelta(days=2, minutes=2)
     tasks = default_tasks()
     assert [getattr(t, "__name__", "") for t in tasks] == ["notify_task", "mail_task", "ratings_task", "coach_task"]

@@ -17,6 +17,9 @@ from dippouch.notify.dispatch import dispatch
 from dippouch.notify.events import save_preferences
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 from dippouch.store.notify.stored import deliveries, first_mark
 from dippouch.store.people.persons import create_person, seat_person
 
@@ -32,11 +35,11 @@ def store(db_url: str) -> Iterator[GameStore]:
 
 
 def _seated(store: GameStore, game: str, *, zone: str = "UTC") -> list[int]:
-    store.create_game(game, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES, timezone=zone))
+    store_games.create_game(store, game, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES, timezone=zone))
     out = []
     for power in ("France", "England"):
         pid = create_person(store, f"{power} {game}", now=T0, email=f"{power.lower()}.{game}@example.org")
-        store.assign(game, power, f"{power} {game}", now=T0)
+        store_games.assign(store, game, power, f"{power} {game}", now=T0)
         seat_person(store, game, power, pid, now=T0)
         out.append(pid)
     return out
@@ -70,7 +73,7 @@ def test_a_page_of_events_reads_its_games_seats_and_their_peoples_choices_once(s
         _seated(store, g)
     first_mark(store, "notify:started", T0)
     for g in games:
-        store.process(g, now=T0 + timedelta(days=2, minutes=1))
+        store_processing.process(store, g, now=T0 + timedelta(days=2, minutes=1))
     sql = Selects(store)
     try:
         done = dispatch(store, T0 + timedelta(days=2, minutes=2), slow=False)
@@ -97,7 +100,7 @@ def test_a_deadline_extended_between_two_looks_is_the_one_the_next_notice_says(s
     first, later = T0 + timedelta(days=2), T0 + timedelta(days=3)
     starting = [d for d in deliveries(store) if d.event == "game_starting"]
     assert starting and all(zone.describe(first) in d.body for d in starting)
-    store.extend("demo", timedelta(days=1), now=T0 + timedelta(hours=1))
+    store_deadlines.extend(store, "demo", timedelta(days=1), now=T0 + timedelta(hours=1))
     task(store, later - timedelta(hours=11))
     assert not task.behind
     reminders = [d for d in deliveries(store) if d.event == "deadline"]

@@ -17,6 +17,8 @@ from dippouch.notify.reminders import left
 from dippouch.notify.task import run_once
 from dippouch.notify.texts import compose
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.mail.models import OutboxRow
 from dippouch.store.notify.stored import deliveries
 from dippouch.store.people.persons import create_person, seat_person, set_language
@@ -81,17 +83,17 @@ def store(db_url: str) -> Iterator[GameStore]:
 def test_a_french_person_in_a_german_game(store: GameStore) -> None:
     """England's player chose French: their reminder is French; France's player chose nothing: German, the
     game's language, as the game's own mail to France is."""
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(language="de"))
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language="de"))
     pids = {}
     for power in ("France", "England"):
         pid = create_person(store, f"{power} player", now=T0, email=f"{power.lower()}@example.org")
-        store.assign("demo", power, f"{power} player", now=T0, email=f"{power.lower()}@example.org")
+        store_games.assign(store, "demo", power, f"{power} player", now=T0, email=f"{power.lower()}@example.org")
         seat_person(store, "demo", power, pid, now=T0)
         save_preferences(store, pid, {}, deadline_hours=12)
         pids[power] = pid
     setup(store, "demo", now=T0, changes={"reminders": ["12h"]})
     set_language(store, pids["England"], "fr")
-    deadline = store.status("demo", now=T0).deadline
+    deadline = store_status.status(store, "demo", now=T0).deadline
     assert deadline is not None
     run_once(store, deadline - timedelta(hours=11))
     told = {d.person_id: d for d in deliveries(store) if d.event == "deadline"}

@@ -19,6 +19,10 @@ import pytest
 from dippouch.game import GameSettings
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person, seat_person, set_language
 from dippouch.worker.service import default_tasks, process_due
 from mailservers import SmtpServer
@@ -78,11 +82,11 @@ def _text(m: EmailMessage) -> str:
 def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase_and_the_end_once(
     store: GameStore, smtp: SmtpServer
 ) -> None:
-    store.create_game("evening7", "standard", now=T0, settings=GameSettings(deadlines=HOUR))
+    store_games.create_game(store, "evening7", "standard", now=T0, settings=GameSettings(deadlines=HOUR))
     people = {}
     for power in POWERS:
         pid = create_person(store, f"{power} player", now=T0, email=_address(power))
-        store.assign("evening7", power, f"{power} player", now=T0)
+        store_games.assign(store, "evening7", power, f"{power} player", now=T0)
         seat_person(store, "evening7", power, pid, now=T0)
         people[power] = pid
     set_language(store, people["Germany"], "de")
@@ -98,12 +102,16 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
     for phase in range(4):
         # Mid-phase looks: a 1-hour phase is too short for a reminder to help, so none comes.
         if phase % 2 == 0:
-            store.submit(
-                "evening7", "England", "F lon - nth" if phase == 0 else "no orders", now=at + timedelta(minutes=5)
+            store_submissions.submit(
+                store,
+                "evening7",
+                "England",
+                "F lon - nth" if phase == 0 else "no orders",
+                now=at + timedelta(minutes=5),
             )
         for minutes in (10, 30, 50, 58):
             assert worker.look(at + timedelta(minutes=minutes)) == [], f"phase {phase}: mail {minutes} min in"
-        deadline = store.status("evening7", now=at + timedelta(minutes=59)).deadline
+        deadline = store_status.status(store, "evening7", now=at + timedelta(minutes=59)).deadline
         assert deadline is not None
         at = deadline + timedelta(seconds=20)
         mails = worker.look(at) + worker.look(at + timedelta(minutes=1)) + worker.look(at + timedelta(minutes=3))
@@ -118,7 +126,7 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
     # Everyone votes a draw: the end, once to each, with the scores and the links.
     end_at = at + timedelta(minutes=10)
     for power in POWERS:  # the others in civil disorder: the first vote may end it
-        if store.vote("evening7", power, True, now=end_at) is not None:
+        if store_votes.vote(store, "evening7", power, True, now=end_at) is not None:
             break
     ended = []
     for minutes in (1, 2, 7, 9):
@@ -144,15 +152,19 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
 def test_the_results_mail_carries_the_players_units_the_centres_the_board_and_the_next_deadline(
     store: GameStore, smtp: SmtpServer
 ) -> None:
-    store.create_game("evening7", "standard", now=T0, settings=GameSettings(deadlines=HOUR))
+    store_games.create_game(store, "evening7", "standard", now=T0, settings=GameSettings(deadlines=HOUR))
     for power in ("England", "France", "Germany"):
         pid = create_person(store, f"{power} player", now=T0, email=_address(power))
-        store.assign("evening7", power, f"{power} player", now=T0)
+        store_games.assign(store, "evening7", power, f"{power} player", now=T0)
         seat_person(store, "evening7", power, pid, now=T0)
     worker = Worker(store, smtp)
     worker.look(T0 + timedelta(seconds=30))
-    store.submit("evening7", "England", "F lon - eng\nF edi - nth\nA lvp - yor", now=T0 + timedelta(minutes=5))
-    store.submit("evening7", "France", "F bre - eng\nA par - bur\nA mar S A par - bur", now=T0 + timedelta(minutes=5))
+    store_submissions.submit(
+        store, "evening7", "England", "F lon - eng\nF edi - nth\nA lvp - yor", now=T0 + timedelta(minutes=5)
+    )
+    store_submissions.submit(
+        store, "evening7", "France", "F bre - eng\nA par - bur\nA mar S A par - bur", now=T0 + timedelta(minutes=5)
+    )
     mails = worker.look(T0 + timedelta(hours=1, seconds=20))
     (mail,) = [m for m in mails if m["To"] == _address("England")]
     assert mail["Subject"] == "evening7: Spring 1901 Movement processed"

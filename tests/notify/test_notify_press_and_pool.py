@@ -14,6 +14,7 @@ from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
 from dippouch.notify.targets import add_webhook
 from dippouch.store import GameStore, openings
+from dippouch.store import games as store_games
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.store.press import messages as press
 from notifysupport import ChatReceiver, start_chat
@@ -54,9 +55,9 @@ def _titles(chat: ChatReceiver) -> dict[str, list[str]]:
 
 def _game(store: GameStore, seats: dict[str, int]) -> None:
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     for power, pid in seats.items():
-        store.assign("demo", power, f"player {pid}", now=T0)
+        store_games.assign(store, "demo", power, f"player {pid}", now=T0)
         seat_person(store, "demo", power, pid, now=T0)
 
 
@@ -92,7 +93,7 @@ def test_a_seat_in_the_pool_is_offered_to_people_who_want_to_play_and_not_to_its
     openings.open_game(store, "demo", now=T0)
     # Two people signed up for another open game: one still wants to play, one withdrew.
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("other", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
+    store_games.create_game(store, "other", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     openings.open_game(store, "other", now=T0)
     openings.sign_up(store, "other", keen, ["any"], now=T0)
     openings.sign_up(store, "other", gone, ["any"], now=T0)
@@ -120,7 +121,7 @@ def test_a_seat_claimed_and_abandoned_again_is_offered_again_to_the_same_people(
     _game(store, {"France": ann, "England": bo})
     openings.open_game(store, "demo", now=T0)
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("other", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
+    store_games.create_game(store, "other", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     openings.open_game(store, "other", now=T0)
     for pid in (keen, lee):
         openings.sign_up(store, "other", pid, ["any"], now=T0)

@@ -21,6 +21,9 @@ from dippouch.notify.task import run_once
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store import GameStore
 from dippouch.store import claims as store_claims
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.outbox import outbox_entries
 from dippouch.store.notify.stored import deliveries, export_person, forget_person, targets
 from dippouch.store.people import data as people_data
@@ -255,9 +258,9 @@ def test_a_person_without_an_address_gets_no_email_and_the_reason_is_kept(store:
 
 def _game(store: GameStore, *people: tuple[str, int]) -> None:
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
+    store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(deadlines=deadlines))
     for power, pid in people:
-        store.assign("demo", power, f"p{pid}", now=T0)
+        store_games.assign(store, "demo", power, f"p{pid}", now=T0)
         seat_person(store, "demo", power, pid, now=T0)
 
 
@@ -278,12 +281,12 @@ def test_the_scan_finds_a_game_starting_a_deadline_with_orders_missing_and_resul
 
     # Ann orders; Bo (a 30 h lead) is reminded once a quarter of the 2-day phase is left, 12 hours before the
     # deadline (a lead longer than that would come near the phase's start); Ann (orders in) never.
-    store.submit("demo", "France", "A par - bur", now=T0 + timedelta(hours=1))
+    store_submissions.submit(store, "demo", "France", "A par - bur", now=T0 + timedelta(hours=1))
     assert scan(store, T0 + timedelta(hours=19)).deadline == 0
     assert scan(store, T0 + timedelta(hours=35, minutes=55)).deadline == 0
     assert scan(store, T0 + timedelta(hours=36, minutes=1)).deadline == 1
     assert scan(store, T0 + timedelta(hours=40)).deadline == 0
-    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    store_processing.process(store, "demo", now=T0 + timedelta(days=2, minutes=1))
     assert scan(store, T0 + timedelta(days=2, minutes=2)).processed == 2
     assert scan(store, T0 + timedelta(days=2, minutes=3)).processed == 0
     notify.deliver_due(store, T0 + timedelta(days=2, minutes=3))

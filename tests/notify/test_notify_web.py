@@ -16,6 +16,8 @@ from dippouch.game import GameError
 from dippouch.notify.events import preferences
 from dippouch.notify.safety import check_url
 from dippouch.notify.targets import add_push, add_webhook
+from dippouch.store import games as store_games
+from dippouch.store import transfer as store_transfer
 from dippouch.store.notify.stored import deliveries, targets
 from dippouch.store.people.persons import create_person, seat_person
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
@@ -143,12 +145,12 @@ def test_webhook_addresses_are_never_in_a_game_export(
     store = site.web.store
     site.new_game("demo")
     _, pid = signed_in(site, "Ann")
-    store.assign("demo", "France", "Ann", now=site.clock())
+    store_games.assign(store, "demo", "France", "Ann", now=site.clock())
     seat_person(store, "demo", "France", pid, now=site.clock())
     add_webhook(store, pid, "slack", url=f"{chat.base}/slack/secret-hook", now=site.clock())
     add_webhook(store, pid, "matrix", url=chat.base, room="!r:example.org", token="secret-token", now=site.clock())
     notify.enqueue(store, pid, "game_starting", key="1", now=site.clock(), facts={"game": "demo"})
-    exported = json.dumps(store.export_game("demo"))
+    exported = json.dumps(store_transfer.export_game(store, "demo"))
     assert "secret-hook" not in exported and "secret-token" not in exported
     coordinator_file = site.coordinator.get("/api/games/demo/export")
     assert "secret" not in coordinator_file.text

@@ -17,6 +17,7 @@ from dippouch.game import GameSettings
 from dippouch.notify.events import save_preferences
 from dippouch.notify.targets import add_push, add_webhook
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.notify.stored import deliveries
 from dippouch.store.people.persons import create_person, seat_person
 from mailservers import SmtpServer
@@ -54,8 +55,8 @@ def test_the_worker_finds_a_game_starting_and_delivers_by_every_channel(
     add_webhook(store, ann, "discord", url=f"{chat.base}/discord/1/secret", now=now)
     sub = push.subscribe()
     add_push(store, ann, sub.as_browser_sends_it(), now=now)
-    store.create_game("demo", "standard", now=now, settings=GameSettings(deadlines={"movement": "2d"}))
-    store.assign("demo", "France", "Ann", now=now)
+    store_games.create_game(store, "demo", "standard", now=now, settings=GameSettings(deadlines={"movement": "2d"}))
+    store_games.assign(store, "demo", "France", "Ann", now=now)
     seat_person(store, "demo", "France", ann, now=now)
     store.close()
 

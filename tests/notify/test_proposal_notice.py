@@ -14,6 +14,7 @@ from dippouch.notify.dispatch import dispatch
 from dippouch.notify.events import save_preferences
 from dippouch.play import votes
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.notify.stored import deliveries
 from dippouch.store.people.persons import create_person, seat_person
 
@@ -29,11 +30,11 @@ def store(db_url: str) -> Iterator[GameStore]:
 
 
 def _game(store: GameStore, name: str, **settings: object) -> dict[str, int]:
-    store.create_game(name, "standard", now=T0, settings=GameSettings(vote_rule="majority", **settings))  # type: ignore[arg-type]
+    store_games.create_game(store, name, "standard", now=T0, settings=GameSettings(vote_rule="majority", **settings))  # type: ignore[arg-type]
     people = {}
     for power in POWERS:
         pid = create_person(store, f"{power} {name}", now=T0, email=f"{power.lower()}.{name}@example.org")
-        store.assign(name, power, f"{power} player", now=T0)
+        store_games.assign(store, name, power, f"{power} player", now=T0)
         seat_person(store, name, power, pid, now=T0)
         people[power] = pid
     dispatch(store, T0)  # notifications start here (what came before is not news)

@@ -11,6 +11,10 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.people import absences as B
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.worker.service import process_due
@@ -20,15 +24,15 @@ DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _game(store: GameStore, name: str, power: str = "Austria", who: str = "Ann") -> int:
-    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, name, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     pid = create_person(store, who, now=T0)
-    store.assign(name, power, who, now=T0)
+    store_games.assign(store, name, power, who, now=T0)
     seat_person(store, name, power, pid, now=T0)
     return pid
 
 
 def _deadline(store: GameStore, name: str) -> datetime:
-    st = store.status(name, now=T0)
+    st = store_status.status(store, name, now=T0)
     assert st.deadline is not None
     return st.deadline
 
@@ -86,22 +90,22 @@ def test_a_player_who_sent_orders_keeps_them_and_gets_no_extension(store: GameSt
     pid = _game(store, "g")
     B.set_absence_policy(store, "g", "extend", budget_days=10, now=T0)
     B.record_absence(store, pid, date(2026, 8, 2), date(2026, 8, 10), now=T0)
-    store.submit("g", "Austria", "A vie - gal", now=T0)
+    store_submissions.submit(store, "g", "Austria", "A vie - gal", now=T0)
     done = process_due(store, now=T0 + timedelta(days=2, minutes=1))
     assert [p.phase for p in done] == ["Spring 1901 Movement"]
     assert B.absence_uses(store, "g") == []
-    assert store.phase_record("g", "S1901M")["orders"]["Austria"] == ["A vie - gal"]
+    assert store_history.phase_record(store, "g", "S1901M")["orders"]["Austria"] == ["A vie - gal"]
 
 
 def test_standing_orders_carry_what_still_fits_and_the_rest_holds(store: GameStore) -> None:
     pid = _game(store, "g")
     B.set_absence_policy(store, "g", "standing", now=T0)
-    store.submit("g", "Austria", "A vie H\nA bud - ser\nF tri - alb", now=T0)
+    store_submissions.submit(store, "g", "Austria", "A vie H\nA bud - ser\nF tri - alb", now=T0)
     assert [p.phase for p in process_due(store, now=T0 + timedelta(days=2, minutes=1))] == ["Spring 1901 Movement"]
     B.record_absence(store, pid, date(2026, 8, 4), date(2026, 8, 6), now=T0)
     done = process_due(store, now=datetime(2026, 8, 5, 12, 2, tzinfo=UTC))
     assert [p.phase for p in done] == ["Fall 1901 Movement"]
-    assert store.phase_record("g", "F1901M")["orders"]["Austria"] == ["A vie H"]
+    assert store_history.phase_record(store, "g", "F1901M")["orders"]["Austria"] == ["A vie H"]
     (use,) = B.absence_uses(store, "g")
     assert use.policy == "standing" and use.detail["carried"] == ["A vie H"]
     assert len(use.detail["dropped"]) == 2
@@ -141,21 +145,21 @@ def test_a_persons_absences_are_in_their_data_and_gone_when_they_delete_it(store
 
 
 def test_in_w3k_an_absent_players_units_go_to_the_ally_they_named_by_proxy_orders(store: GameStore) -> None:
-    store.create_game("w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, "w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
     ann = create_person(store, "Ann", now=T0)
-    store.assign("w", "Crown", "Ann", now=T0)
+    store_games.assign(store, "w", "Crown", "Ann", now=T0)
     seat_person(store, "w", "Crown", ann, now=T0)
-    store.assign("w", "Cumberland", "Bo", now=T0)
+    store_games.assign(store, "w", "Cumberland", "Bo", now=T0)
     B.set_absence_policy(store, "w", "proxy", now=T0)
     with pytest.raises(GameError, match=r"ally: Crown is your own power; name another \(Cumberland, "):
         B.set_proxy_ally(store, ann, "w", "crown", now=T0)
     assert B.set_proxy_ally(store, ann, "w", "cumberland", now=T0) == "Cumberland"
     B.record_absence(store, ann, date(2026, 8, 2), date(2026, 8, 5), now=T0)
     # The ally orders Crown's fleet in Bristol with their own orders, as the rulebook's proxies do.
-    store.submit("w", "Cumberland", "F bri - som", now=T0)
+    store_submissions.submit(store, "w", "Cumberland", "F bri - som", now=T0)
     done = process_due(store, now=T0 + timedelta(days=2, minutes=1))
     assert [p.phase for p in done] == ["Summer 1642 Movement"]
-    rec = store.phase_record("w", "Summer 1642 Movement")
+    rec = store_history.phase_record(store, "w", "Summer 1642 Movement")
     assert "F bri under orders of Cumberland" in rec["orders"]["Crown"]
     moved = [r for r in rec["results"] if r["order"] == "F bri - som"]
     assert moved and moved[0]["result"] == "succeeds"
@@ -172,6 +176,6 @@ def test_proxy_orders_are_offered_only_where_the_variants_rules_have_them(store:
         B.set_absence_policy(store, "g", "proxy", now=T0)
     with pytest.raises(GameError, match="ally: standard's rules have no proxy orders"):
         B.set_proxy_ally(store, pid, "g", "France", now=T0)
-    store.create_game("w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, "w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
     with pytest.raises(GameError, match="you play no seat in w"):
         B.set_proxy_ally(store, pid, "w", "Cumberland", now=T0)

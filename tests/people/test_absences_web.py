@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from test_roster_web import _api, person_browser, seated_person
 
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.store.people.persons import create_person
 from dippouch.worker.service import process_due
 from websupport import Site, page_words
@@ -22,7 +24,7 @@ def site(tmp_path: Path) -> Site:
 
 
 def _deadline(site: Site, game: str) -> datetime:
-    d = site.web.store.status(game, now=site.clock()).deadline
+    d = store_status.status(site.web.store, game, now=site.clock()).deadline
     assert isinstance(d, datetime)
     return d
 
@@ -178,7 +180,7 @@ def test_a_private_games_stand_in_sees_every_page_of_the_game_while_standing_in(
     )
     assert r.status_code == 303
     assert site.post_form(ann, "/me/absences", {"from": "2026-12-02", "to": "2026-12-03"}).status_code == 303
-    first = site.web.store.phase_record("g", "Spring 1901 Movement", open_ok=True)["id"]
+    first = store_history.phase_record(site.web.store, "g", "Spring 1901 Movement", open_ok=True)["id"]
     pages = ["/games/g", f"/games/g/phases/{first}", "/games/g/replay", "/games/g/records", "/games/g/calendar.ics"]
     bo = person_browser(site, bo_id)
     assert [bo.get(p).status_code for p in pages] == [404] * len(pages)  # 1 December: Ann is here

@@ -8,6 +8,10 @@ from datetime import timedelta
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.people import absences as B
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.worker.service import process_due
@@ -22,25 +26,27 @@ def test_the_worker_extends_an_absent_players_deadline_and_carries_anothers_stan
     now = store.clock()
     settings = GameSettings(deadlines=DEADLINES)
     # "away": its deadline passed five minutes ago, while Ann is away (today and tomorrow).
-    store.create_game("away", "standard", now=now - timedelta(days=2, minutes=5), settings=settings)
+    store_games.create_game(store, "away", "standard", now=now - timedelta(days=2, minutes=5), settings=settings)
     ann = create_person(store, "Ann", now=now)
-    store.assign("away", "Austria", "Ann", now=now)
+    store_games.assign(store, "away", "Austria", "Ann", now=now)
     seat_person(store, "away", "Austria", ann, now=now)
     B.set_absence_policy(store, "away", "extend", budget_days=10, now=now)
-    old = store.status("away", now=now).deadline
+    old = store_status.status(store, "away", now=now).deadline
     assert old is not None
     B.record_absence(store, ann, old.date(), old.date() + timedelta(days=1), now=now)
 
     # "standing": Bo sent Spring's orders and Spring was processed; Fall's deadline passed while Bo is away.
-    store.create_game("standing", "standard", now=now - timedelta(days=4, minutes=10), settings=settings)
+    store_games.create_game(store, "standing", "standard", now=now - timedelta(days=4, minutes=10), settings=settings)
     bo = create_person(store, "Bo", now=now)
-    store.assign("standing", "Austria", "Bo", now=now)
+    store_games.assign(store, "standing", "Austria", "Bo", now=now)
     seat_person(store, "standing", "Austria", bo, now=now)
     B.set_absence_policy(store, "standing", "standing", now=now)
-    store.submit("standing", "Austria", "A vie H\nA bud - ser\nF tri - alb", now=now - timedelta(days=4))
+    store_submissions.submit(
+        store, "standing", "Austria", "A vie H\nA bud - ser\nF tri - alb", now=now - timedelta(days=4)
+    )
     spring = process_due(store, now=now - timedelta(days=2, minutes=9))
     assert [(p.game, p.phase) for p in spring] == [("standing", "Spring 1901 Movement")]
-    fall = store.status("standing", now=now).deadline
+    fall = store_status.status(store, "standing", now=now).deadline
     assert fall is not None and fall < now
     B.record_absence(store, bo, fall.date(), fall.date() + timedelta(days=2), now=now)
 
@@ -52,8 +58,8 @@ def test_the_worker_extends_an_absent_players_deadline_and_carries_anothers_stan
     assert [(u.power, u.policy) for u in B.absence_uses(store, "standing")] == [("Austria", "standing")]
 
     # Ann's phase waits for her: the same hour on the day she is back.
-    assert [r.name for r in store.history("away") if r.status == "processed"] == []
-    assert store.status("away", now=now).deadline == old + timedelta(days=2)
+    assert [r.name for r in store_history.history(store, "away") if r.status == "processed"] == []
+    assert store_status.status(store, "away", now=now).deadline == old + timedelta(days=2)
     # Bo's Fall was processed with what of his Spring orders still fits.
-    assert store.phase_record("standing", "F1901M")["orders"]["Austria"] == ["A vie H"]
+    assert store_history.phase_record(store, "standing", "F1901M")["orders"]["Austria"] == ["A vie H"]
     assert not check_ledger(db_url).problems

@@ -12,6 +12,7 @@ from accounts_support import smtp_settings
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.mail.outbox import send_due
+from dippouch.store import games as store_games
 from mailservers import SmtpServer
 
 LINK = re.compile(r"http://localhost:\d+(/signin/link/dl_[A-Za-z0-9_-]+)")
@@ -22,8 +23,8 @@ def test_sign_up_by_a_mailed_link_in_the_browser(live_site: LiveSite, smtp: Smtp
     site = live_site
     web = site.web
     now = datetime.now(UTC)
-    web.store.create_game("demo", "standard", now=now)
-    web.store.assign("demo", "France", "Ann", now=now)
+    store_games.create_game(web.store, "demo", "standard", now=now)
+    store_games.assign(web.store, "demo", "France", "Ann", now=now)
     _, key = web.access.create_key("player", game="demo", power="France", now=now)
     tag = "desktop" if size["width"] > 500 else "phone"
     page = site.context(size, timezone_id="Europe/Paris").new_page()

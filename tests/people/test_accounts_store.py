@@ -10,6 +10,10 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.people.accounts import (
     LinkError,
     add_passkey,
@@ -65,17 +69,21 @@ def test_a_link_used_by_two_at_once_lets_one_in(store: GameStore) -> None:
 
 
 def test_orders_are_in_missing_or_not_needed(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "2d", "retreats": "1d"}))
+    store_games.create_game(
+        store, "g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "2d", "retreats": "1d"})
+    )
     pid = create_person(store, "Ann", now=T0, email="ann@example.org")
     for power in ("France", "Germany", "England"):
-        store.assign("g", power, "Ann", now=T0)
+        store_games.assign(store, "g", power, "Ann", now=T0)
         seat_person(store, "g", power, pid, now=T0)
     assert orders_due(store, pid) == {("g", p): "missing" for p in ("France", "Germany", "England")}
-    store.submit("g", "Germany", "A mun - bur", now=T0)
+    store_submissions.submit(store, "g", "Germany", "A mun - bur", now=T0)
     assert orders_due(store, pid)[("g", "Germany")] == "in"
-    store.process("g", now=T0 + timedelta(hours=1), force=True)
-    store.submit("g", "France", "A par - bur\nA mar S A par - bur", now=T0 + timedelta(hours=2))
-    store.process("g", now=T0 + timedelta(hours=3), force=True)  # Germany's army in Burgundy is dislodged
+    store_processing.process(store, "g", now=T0 + timedelta(hours=1), force=True)
+    store_submissions.submit(store, "g", "France", "A par - bur\nA mar S A par - bur", now=T0 + timedelta(hours=2))
+    store_processing.process(
+        store, "g", now=T0 + timedelta(hours=3), force=True
+    )  # Germany's army in Burgundy is dislodged
     assert orders_due(store, pid) == {
         ("g", "Germany"): "missing",
         ("g", "France"): "not needed",
@@ -103,9 +111,9 @@ def test_a_challenge_is_used_once_for_its_purpose_and_person(store: GameStore) -
 
 
 def test_forgetting_a_person_keeps_their_seat_and_removes_the_rest(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0)
+    store_games.create_game(store, "g", "standard", now=T0)
     pid = create_person(store, "Ann", now=T0, email="ann@example.org")
-    store.assign("g", "France", "Ann", now=T0)
+    store_games.assign(store, "g", "France", "Ann", now=T0)
     seat_person(store, "g", "France", pid, now=T0)
     add_passkey(store, pid, "cred", b"key", 0, label="laptop", now=T0)
     feed = new_calendar_token(store, pid, now=T0)
@@ -121,7 +129,7 @@ def test_forgetting_a_person_keeps_their_seat_and_removes_the_rest(store: GameSt
         use_link(store, token, now=T0)
     after = export_person(store, pid)
     assert after["passkeys"] == [] and after["calendar_feeds"] == [] and after["seats"][0]["player"] == "Ann"
-    assert store.status("g", now=T0).powers[2].player == "Ann"
+    assert store_status.status(store, "g", now=T0).powers[2].player == "Ann"
 
 
 def test_a_link_used_before_its_mail_went_is_not_sent_and_not_retried(store: GameStore) -> None:

@@ -20,6 +20,9 @@ from dippouch import notify
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
+from dippouch.store import transfer as store_transfer
+from dippouch.store import variant_copy as variant_copy
+from dippouch.store import votes as store_votes
 from dippouch.store.mail.models import OutboxRow
 from dippouch.store.notify.stored import deliveries
 from dippouch.store.people.absences import record_absence
@@ -118,14 +121,16 @@ def _setup(site: Site) -> dict[str, Any]:
     now = site.clock()
     store_press.send(store, GAME, "England", ["France"], "Meet me in the Channel", now=now)
     store_press.send(store, GAME, "France", ["England", "Germany", "Italy"], "A group of three", now=now)
-    store_press.send(store, GAME, "Germany", list(site.web.store.variant(GAME).power_names), "Hello all", now=now)
+    store_press.send(
+        store, GAME, "Germany", list(variant_copy.variant_of(site.web.store, GAME).power_names), "Hello all", now=now
+    )
     site.clock.advance(minutes=1)
     scan(store, site.clock())  # each message is mailed as a copy, so told by no second e-mail
     return {"ids": ids, "blaise": blaise, "calendar": token.group(1).removesuffix(".ics")}
 
 
 def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient) -> list[str]:
-    powers = list(site.web.store.variant(GAME).power_names)
+    powers = list(variant_copy.variant_of(site.web.store, GAME).power_names)
     phases = [p.id for p in site.web.access.phases(GAME)]
     threads = reader.get(f"/api/games/{GAME}/powers/France/press")
     channels = [t["id"] for t in threads.json()["threads"]] if threads.status_code == 200 else [1, 2, 3, 4]
@@ -239,8 +244,8 @@ def test_no_route_names_the_players_of_an_anonymous_game_until_it_ends(site: Sit
     assert ADA in site.coordinator.get(f"/api/games/{GAME}/export").text
 
     # The game ends (a draw): names are shown where they normally are.
-    for power in site.web.store.variant(GAME).power_names:
-        site.web.store.vote(GAME, power, True, now=site.clock())
+    for power in variant_copy.variant_of(site.web.store, GAME).power_names:
+        store_votes.vote(site.web.store, GAME, power, True, now=site.clock())
     site.web.touched(GAME)
     page = visitor.get(f"/games/{GAME}").text
     assert ADA in page and "the players' names are shown when it ends" not in page
@@ -265,7 +270,9 @@ def test_anonymity_is_the_games_setting_and_the_press_rules_read_it(site: Site) 
     site.web.touched("open")
     assert store_press.press_rules(site.web.store, "open").anonymous
     assert ADA not in anyone.get("/games/open").text
-    assert site.web.store.game_file("open", view="coordinator", now=site.clock())["game"]["settings"]["anonymous"]
+    assert store_transfer.game_file(site.web.store, "open", view="coordinator", now=site.clock())["game"]["settings"][
+        "anonymous"
+    ]
     store_press.set_press_rules(site.web.store, "open", {"anonymous": False}, now=site.clock())
     site.web.touched("open")
     assert ADA in anyone.get("/games/open").text

@@ -11,6 +11,10 @@ from typing import Any
 
 import pytest
 
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import variant_copy as variant_copy
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.http.security import SESSION_COOKIE
 from dippouch.web.routes.openings import reliability_standing
@@ -48,16 +52,16 @@ def seat(site: Site, game: str, power: str, name: str, pid: int | None = None) -
 def play_phase(site: Site, game: str, orders: dict[str, str]) -> None:
     """The powers in ``orders`` send them at once; the phase is processed two days later (the deadline)."""
     for power, text in orders.items():
-        site.web.store.submit(game, power, text, now=site.clock())
+        store_submissions.submit(site.web.store, game, power, text, now=site.clock())
     site.clock.advance(days=3)
-    site.web.store.process(game, now=site.clock(), force=True)
+    store_processing.process(site.web.store, game, now=site.clock(), force=True)
     site.web.touched(game)
 
 
 def end_in_a_draw(site: Site, game: str) -> None:
     """Every power still in the game votes for a draw (the last vote ends it)."""
-    for power in site.web.store.variant(game).power_names:
-        if site.web.store.vote(game, power, True, now=site.clock()) is not None:
+    for power in variant_copy.variant_of(site.web.store, game).power_names:
+        if store_votes.vote(site.web.store, game, power, True, now=site.clock()) is not None:
             break
     site.web.touched(game)
 

@@ -10,6 +10,9 @@ import pytest
 
 from browsersupport import LiveSite, shoot
 from dippouch.game import GameSettings
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.people.persons import create_person, seat_person
 
 SIZES = [{"width": 1280, "height": 800}, {"width": 390, "height": 844}]
@@ -23,11 +26,11 @@ def test_the_person_reads_the_anonymous_game_counted_and_a_visitor_does_not(
     store, now = site.store, site.now()
     ada = create_person(store, "Ada Lovelace", now=now)
     settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, anonymous=True)
-    store.create_game("hush", "standard", now=now, settings=settings)
-    store.assign("hush", "England", "Ada Lovelace", now=now)
+    store_games.create_game(store, "hush", "standard", now=now, settings=settings)
+    store_games.assign(store, "hush", "England", "Ada Lovelace", now=now)
     seat_person(store, "hush", "England", ada, now=now)
-    store.submit("hush", "England", "A Lvp H", now=now + timedelta(minutes=1))
-    store.process("hush", now=now + timedelta(minutes=2), force=True)
+    store_submissions.submit(store, "hush", "England", "A Lvp H", now=now + timedelta(minutes=1))
+    store_processing.process(store, "hush", now=now + timedelta(minutes=2), force=True)
     site.web.touched("hush")
 
     own = site.person(ada, size).new_page()

@@ -19,6 +19,8 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore, access, openings
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.access import AccessStore
 from dippouch.store.openings import (
     assign_signup,
@@ -61,13 +63,13 @@ def _crash_at(monkeypatch: pytest.MonkeyPatch, step: str, *, call: int = 1, modu
 
 def _game(store: GameStore, mode: str, name: str = "hy") -> str:
     """A three-power game opened for players, its clock held until its seats are filled."""
-    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, name, "hundred3", now=T0, settings=GameSettings(deadlines=DEADLINES))
     open_game(store, name, now=T0, mode=mode)
     return name
 
 
 def _seated(store: GameStore, game: str) -> dict[str, str | None]:
-    return {power: current for power, current, _ in store.players(game)}
+    return {power: current for power, current, _ in store_games.players(store, game)}
 
 
 @pytest.mark.parametrize(("module", "step"), CLAIM_STEPS)
@@ -88,7 +90,7 @@ def test_a_claim_that_dies_while_seating_leaves_the_seat_in_the_pool(
     # As before the claim: Ann keeps the seat and her link, it is still offered, and no claim is recorded.
     assert keys.find_key(link) is not None
     assert [(o.power, o.reason) for o in offered_seats(store)] == [("England", "freed")]
-    history = {p: hist for p, _, hist in store.players(game)}["England"]
+    history = {p: hist for p, _, hist in store_games.players(store, game)}["England"]
     assert [h[0] for h in history] == ["Ann"]
     assert [s.power for s in seats_of(store, ann)] == ["England"] and seats_of(store, bo) == []
     assert export_person(store, bo)["replacement_pool"] == []
@@ -166,12 +168,12 @@ def test_a_coordinators_choice_that_dies_while_seating_can_be_made_again(
 def test_an_opening_that_dies_before_holding_the_clock_can_be_opened_again(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store.create_game("hy", "hundred3", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, "hy", "hundred3", now=T0, settings=GameSettings(deadlines=DEADLINES))
     with monkeypatch.context() as m:
         _crash_at(m, "pause")
         with pytest.raises(Crash):
             open_game(store, "hy", now=T0, mode="preferences")
     assert opening(store, "hy") is None
-    assert store.status("hy", now=T0).deadline is not None  # the clock runs: the game was never opened
+    assert store_status.status(store, "hy", now=T0).deadline is not None  # the clock runs: the game was never opened
     got = open_game(store, "hy", now=T0, mode="preferences")
     assert got.deadline is None  # opened now, and its clock held until the seats are filled

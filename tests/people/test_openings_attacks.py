@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 from dippouch.store.people.persons import create_person, seat_person, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
@@ -88,10 +90,10 @@ def test_a_person_below_the_minimum_is_refused_with_the_numbers(site: Site) -> N
     pid, b = person_browser(site, "Bo")
     # A record of missed phases: 0 % (a newcomer with no record is on probation: tests/web/test_newcomers.py).
     site.new_game("past", "hundred3")
-    site.web.store.assign("past", "England", "Bo", now=site.clock())
+    store_games.assign(site.web.store, "past", "England", "Bo", now=site.clock())
     seat_person(site.web.store, "past", "England", pid, now=site.clock())
     site.clock.advance(days=3)
-    site.web.store.process("past", now=site.clock(), force=True)
+    store_processing.process(site.web.store, "past", now=site.clock(), force=True)
     r = site.api(b, "/api/games/hy/signup", {"preferences": []})
     assert r.status_code == 400 and "at least 70%; yours is 0%" in r.json()["error"]
     page = site.post_form(b, "/games/hy/opening/signup", {"wish1": "France"})

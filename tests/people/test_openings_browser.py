@@ -10,6 +10,9 @@ from typing import Any
 
 from browsersupport import LiveSite, shoot, watch_errors
 from dippouch.game import GameSettings
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
 from dippouch.store.people.persons import create_person, seats_of
 
 SIZE = {"width": 1200, "height": 900}
@@ -39,7 +42,7 @@ def _hold_everything(page: Any, base: str, power: str) -> None:
 
 
 def _movement(web: Any) -> bool:
-    return "movement" in (web.store.status("pool", now=datetime.now(UTC)).kind or "")
+    return "movement" in (store_status.status(web.store, "pool", now=datetime.now(UTC)).kind or "")
 
 
 def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> None:
@@ -48,8 +51,12 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     site = live_site
     base, web = site.base, site.web
     deadlines = {"movement": "3d", "retreats": "1d", "adjustments": "1d"}
-    web.store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=GameSettings(deadlines=deadlines))
-    web.store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
+    store_games.create_game(
+        web.store, "pool", "hundred3", now=datetime.now(UTC), settings=GameSettings(deadlines=deadlines)
+    )
+    store_games.assign(
+        web.store, "pool", "England", "Eve", now=datetime.now(UTC)
+    )  # seated by the coordinator, with a key
     coord = site.key_page(site.coordinator_key, SIZE)
     coord.goto(f"{base}/games/pool/opening")
     coord.select_option("#opening-press select[name=kind]", "grey")  # the game's own press rules
@@ -95,7 +102,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
         if _movement(web):
             _hold_everything(a, base, "France")
             movements += 1
-        web.store.process("pool", now=datetime.now(UTC), force=True)
+        store_processing.process(web.store, "pool", now=datetime.now(UTC), force=True)
         web.touched("pool")
     cy, c, c_errors = _person(site, "Cy")
     c.goto(f"{base}/open")
@@ -108,7 +115,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     assert c.url.endswith("/games/pool/play/Burgundy")
     assert "You play Burgundy now" in c.locator(".flash").inner_text()
     while not _movement(web):
-        web.store.process("pool", now=datetime.now(UTC), force=True)
+        store_processing.process(web.store, "pool", now=datetime.now(UTC), force=True)
         web.touched("pool")
     _hold_everything(c, base, "Burgundy")
     _shoot(c, "replacement-plays")
@@ -119,7 +126,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     b.goto(f"{base}/games/pool/play/Burgundy")
     assert b.url.endswith("/me")
     assert "You do not play Burgundy in pool now" in b.locator(".flash").inner_text()
-    history = {p: hist for p, _, hist in web.store.players("pool")}["Burgundy"]
+    history = {p: hist for p, _, hist in store_games.players(web.store, "pool")}["Burgundy"]
     assert [h[0] for h in history] == ["Bo", "Cy"]
     c.goto(f"{base}/people/{bo}")
     expect(c.locator("#reliability")).to_have_text("0%")

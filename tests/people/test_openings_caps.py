@@ -17,6 +17,8 @@ from dippouch.bots.seats import seat_bot
 from dippouch.game import GameError, GameSettings
 from dippouch.play.openings import TemplateChoices, create_from_template
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.openings import (
     MAX_CREATED,
     MAX_SIGNUPS,
@@ -65,7 +67,7 @@ def test_a_game_filled_with_bots_still_counts_against_its_makers_cap(store: Game
         for i in range(3)
     ]
     assert MAX_CREATED == 3
-    for power in store.status(made[0], now=T0).game_variant.power_names:  # type: ignore[union-attr]
+    for power in store_status.status(store, made[0], now=T0).game_variant.power_names:  # type: ignore[union-attr]
         seat_bot(store, made[0], power, "hold", now=T0)
     o = opening(store, made[0])
     assert o is not None and o.closed_at is not None  # sign-up ended: every power is a bot's
@@ -75,7 +77,7 @@ def test_a_game_filled_with_bots_still_counts_against_its_makers_cap(store: Game
     except GameError as e:
         assert "you have 3 games of your own not finished (at most 3)" in str(e)
         assert "when it ends" in str(e)
-    assert [name for name, *_ in store.games()] == made  # the refusal left no game behind
+    assert [name for name, *_ in store_games.games(store)] == made  # the refusal left no game behind
 
 
 def test_six_creations_at_once_make_exactly_the_cap_and_the_refused_leave_nothing(store: GameStore) -> None:
@@ -87,7 +89,7 @@ def test_six_creations_at_once_make_exactly_the_cap_and_the_refused_leave_nothin
     refused = [a for a in answers if a != "made"]
     assert all("not finished (at most 3)" in a for a in refused), refused
     # Exactly the games made exist: a refused creation made no game, opened or not.
-    assert len(store.games()) == MAX_CREATED
+    assert len(store_games.games(store)) == MAX_CREATED
     assert len(created_games(store, ann)) == MAX_CREATED
 
 
@@ -95,7 +97,7 @@ def _open_games(store: GameStore, count: int) -> list[str]:
     names = []
     for i in range(count):
         name = f"o{i}"
-        store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+        store_games.create_game(store, name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
         open_game(store, name, now=T0, mode="coordinator")
         names.append(name)
     return names

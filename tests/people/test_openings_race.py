@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.openings import open_game, opening, sign_up
 from dippouch.store.people.persons import create_person
 
@@ -54,7 +55,7 @@ def test_simultaneous_sign_ups_for_the_last_seat_seat_one_and_refuse_the_others(
     for r in range(ROUNDS):
         games = [f"g{r}_{i}" for i in range(GAMES)]
         for game in games:
-            store.create_game(game, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
+            store_games.create_game(store, game, "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
             open_game(store, game, now=T0, mode="preferences")
             for p in first:
                 sign_up(store, game, p, ["any"], now=T0)

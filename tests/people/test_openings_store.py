@@ -11,6 +11,10 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
 from dippouch.store.openings import (
     assign_signup,
     claim_seat,
@@ -33,7 +37,7 @@ DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _game(store: GameStore, name: str = "hy", variant: str = "hundred3") -> str:
-    store.create_game(name, variant, now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, name, variant, now=T0, settings=GameSettings(deadlines=DEADLINES))
     return name
 
 
@@ -54,10 +58,10 @@ def test_a_full_automatic_game_draws_every_power_from_the_wishes_and_restarts_it
         and len(got.waiting) == 2
         and got.needed == 1
         and got.closed_at is None
-        and store.players(game)[0][1] is None
+        and store_games.players(store, game)[0][1] is None
     )
     got = sign_up(store, game, cy, ["England", "France"], now=T0 + timedelta(hours=2))
-    seated = {p: cur for p, cur, _ in store.players(game)}
+    seated = {p: cur for p, cur, _ in store_games.players(store, game)}
     # Ann takes "any" power after England; Cy named only England and France: Cy's England costs less.
     assert seated == {"Burgundy": "Ann", "England": "Cy", "France": "Bo"}
     assert {s.game: s.power for s in seats_of(store, ann)} == {game: "Burgundy"}
@@ -74,10 +78,12 @@ def test_seating_the_last_powers_by_hand_starts_the_game_as_a_draw_does(store: G
     sign_up(store, game, ann, ["England"], now=T0)
     assign_signup(store, game, ann, "England", now=T0)
     # The coordinator seats the other two powers on the game's desk (no sign-up behind them).
-    store.assign(game, "France", "Bo", now=T0 + timedelta(hours=1))
-    assert store.status(game, now=T0 + timedelta(hours=1)).deadline is None  # still held: Burgundy is empty
-    store.assign(game, "Burgundy", "Cy", now=T0 + timedelta(hours=3))
-    st = store.status(game, now=T0 + timedelta(hours=3))
+    store_games.assign(store, game, "France", "Bo", now=T0 + timedelta(hours=1))
+    assert (
+        store_status.status(store, game, now=T0 + timedelta(hours=1)).deadline is None
+    )  # still held: Burgundy is empty
+    store_games.assign(store, game, "Burgundy", "Cy", now=T0 + timedelta(hours=3))
+    st = store_status.status(store, game, now=T0 + timedelta(hours=3))
     assert st.state == "active" and st.deadline == T0 + timedelta(hours=3, days=2)  # restarted with the time it had
     got = opening(store, game)
     assert got is not None and got.closed_at == T0 + timedelta(hours=3)
@@ -89,11 +95,11 @@ def test_seating_the_last_powers_by_hand_starts_the_game_as_a_draw_does(store: G
 def test_a_clock_resumed_by_hand_before_the_last_seat_is_left_running(store: GameStore) -> None:
     game = _game(store)
     open_game(store, game, now=T0, mode="coordinator")
-    store.resume(game, now=T0 + timedelta(hours=1))
-    deadline = store.status(game, now=T0 + timedelta(hours=1)).deadline
+    store_deadlines.resume(store, game, now=T0 + timedelta(hours=1))
+    deadline = store_status.status(store, game, now=T0 + timedelta(hours=1)).deadline
     for power, player in (("England", "Ann"), ("France", "Bo"), ("Burgundy", "Cy")):
-        store.assign(game, power, player, now=T0 + timedelta(hours=2))
-    assert store.status(game, now=T0 + timedelta(hours=2)).deadline == deadline
+        store_games.assign(store, game, power, player, now=T0 + timedelta(hours=2))
+    assert store_status.status(store, game, now=T0 + timedelta(hours=2)).deadline == deadline
     got = opening(store, game)
     assert got is not None and got.closed_at == T0 + timedelta(hours=2)
 
@@ -159,7 +165,7 @@ def test_a_person_below_the_minimum_is_refused_with_the_numbers(store: GameStore
     sign_up(store, game, bo, [], now=T0)
     # Ann misses both movement phases of a game she plays: 0 %.
     _game(store, "past", "standard")
-    store.assign("past", "France", "Ann", now=T0)
+    store_games.assign(store, "past", "France", "Ann", now=T0)
     seat_person(store, "past", "France", ann, now=T0)
     _play_movement_phases(store, "past", 2)
     assert profile(store, ann) is not None
@@ -173,7 +179,7 @@ def _play_movement_phases(store: GameStore, game: str, n: int) -> None:
     done = 0
     while done < n:
         at += timedelta(days=3)
-        for name in store.process(game, now=at, force=True):
+        for name in store_processing.process(store, game, now=at, force=True):
             done += "Movement" in name
 
 
@@ -196,7 +202,7 @@ def test_a_freed_seat_goes_to_the_first_claim_and_keeps_the_games_history(store:
     assert claim_seat(store, game, "France", bo, now=T0 + timedelta(hours=1)) == "France"
     with pytest.raises(GameError, match="not offered"):
         claim_seat(store, game, "France", cy, now=T0 + timedelta(hours=2))
-    history = {p: hist for p, _, hist in store.players(game)}["France"]
+    history = {p: hist for p, _, hist in store_games.players(store, game)}["France"]
     assert [h[0] for h in history] == ["Ann", "Bo"]
     assert seats_of(store, ann) == [] and [s.power for s in seats_of(store, bo)] == ["France"]
     assert offered_seats(store) == []
@@ -206,7 +212,7 @@ def test_a_freed_seat_goes_to_the_first_claim_and_keeps_the_games_history(store:
 def test_a_power_in_civil_disorder_is_offered_in_an_opened_game(store: GameStore) -> None:
     game = _game(store, "cd", "standard")
     ann, bo = _people(store, "Ann", "Bo")
-    store.assign(game, "France", "Ann", now=T0)
+    store_games.assign(store, game, "France", "Ann", now=T0)
     seat_person(store, game, "France", ann, now=T0)
     _play_movement_phases(store, game, 2)
     assert offered_seats(store) == []  # not opened: its coordinator has not asked the pool
@@ -243,7 +249,7 @@ def test_two_claims_at_once_seat_exactly_one(store: GameStore) -> None:
         t.join()
     assert len(won) == 1, (won, lost)
     assert len(lost) == len(rest) - 1 and all("not offered" in m or "just claimed" in m for m in lost)
-    history = {p: hist for p, _, hist in store.players(game)}["England"]
+    history = {p: hist for p, _, hist in store_games.players(store, game)}["England"]
     assert history[0][0] == "Ann" and len(history) == 2
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.models import EventRow
 from dippouch.store.openings import (
     MAX_CREATED,
@@ -30,7 +31,7 @@ T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def _game(store: GameStore, name: str, *, mode: str = "coordinator", creator: int | None = None) -> str:
-    store.create_game(name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+    store_games.create_game(store, name, "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     open_game(store, name, now=T0, mode=mode, creator_id=creator)
     return name
 

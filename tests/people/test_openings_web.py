@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from dippouch.store import games as store_games
 from dippouch.store.people.persons import create_person, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
@@ -143,7 +144,7 @@ def test_a_freed_seat_is_claimed_from_the_pool_and_the_old_link_stops_working(si
     assert r.status_code == 303 and r.headers["location"] == "/games/hy/play/England"
     assert b.get("/games/hy/play/England").status_code == 200
     assert old.get("/games/hy/play/England").status_code == 403  # the old player's key is revoked
-    history = {p: hist for p, _, hist in site.web.store.players("hy")}["England"]
+    history = {p: hist for p, _, hist in store_games.players(site.web.store, "hy")}["England"]
     assert [h[0] for h in history] == ["Old Player", "Bo"]
 
 

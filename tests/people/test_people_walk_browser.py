@@ -29,6 +29,9 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.game import GameSettings
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.store.people import absences as B
 from dippouch.store.people.persons import person_by_email, seats_of
 from mailservers import SmtpServer
@@ -168,7 +171,7 @@ def _deadline_in(site: dict[str, Any], game: str, seconds: float) -> datetime:
             assert moved.rowcount == 1, moved.rowcount
     finally:
         eng.dispose()
-    assert store.status(game, now=datetime.now(UTC)).deadline == at
+    assert store_status.status(store, game, now=datetime.now(UTC)).deadline == at
     return at
 
 
@@ -187,8 +190,8 @@ def test_a_game_that_waited_days_for_its_players_still_tells_them_it_is_starting
     t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     store = GameStore(db_url)
     try:
-        store.create_game("slow", "hundred3", now=t0, settings=GameSettings(deadlines={"movement": "2d"}))
-        store.assign("slow", "England", "Eve", now=t0)
+        store_games.create_game(store, "slow", "hundred3", now=t0, settings=GameSettings(deadlines={"movement": "2d"}))
+        store_games.assign(store, "slow", "England", "Eve", now=t0)
         O.open_game(store, "slow", now=t0, mode="coordinator")
         ann = create_person(store, "Ann", now=t0)
         bo = create_person(store, "Bo", now=t0)
@@ -198,7 +201,7 @@ def test_a_game_that_waited_days_for_its_players_still_tells_them_it_is_starting
         assert waiting.starting == 0  # Ann is seated, but the clock waits for Burgundy's player
         O.sign_up(store, "slow", bo, ["Burgundy"], now=t0 + timedelta(days=5))
         O.assign_signup(store, "slow", bo, "Burgundy", now=t0 + timedelta(days=5))
-        assert store.status("slow", now=t0 + timedelta(days=5)).deadline == t0 + timedelta(days=7)
+        assert store_status.status(store, "slow", now=t0 + timedelta(days=5)).deadline == t0 + timedelta(days=7)
         assert scan(store, t0 + timedelta(days=5, minutes=1)).starting == 2  # Ann and Bo, five days on
     finally:
         store.close()
@@ -218,9 +221,11 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     if datetime.now(UTC).hour == 23:
         pytest.skip("the holiday is 'today and tomorrow' in UTC days; near midnight the walk would span three")
     deadlines = {"movement": FIRST_DEADLINE, "retreats": "1d", "adjustments": "1d"}
-    store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=GameSettings(deadlines=deadlines))
-    store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
-    store.create_game("next", "standard", now=datetime.now(UTC))
+    store_games.create_game(
+        store, "pool", "hundred3", now=datetime.now(UTC), settings=GameSettings(deadlines=deadlines)
+    )
+    store_games.assign(store, "pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
+    store_games.create_game(store, "next", "standard", now=datetime.now(UTC))
     errors: list[str] = []
     coord = _page(site, DESKTOP, errors)
     coord.goto(f"{base}/k/{site['live'].coordinator_key}")
@@ -292,7 +297,7 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     expect(b.locator(".flash")).to_contain_text("you play Burgundy")
     assert [s.power for s in seats_of(store, ann)] == ["France"]
     assert [s.power for s in seats_of(store, bo)] == ["Burgundy"]
-    first = store.status("pool", now=datetime.now(UTC)).deadline
+    first = store_status.status(store, "pool", now=datetime.now(UTC)).deadline
     assert first is not None
 
     # "Game starting", by webhook and by push, from the worker's scan.
@@ -311,9 +316,9 @@ def test_people_walk_from_mailed_link_to_printed_roster(
         every=0.5,
         timeout=240,
     )
-    new = store.status("pool", now=datetime.now(UTC)).deadline
+    new = store_status.status(store, "pool", now=datetime.now(UTC)).deadline
     assert new is not None and new == first + timedelta(days=2), (first, new)
-    assert [r.name for r in store.history("pool") if r.status == "processed"] == []
+    assert [r.name for r in store_history.history(store, "pool") if r.status == "processed"] == []
     a.goto(f"{base}/games/pool")
     assert new.strftime("%Y-%m-%d %H:%M") in a.inner_text("body"), new
     _shoot(a, "extended-phone")

@@ -12,6 +12,11 @@ import pytest
 import dippouch.store.people.reliability as reliability
 from dippouch.people.reliability import score
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -19,15 +24,15 @@ POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"
 
 
 def _finished(store: GameStore, name: str, people: list[int], when: datetime) -> None:
-    store.create_game(name, "standard", now=when)
+    store_games.create_game(store, name, "standard", now=when)
     for power, person in zip(POWERS, people, strict=True):
-        store.assign(name, power, f"{name} {power}", now=when)
+        store_games.assign(store, name, power, f"{name} {power}", now=when)
         seat_person(store, name, power, person, now=when)
-    store.submit(name, "France", "A Par H", now=when + timedelta(hours=1))
-    store.process(name, now=when + timedelta(days=20), force=True)
+    store_submissions.submit(store, name, "France", "A Par H", now=when + timedelta(hours=1))
+    store_processing.process(store, name, now=when + timedelta(days=20), force=True)
     for power in POWERS:
-        if store.status(name, now=when + timedelta(days=21)).state != "finished":
-            store.vote(name, power, True, now=when + timedelta(days=21))
+        if store_status.status(store, name, now=when + timedelta(days=21)).state != "finished":
+            store_votes.vote(store, name, power, True, now=when + timedelta(days=21))
 
 
 def test_finished_games_are_read_once_and_agree_with_a_fresh_read(

@@ -11,6 +11,7 @@ from typing import Any
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.game import GameSettings
+from dippouch.store import games as store_games
 from dippouch.store.people.persons import create_person, seat_person
 
 
@@ -22,10 +23,10 @@ def test_a_person_fills_in_the_player_list_and_a_co_player_prints_it(live_site: 
     site = live_site
     web, base = site.web, site.base
     now = datetime.now(UTC)
-    web.store.create_game("powick", "w3k", now=now, settings=GameSettings(deadlines={"movement": "7d"}))
+    store_games.create_game(web.store, "powick", "w3k", now=now, settings=GameSettings(deadlines={"movement": "7d"}))
     people = {}
     for power, name in (("Crown", "Ann Lee"), ("Cumberland", "Bo Diddley")):
-        web.store.assign("powick", power, name, now=now)
+        store_games.assign(web.store, "powick", power, name, now=now)
         people[power] = create_person(web.store, name, now=now, email=f"{name.split()[0].lower()}@example.org")
         seat_person(web.store, "powick", power, people[power], now=now)
     trip_from, trip_to = date.today() + timedelta(days=10), date.today() + timedelta(days=20)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.routes.roster import csv_cell
 from websupport import Site, check_api_answer
@@ -57,7 +58,7 @@ def test_a_cell_that_a_spreadsheet_would_run_is_written_as_text(cell: str | None
 
 def test_a_formula_typed_as_an_address_or_a_name_comes_out_as_text_in_the_roster_file(site: Site) -> None:
     site.new_game("G", "w3k", movement="2d")
-    powers = list(site.web.store.variant("G").power_names)
+    powers = list(variant_copy.variant_of(site.web.store, "G").power_names)
     name = "=1+2"
     site.seat("G", powers[0], name)
     pid = create_person(site.web.store, name, now=site.clock(), email="mallory@example.org")

@@ -9,6 +9,8 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.people import addresses as A
 from dippouch.store.people.persons import create_person, seat_person
 
@@ -17,7 +19,7 @@ DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def _seat(store: GameStore, game: str, power: str, pid: int, name: str) -> None:
-    store.assign(game, power, name, now=T0)
+    store_games.assign(store, game, power, name, now=T0)
     seat_person(store, game, power, pid, now=T0)
 
 
@@ -62,15 +64,15 @@ def test_nobody_edits_or_removes_another_persons_address(store: GameStore) -> No
 
 def test_the_roster_lists_every_power_with_the_address_in_force_and_changes_ahead(store: GameStore) -> None:
     for name in ("powick", "edgehill"):
-        store.create_game(name, "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
-    powers = store.variant("powick").power_names
+        store_games.create_game(store, name, "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    powers = variant_copy.variant_of(store, "powick").power_names
     ann = create_person(store, "Ann", now=T0, email="ann@example.org")
     A.add_address(store, ann, "1 High Street", now=T0)
     A.add_address(store, ann, "Brest", now=T0, first_day=date(2026, 8, 3), last_day=date(2026, 8, 21))
     _seat(store, "powick", powers[0], ann, "Ann")
     _seat(store, "edgehill", powers[1], ann, "Ann")  # a player in both games, as the rulebook has it
-    store.assign("powick", powers[2], "Bo (by post)", now=T0)  # a seat without a person: no address
-    store.set_email("powick", powers[2], "bo@example.org", now=T0)
+    store_games.assign(store, "powick", powers[2], "Bo (by post)", now=T0)  # a seat without a person: no address
+    store_games.set_email(store, "powick", powers[2], "bo@example.org", now=T0)
     got = {r.game: r for r in A.roster(store, None, date(2026, 8, 5))}
     assert set(got) == {"powick", "edgehill"}
     first = {e.power: e for e in got["powick"].entries}
@@ -83,8 +85,8 @@ def test_the_roster_lists_every_power_with_the_address_in_force_and_changes_ahea
 
 
 def test_who_reads_the_roster_comes_from_the_variant_until_the_game_says(store: GameStore) -> None:
-    store.create_game("w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
-    store.create_game("s", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, "w", "w3k", now=T0, settings=GameSettings(deadlines=DEADLINES))
+    store_games.create_game(store, "s", "standard", now=T0, settings=GameSettings(deadlines=DEADLINES))
     assert A.roster_visibility(store, "w") == "co-players"  # the rulebook's document is every player's
     assert A.roster_visibility(store, "s") == "coordinator"
     assert A.set_roster_visibility(store, "w", "Nobody", now=T0) == "nobody"

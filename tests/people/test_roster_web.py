@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site, check_api_answer
 
@@ -46,7 +47,7 @@ def seated_person(site: Site, game: str, power: str, name: str, email: str | Non
 
 def _w3k(site: Site, name: str = "powick") -> list[str]:
     site.new_game(name, "w3k", movement="2d")
-    return list(site.web.store.variant(name).power_names)
+    return list(variant_copy.variant_of(site.web.store, name).power_names)
 
 
 def _api(site: Site, c: TestClient, method: str, url: str, body: Any = None) -> Any:

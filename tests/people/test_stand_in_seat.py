@@ -11,6 +11,10 @@ from typing import Any
 import pytest
 from test_roster_web import _api, person_browser, seated_person
 
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import sealing as store_sealing
+from dippouch.store import transfer as store_transfer
 from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person
 from websupport import Site
@@ -76,8 +80,8 @@ def test_a_stand_in_orders_the_seat_but_reads_nothing_the_player_sealed(site: Si
     assert r.json()["unordered"] == [] and r.json()["unordered_notes"] == []
     _nothing_sealed(site, bo)
     # The orders that stand when the phase is processed count: the stand-in's.
-    site.web.store.process("g", now=site.clock(), force=True)
-    rec = site.web.store.phase_record("g", phase_id=site.web.access.phases("g")[0].id)
+    store_processing.process(site.web.store, "g", now=site.clock(), force=True)
+    rec = store_history.phase_record(site.web.store, "g", phase_id=site.web.access.phases("g")[0].id)
     assert "A PAR - PIC" in str(rec["orders"]).upper() or "Picardy" in str(rec["orders"]), rec["orders"]
 
 
@@ -104,7 +108,9 @@ def test_a_stand_in_neither_reads_nor_writes_the_seats_press(site: Site) -> None
     assert r.status_code == 403 and refused in r.text
     r = site.post_form(bo, "/games/g/play/France/press", {"to": "England", "text": "From France, truly"})
     assert r.status_code == 403 and refused in html.unescape(r.text)
-    assert "From France, truly" not in str(site.web.store.game_file("g", view="coordinator", now=site.clock()))
+    assert "From France, truly" not in str(
+        store_transfer.game_file(site.web.store, "g", view="coordinator", now=site.clock())
+    )
 
 
 def test_a_draw_vote_is_the_players_own_not_the_stand_ins(site: Site) -> None:
@@ -134,7 +140,7 @@ def test_a_coordinator_who_names_themselves_stand_in_gets_nothing_sealed(site: S
     phase_id = site.web.access.phases("g")[-1].id
     ph = c.get(f"/api/games/g/phases/{phase_id}")
     assert ph.status_code == 200 and ph.json()["submissions"]["sealed"] is True and "bur" not in ph.text
-    assert site.web.store.unsealings("g") == []
+    assert store_sealing.unsealings(site.web.store, "g") == []
 
 
 def test_a_private_games_stand_in_opens_the_seat_and_the_game(site: Site) -> None:

@@ -13,27 +13,32 @@ from dippouch.bots.seats import seat_bot
 from dippouch.game import GameSettings
 from dippouch.play.records import choose_scoring
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import seat_person
 
 
 def seat(store: GameStore, game: str, power: str, person: int, now: datetime) -> None:
-    store.assign(game, power, f"{game} {power}", now=now)
+    store_games.assign(store, game, power, f"{game} {power}", now=now)
     seat_person(store, game, power, person, now=now)
 
 
 def play_draw(store: GameStore, game: str, people: dict[str, int], now: datetime) -> None:
     """``game`` (standard) played to a draw in Winter 1901 by ``people`` (France, Germany, England), under SoS:
     France 6 centres, Germany 5, England 4."""
-    store.create_game(game, "standard", now=now)
+    store_games.create_game(store, game, "standard", now=now)
     for power, person in people.items():
         seat(store, game, power, person, now)
     for turn, orders in enumerate((SPRING, FALL), start=1):
         for power, text in orders.items():
-            store.submit(game, power, text, now=now + timedelta(hours=turn))
-        store.process(game, now=now + timedelta(hours=turn, minutes=30), force=True)
+            store_submissions.submit(store, game, power, text, now=now + timedelta(hours=turn))
+        store_processing.process(store, game, now=now + timedelta(hours=turn, minutes=30), force=True)
     for power in people:
-        store.vote(game, power, True, now=now + timedelta(hours=3))
-    assert store.status(game, now=now + timedelta(hours=3)).state == "finished"
+        store_votes.vote(store, game, power, True, now=now + timedelta(hours=3))
+    assert store_status.status(store, game, now=now + timedelta(hours=3)).state == "finished"
     choose_scoring(store, game, "sos", now=now + timedelta(hours=3))
 
 
@@ -48,10 +53,10 @@ def play_solo(
 ) -> None:
     """``game`` won by France in Fall 1901 (processed at ``now`` + 30 minutes); ``people`` hold their powers,
     ``bot`` is a bot's seat."""
-    store.create_game(game, "standard", now=now, position=solo_board(), settings=settings)
+    store_games.create_game(store, game, "standard", now=now, position=solo_board(), settings=settings)
     for power, person in people.items():
         seat(store, game, power, person, now)
     if bot is not None:
         seat_bot(store, game, bot, "hold", now=now)
-    store.process(game, now=now + timedelta(minutes=30), force=True)
-    assert store.status(game, now=now + timedelta(hours=1)).state == "finished"
+    store_processing.process(store, game, now=now + timedelta(minutes=30), force=True)
+    assert store_status.status(store, game, now=now + timedelta(hours=1)).state == "finished"

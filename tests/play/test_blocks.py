@@ -16,6 +16,7 @@ from dippouch.play import blocks, moderation
 from dippouch.play import openings as play_openings
 from dippouch.play.press import PressRefused, send_press
 from dippouch.play.seats import seat
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
 from dippouch.store.moderation import stored as store_moderation
 from dippouch.store.people.persons import create_person
@@ -30,7 +31,7 @@ def _people(store: GameStore, *names: str) -> list[int]:
 
 def _game(store: GameStore, seats: dict[str, str]) -> None:
     """A standard game ``g`` with these powers played by these people (by their address, as the desk seats)."""
-    store.create_game("g", "standard", settings=GameSettings(deadlines={"movement": "2d"}), now=T0)
+    store_games.create_game(store, "g", "standard", settings=GameSettings(deadlines={"movement": "2d"}), now=T0)
     for power, name in seats.items():
         seat(store, "g", power, name, now=T0, email=f"{name.lower()}@example.org")
 
@@ -121,7 +122,7 @@ def test_a_block_holds_in_the_lobby(store: GameStore) -> None:
 
 def test_a_claim_from_the_pool_is_refused_as_a_sign_up_is(store: GameStore) -> None:
     ann, bob, zed = _people(store, "Ann", "Bob", "Zed")
-    store.create_game("g", "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+    store_games.create_game(store, "g", "hundred3", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
     store_openings.open_game(store, "g", now=T0, mode="coordinator")
     for who, power in ((ann, "England"), (zed, "France")):
         store_openings.sign_up(store, "g", who, [power], now=T0)

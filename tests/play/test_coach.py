@@ -21,6 +21,11 @@ from dippouch.play.coach import (
     turning_points,
 )
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.learning.coach import phases_to_analyse
 from helpers import board
 
@@ -91,24 +96,24 @@ def test_a_hint_gives_legal_orders_for_the_power_named_in_any_case() -> None:
 
 def _finished(store: GameStore, game: str) -> None:
     """A standard game of three seats, France moving in both phases of 1901, then drawn."""
-    store.create_game(game, "standard", now=T)
+    store_games.create_game(store, game, "standard", now=T)
     for power in ("France", "Germany", "England"):
-        store.assign(game, power, f"{game} {power}", now=T)
+        store_games.assign(store, game, power, f"{game} {power}", now=T)
     for turn, text in enumerate(("A Par-Bur\nA Mar-Spa\nF Bre-Mao", "A Bur-Bel\nA Spa H\nF Mao-Por"), start=1):
-        store.submit(game, "France", text, now=T + timedelta(hours=turn))
-        store.process(game, now=T + timedelta(hours=turn, minutes=30), force=True)
+        store_submissions.submit(store, game, "France", text, now=T + timedelta(hours=turn))
+        store_processing.process(store, game, now=T + timedelta(hours=turn, minutes=30), force=True)
     done = T + timedelta(hours=5)
     for power in ("France", "Germany", "England"):
-        if store.status(game, now=done).state != "finished":
-            store.vote(game, power, True, now=done)
-    assert store.status(game, now=done).state == "finished"
+        if store_status.status(store, game, now=done).state != "finished":
+            store_votes.vote(store, game, power, True, now=done)
+    assert store_status.status(store, game, now=done).state == "finished"
 
 
 def test_the_task_analyses_finished_games_a_phase_a_look_and_never_a_running_game_of_people(store: GameStore) -> None:
     _finished(store, "done")
-    store.create_game("running", "standard", now=T)
-    store.assign("running", "France", "Fran", now=T)
-    store.process("running", now=T + timedelta(hours=1), force=True)
+    store_games.create_game(store, "running", "standard", now=T)
+    store_games.assign(store, "running", "France", "Fran", now=T)
+    store_processing.process(store, "running", now=T + timedelta(hours=1), force=True)
     assert [t.game for t in phases_to_analyse(store, limit=10)] == ["done", "done"]
     assert game_coach(store, "running").shown is False
     task = CoachTask(seconds=0.0, budget=0.02)

@@ -22,6 +22,8 @@ from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import proposals
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 from photosupport import need_tesseract, photo
 from websupport import Site
 
@@ -35,7 +37,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     settings.reread()
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     s.new_game("g")
-    s.web.store.assign("g", "France", "Fran", now=s.clock(), email="fran@example.org")
+    store_games.assign(s.web.store, "g", "France", "Fran", now=s.clock(), email="fran@example.org")
     m = EmailMessage()
     m["From"], m["To"], m["Subject"] = "fran@example.org", "orders@example.org", "g - France - Spring 1901 Movement"
     m["Message-ID"] = email.utils.make_msgid(domain="example.org")
@@ -75,7 +77,7 @@ def _confirm(site: Site, door: str, lines: list[str], tmp_path: Path) -> str:
 
 
 def _france(store: GameStore, now: Any) -> list[dict[str, Any]]:
-    rec = store.phase_record("g", "Spring 1901 Movement", open_ok=True)
+    rec = store_history.phase_record(store, "g", "Spring 1901 Movement", open_ok=True)
     return [s for s in rec["submissions"] if s["power"] == "France"]
 
 

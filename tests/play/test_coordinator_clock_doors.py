@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from websupport import Site
 
 DOORS = ("desk", "api", "cli")
@@ -26,7 +28,7 @@ def site(tmp_path: Path) -> Site:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     s.new_game("demo")
     for power in POWERS:
-        s.web.store.assign("demo", power, f"{power} player", now=s.clock())
+        store_games.assign(s.web.store, "demo", power, f"{power} player", now=s.clock())
     return s
 
 
@@ -56,14 +58,14 @@ def act(site: Site, door: str, action: str, arg: str = "") -> tuple[int, str]:
 
 
 def state(store: GameStore, site: Site) -> tuple[str, str | None]:
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     return st.state, st.phase
 
 
 @pytest.mark.parametrize("door", DOORS)
 def test_pause_and_resume_stop_and_restart_the_clock_through_every_door(site: Site, door: str) -> None:
     store: GameStore = site.web.store
-    before = store.status("demo", now=site.clock()).deadline
+    before = store_status.status(store, "demo", now=site.clock()).deadline
     assert before is not None
     code, said = act(site, door, "pause")
     assert code == 0, said
@@ -73,21 +75,21 @@ def test_pause_and_resume_stop_and_restart_the_clock_through_every_door(site: Si
     assert code != 0 and "game 'demo' is already paused" in said, (door, said)
     code, said = act(site, door, "resume")
     assert code == 0, said
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.state == "active" and st.deadline is not None and st.deadline >= before, door
 
 
 @pytest.mark.parametrize("door", DOORS)
 def test_extend_moves_the_deadline_through_every_door(site: Site, door: str) -> None:
     store: GameStore = site.web.store
-    before = store.status("demo", now=site.clock()).deadline
+    before = store_status.status(store, "demo", now=site.clock()).deadline
     assert before is not None
     code, said = act(site, door, "extend", "1d")
     assert code == 0, said
-    assert store.status("demo", now=site.clock()).deadline == before + timedelta(days=1), door
+    assert store_status.status(store, "demo", now=site.clock()).deadline == before + timedelta(days=1), door
     code, said = act(site, door, "extend", "366d")
     assert code != 0 and "an extension is between one second and a year" in said, (door, said)
-    assert store.status("demo", now=site.clock()).deadline == before + timedelta(days=1), door
+    assert store_status.status(store, "demo", now=site.clock()).deadline == before + timedelta(days=1), door
 
 
 @pytest.mark.parametrize("door", DOORS)

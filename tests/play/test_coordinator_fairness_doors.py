@@ -26,6 +26,8 @@ from dippouch.play.fairness import (
     refuse_seat_for_coordinator,
 )
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.openings import open_game
 from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
@@ -101,15 +103,15 @@ def test_the_creator_who_plays_cannot_change_the_game_alone(
     site: Site, door: str, action: str, form: dict[str, str]
 ) -> None:
     store: GameStore = site.web.store
-    before = store.status("demo", now=site.clock())
-    players = store.players("demo")
+    before = store_status.status(store, "demo", now=site.clock())
+    players = store_games.players(store, "demo")
     keys = len(site.web.access.keys("demo"))
     a = ann(site)
     code, said = act(site, door, a, action, **form)
     assert code == 403 and VOTE in said, (door, action, code, said[-800:])
-    after = store.status("demo", now=site.clock())
+    after = store_status.status(store, "demo", now=site.clock())
     assert (after.phase, after.deadline, after.state) == (before.phase, before.deadline, before.state), action
-    assert store.players("demo") == players and len(site.web.access.keys("demo")) == keys, action
+    assert store_games.players(store, "demo") == players and len(site.web.access.keys("demo")) == keys, action
     if door == "desk" and action in ("process", "rollback"):  # the confirmation page says so before
         r = site.post_form(ann(site), f"/games/demo/coordinate/{action}", form, headers={"Accept": "text/html"})
         page = html.unescape(a.get(r.headers["location"]).text if r.status_code == 303 else r.text)
@@ -124,12 +126,12 @@ def test_the_creator_has_one_short_pause_and_the_table_votes_any_other(site: Sit
     store: GameStore = site.web.store
     a = ann(site)
     code, said = act(site, door, a, "pause")
-    assert code == 0 and store.status("demo", now=site.clock()).state == "paused", said[-800:]
+    assert code == 0 and store_status.status(store, "demo", now=site.clock()).state == "paused", said[-800:]
     code, said = act(site, door, a, "resume")  # her own grace: hers to end
-    assert code == 0 and store.status("demo", now=site.clock()).state == "active", said[-800:]
+    assert code == 0 and store_status.status(store, "demo", now=site.clock()).state == "active", said[-800:]
     code, said = act(site, door, a, "pause")
     assert code == 403 and VOTE in said, said[-800:]
-    assert store.status("demo", now=site.clock()).state == "active"
+    assert store_status.status(store, "demo", now=site.clock()).state == "active"
     # A pause the table voted for is the table's to end as well.
     clock.pause(store, "demo", by=Actor("the table"), now=site.clock(), by_vote=True)
     code, said = act(site, door, a, "resume")
@@ -143,7 +145,7 @@ def test_the_grace_pause_ends_by_itself_after_a_day(site: Site) -> None:
     assert got.grace
     assert end_lapsed_graces(store, now=site.clock() + GRACE - timedelta(minutes=1)) == []
     assert end_lapsed_graces(store, now=site.clock() + GRACE) == ["demo"]
-    assert store.status("demo", now=site.clock() + GRACE).state == "active"
+    assert store_status.status(store, "demo", now=site.clock() + GRACE).state == "active"
 
 
 def test_the_deadline_workers_end_a_lapsed_grace(site: Site) -> None:
@@ -152,9 +154,9 @@ def test_the_deadline_workers_end_a_lapsed_grace(site: Site) -> None:
     store: GameStore = site.web.store
     clock.pause(store, "demo", by=Actor("Ann", person_id=1), now=site.clock())
     process_due(store, now=site.clock() + GRACE - timedelta(minutes=1))
-    assert store.status("demo", now=site.clock()).state == "paused"
+    assert store_status.status(store, "demo", now=site.clock()).state == "paused"
     process_due(store, now=site.clock() + GRACE)
-    assert store.status("demo", now=site.clock()).state == "active"
+    assert store_status.status(store, "demo", now=site.clock()).state == "active"
 
 
 def test_a_passed_vote_acts_through_the_same_use_cases(site: Site) -> None:
@@ -162,15 +164,15 @@ def test_a_passed_vote_acts_through_the_same_use_cases(site: Site) -> None:
     by = Actor("Ann", person_id=1)
     with pytest.raises(TableMustVote):
         clock.extend(store, "demo", timedelta(days=1), by=by, now=site.clock())
-    before = store.status("demo", now=site.clock()).deadline
+    before = store_status.status(store, "demo", now=site.clock()).deadline
     assert before is not None
     got = clock.extend(store, "demo", timedelta(days=1), by=by, now=site.clock(), by_vote=True)
     assert got.deadline == before + timedelta(days=1)
     clock.process(store, "demo", by=by, now=site.clock(), by_vote=True)
-    assert store.status("demo", now=site.clock()).phase == "Fall 1901 Movement"
+    assert store_status.status(store, "demo", now=site.clock()).phase == "Fall 1901 Movement"
     clock.rollback(store, "demo", "Spring 1901 Movement", by=by, now=site.clock(), by_vote=True)
     seats.seat(store, "demo", "Germany", "Bo", now=site.clock(), replace=True, by=by, by_vote=True)
-    assert dict((p, cur) for p, cur, _ in store.players("demo"))["Germany"] == "Bo"
+    assert dict((p, cur) for p, cur, _ in store_games.players(store, "demo"))["Germany"] == "Bo"
     assert games.export_file(store, "demo", by=by, now=site.clock(), unsealed=True, reason="x", by_vote=True)
     # What changes nobody's chances stays hers: the visibility, the deadlines of phases to come.
     games.set_visibility(store, "demo", "unlisted")

@@ -15,6 +15,9 @@ from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import transfer as store_transfer
 from websupport import Site
 
 DOORS = ("desk", "api", "cli")
@@ -50,20 +53,20 @@ def test_a_game_is_created_with_the_same_options_through_every_door(site: Site, 
     store: GameStore = site.web.store
     code, said = create(site, door, "g", "unlisted")
     assert code == 0, said
-    st = store.status("g", now=site.clock())
+    st = store_status.status(store, "g", now=site.clock())
     assert st.settings.secret_ballot and not st.settings.draws, door
     assert st.settings.deadlines["movement"] == "3d", door
     assert site.web.access.visibility("g") == "unlisted", door
     code, said = create(site, door, "h", "secret")
     assert code != 0 and "visibility must be one of public, unlisted, private" in said, (door, said)
-    assert [name for name, *_ in store.games()] == ["g"], door  # the refusal left nothing behind
+    assert [name for name, *_ in store_games.games(store)] == ["g"], door  # the refusal left nothing behind
 
 
 @pytest.mark.parametrize("door", DOORS)
 def test_a_game_file_is_imported_through_every_door(site: Site, door: str, tmp_path: Path) -> None:
     store: GameStore = site.web.store
     site.new_game("src")
-    data = store.export_game("src")
+    data = store_transfer.export_game(store, "src")
     if door == "cli":
         path = tmp_path / "src.json"
         path.write_text(json.dumps(data))
@@ -81,4 +84,7 @@ def test_a_game_file_is_imported_through_every_door(site: Site, door: str, tmp_p
         )
         code, said = (0 if r.status_code == 303 else r.status_code), r.text
     assert code == 0, said
-    assert store.status("copy", now=site.clock()).phase == store.status("src", now=site.clock()).phase, door
+    assert (
+        store_status.status(store, "copy", now=site.clock()).phase
+        == store_status.status(store, "src", now=site.clock()).phase
+    ), door

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
+from dippouch.store import history as store_history
 from websupport import Site
 
 DOORS = ("desk", "cli")
@@ -74,14 +75,21 @@ def test_a_held_mail_is_applied_as_orders_through_every_door(site: Site, door: s
     site.clock.advance(hours=5)
     code, said = apply(site, door, mail_id)
     assert code == 0, said
-    rec = store.phase_record("g", "Spring 1901 Movement")
+    rec = store_history.phase_record(store, "g", "Spring 1901 Movement")
     sub = [s for s in rec["submissions"] if s["power"] == "France"][-1]
     assert (sub["version"], sub["source"], sub["text"]) == (1, "mail", "A par - bur\nA mar - spa"), door
     assert sub["submitted_at"] == arrived.isoformat(), door  # received when the mail came, not when applied
     code, said = apply(site, door, mail_id)
     assert code != 0 and f"message #{mail_id} is applied, not held" in said, (door, said)
     assert (
-        len([s for s in store.phase_record("g", "Spring 1901 Movement")["submissions"] if s["power"] == "France"]) == 1
+        len(
+            [
+                s
+                for s in store_history.phase_record(store, "g", "Spring 1901 Movement")["submissions"]
+                if s["power"] == "France"
+            ]
+        )
+        == 1
     ), door
 
 
@@ -91,6 +99,10 @@ def test_a_held_mail_is_dismissed_through_every_door(site: Site, door: str) -> N
     mail_id = held_mail(site)
     code, said = apply(site, door, mail_id, "dismiss")
     assert code == 0, said
-    assert [s for s in store.phase_record("g", "Spring 1901 Movement")["submissions"] if s["power"] == "France"] == []
+    assert [
+        s
+        for s in store_history.phase_record(store, "g", "Spring 1901 Movement")["submissions"]
+        if s["power"] == "France"
+    ] == []
     code, said = apply(site, door, mail_id, "dismiss")
     assert code != 0 and f"message #{mail_id} is dismissed, not held" in said, (door, said)

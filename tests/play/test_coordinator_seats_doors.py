@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from websupport import Site
 
 DOORS = ("desk", "api", "cli")
@@ -66,7 +67,7 @@ def submit(site: Site, key: str) -> int:
 
 
 def current(store: GameStore) -> dict[str, str | None]:
-    return {p: cur for p, cur, _ in store.players("demo")}
+    return {p: cur for p, cur, _ in store_games.players(store, "demo")}
 
 
 @pytest.mark.parametrize("door", DOORS)

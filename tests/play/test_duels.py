@@ -21,6 +21,10 @@ from dippouch.play.ratings_check import check_ratings, rewrite_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
 from dippouch.store import GameStore
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.models import GameRow, PlayerRow
 from dippouch.store.models_duels import DuelWaitRow
 from dippouch.store.notify.events import events_after
@@ -66,7 +70,7 @@ def test_the_first_two_waiting_are_paired_seated_and_told(store: GameStore) -> N
     game = second.got.game
     assert game is not None and second.got.opponent == "Ann"
     # Ann asked for France against Austria: that is the game, whatever Bob asked.
-    st = store.status(game, now=T + timedelta(minutes=1))
+    st = store_status.status(store, game, now=T + timedelta(minutes=1))
     assert st.state == "active"
     seats = _seats(store, game)
     assert sorted(seats) == ["Austria", "France"] and sorted(seats.values(), key=str) == sorted([ann, bob], key=str)
@@ -187,13 +191,13 @@ def test_a_rated_one_on_one_game_played_to_its_end_is_rated_in_its_own_pool(stor
     # A year of scripted orders: France takes Spain, Portugal and Belgium (6), Austria Serbia and Greece (5).
     for turn, orders in enumerate((SPRING, FALL), start=1):
         for power, text in orders.items():
-            store.submit(game, power, text, now=T + timedelta(hours=turn))
-        store.process(game, now=T + timedelta(hours=turn, minutes=30), force=True)
-    store.process(game, now=T + timedelta(hours=3), force=True)  # the builds waived
+            store_submissions.submit(store, game, power, text, now=T + timedelta(hours=turn))
+        store_processing.process(store, game, now=T + timedelta(hours=turn, minutes=30), force=True)
+    store_processing.process(store, game, now=T + timedelta(hours=3), force=True)  # the builds waived
     # Both vote for a draw: the game ends, scored under sum of squares (6² and 5² of 61).
     for power in seats:
-        store.vote(game, power, True, now=T + timedelta(hours=4))
-    assert store.status(game, now=T + timedelta(hours=4)).state == "finished"
+        store_votes.vote(store, game, power, True, now=T + timedelta(hours=4))
+    assert store_status.status(store, game, now=T + timedelta(hours=4)).state == "finished"
     choose_scoring(store, game, "sos", now=T + timedelta(hours=4))
 
     assert one_on_one("duel") and not one_on_one("standard")

@@ -21,6 +21,11 @@ from solo_board import solo_board
 from dippouch.catalog import load_variant
 from dippouch.play.explorer import Explored, PhaseOrders, UnknownChoice, explore, explorer_variants, path_text
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.access import AccessStore
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_web import GameWebRow
@@ -39,28 +44,28 @@ def _play(store: GameStore, game: str, turns: list[dict[str, str]], at: datetime
     """``game`` (standard) played phase by phase with ``turns``' orders (France, Germany and England seated), then
     drawn by their votes unless not ``draw`` (after two phases the powers nobody plays are in civil disorder and
     their votes are not needed)."""
-    store.create_game(game, "standard", now=at)
+    store_games.create_game(store, game, "standard", now=at)
     for power in ("France", "Germany", "England"):
-        store.assign(game, power, f"{game} {power}", now=at)
+        store_games.assign(store, game, power, f"{game} {power}", now=at)
     for turn, orders in enumerate(turns, start=1):
         for power, text in orders.items():
-            store.submit(game, power, text, now=at + timedelta(hours=turn))
-        store.process(game, now=at + timedelta(hours=turn, minutes=30), force=True)
+            store_submissions.submit(store, game, power, text, now=at + timedelta(hours=turn))
+        store_processing.process(store, game, now=at + timedelta(hours=turn, minutes=30), force=True)
     if draw:
         done = at + timedelta(hours=len(turns) + 1)
         for power in ("France", "Germany", "England"):
-            if store.status(game, now=done).state != "finished":  # a power in civil disorder is not asked
-                store.vote(game, power, True, now=done)
-        assert store.status(game, now=done).state == "finished"
+            if store_status.status(store, game, now=done).state != "finished":  # a power in civil disorder is not asked
+                store_votes.vote(store, game, power, True, now=done)
+        assert store_status.status(store, game, now=done).state == "finished"
 
 
 def _spring_solo(store: GameStore, game: str, at: datetime) -> None:
     """France wins on reaching Fall 1901 from a Spring 1901 board where it holds 18 centres."""
-    store.create_game(game, "standard", now=at, position={**solo_board(), "phase": "Spring 1901 Movement"})
-    store.assign(game, "France", f"{game} France", now=at)
-    store.submit(game, "France", "A Par H", now=at)
-    store.process(game, now=at + timedelta(minutes=30), force=True)
-    assert store.status(game, now=at + timedelta(hours=1)).state == "finished"
+    store_games.create_game(store, game, "standard", now=at, position={**solo_board(), "phase": "Spring 1901 Movement"})
+    store_games.assign(store, game, "France", f"{game} France", now=at)
+    store_submissions.submit(store, game, "France", "A Par H", now=at)
+    store_processing.process(store, game, now=at + timedelta(minutes=30), force=True)
+    assert store_status.status(store, game, now=at + timedelta(hours=1)).state == "finished"
 
 
 @pytest.fixture

@@ -24,6 +24,9 @@ from dippouch import settings
 from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.store.mail.models import MailMessageRow, OutboxRow
 from dippouch.worker.service import mail_fetch_task
 from mailservers import ImapServer, SmtpServer, worker_mail_env
@@ -55,7 +58,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
     settings.reread()
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     s.new_game("demo")
-    s.web.store.assign("demo", "France", "Fay", now=s.clock(), email="fay@example.org")
+    store_games.assign(s.web.store, "demo", "France", "Fay", now=s.clock(), email="fay@example.org")
     yield s
 
 
@@ -90,10 +93,10 @@ def test_a_message_is_taken_in_alike_from_a_file_and_from_a_mailbox(
     messages, out = _record(store)
     assert messages == [("accepted", "France")], door
     assert out == [("receipt", "fay@example.org")], door
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     france = next(p for p in st.powers if p.power == "France")
     assert france.version == 1, door
-    lines = store.phase_record("demo", "Spring 1901 Movement", open_ok=True)["submissions"][0]["lines"]
+    lines = store_history.phase_record(store, "demo", "Spring 1901 Movement", open_ok=True)["submissions"][0]["lines"]
     assert [ln["order"] for ln in lines if not ln.get("error")] == ["A par - bur", "A mar - spa"], door
 
 

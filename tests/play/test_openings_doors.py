@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from dippouch.store import openings as store_openings
+from dippouch.store import status as store_status
 from dippouch.store.models import EventRow
 from dippouch.store.people.persons import create_person, seats_of
 from dippouch.store.people.reliability import record_of
@@ -104,7 +105,7 @@ def test_a_template_game_starts_by_itself_when_full_and_tells_every_seated_perso
     r = sign_up(site, door, people[2][1], game)  # the last sign-up draws the powers: no button pressed
     assert r.status_code in (200, 303), r.text
     assert {s.power for pid, _ in people for s in seats_of(site.web.store, pid)} == {"Burgundy", "England", "France"}
-    assert site.web.store.status(game, now=site.clock()).deadline is not None  # the clock runs
+    assert store_status.status(site.web.store, game, now=site.clock()).deadline is not None  # the clock runs
     (started,) = events(site, game, "started")
     assert started["powers"] == ["Burgundy", "England", "France"]
     # Each of the three, not only the last to join, is told on their own page and in the API.

@@ -13,6 +13,7 @@ import pytest
 from dippouch.core.errors import DippouchError
 from dippouch.play.practice import PLAYER, PracticeCapReached, PracticeStarted, start_practice
 from dippouch.store import GameStore
+from dippouch.store import status as store_status
 from dippouch.store.bots import open_practice_games
 from websupport import Site
 
@@ -30,7 +31,7 @@ def site(tmp_path: Path) -> Site:
 
 
 def _started(store: GameStore, game: str, power: str, *, now: object) -> None:
-    st = store.status(game, now=now)  # type: ignore[arg-type]
+    st = store_status.status(store, game, now=now)  # type: ignore[arg-type]
     seats = {ps.power: ps for ps in st.powers}
     assert seats[power].player == PLAYER and seats[power].version is None
     assert all(ps.player == "bot:hold" and ps.version is not None for p, ps in seats.items() if p != power)

@@ -20,6 +20,7 @@ from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import MessageSent, PressRefused, send_press
 from dippouch.saying import say
+from dippouch.store import games as store_games
 from dippouch.store.press.models import PressTokenRow
 from websupport import Site
 
@@ -32,8 +33,8 @@ def site(tmp_path: Path) -> tuple[Site, int]:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     s.new_game("demo")
     store = s.web.store
-    store.assign("demo", "England", "Ed", now=s.clock())
-    store.assign("demo", "France", "Fay", now=s.clock(), email=FRANCE)
+    store_games.assign(store, "demo", "England", "Ed", now=s.clock())
+    store_games.assign(store, "demo", "France", "Fay", now=s.clock(), email=FRANCE)
     mail_setup(store, "demo", now=s.clock(), changes={})  # the game's mail takes replies: France gets copies
     first = send_press(
         store, "demo", "England", "Shall we keep the Channel empty?", to=["France"], now=s.clock(), via="api"

@@ -23,6 +23,9 @@ from dippouch.cli import app, register_commands
 from dippouch.game import GameSettings
 from dippouch.play.processing import ProcessedNow, process_now
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.web.http.scheduler import DeadlineScheduler
 from dippouch.worker.service import Worker
 from websupport import Site
@@ -36,15 +39,15 @@ def _site(tmp_path: Path) -> Site:
     # Opened two hours ago by the database's clock (what a worker without --now goes by): Spring is an hour late.
     opened = store.clock() - timedelta(hours=2)
     settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
-    store.create_game("demo", "standard", now=opened, settings=settings)
+    store_games.create_game(store, "demo", "standard", now=opened, settings=settings)
     for power in BOTS:
         seat_bot(store, "demo", power, "hold", now=opened)
-    store.assign("demo", "France", "Fay", now=opened)
+    store_games.assign(store, "demo", "France", "Fay", now=opened)
     return s
 
 
 def _fall_ordered_by_bots(store: GameStore, now: object) -> dict[str, bool]:
-    st = store.status("demo", now=now)  # type: ignore[arg-type]
+    st = store_status.status(store, "demo", now=now)  # type: ignore[arg-type]
     return {ps.power: ps.version is not None for ps in st.powers}
 
 
@@ -67,7 +70,7 @@ def test_process_now_processes_the_phase_and_the_bots_order_the_next_whichever_d
         result = CliRunner().invoke(app, [*args, "--now", site.clock().isoformat()])
         assert result.exit_code == 0, result.output
         said = result.output
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.phase == "Fall 1901 Movement", (door, said)
     assert _fall_ordered_by_bots(store, site.clock()) == {"France": False, **dict.fromkeys(BOTS, True)}, door
     assert "Spring 1901" in said, (door, said)
@@ -94,9 +97,9 @@ def test_a_due_phase_is_processed_after_the_bots_ordered_it_whichever_process_lo
         result = CliRunner().invoke(app, ["worker", "--once", "--db", f"sqlite:///{tmp_path / 'g.db'}"])
         assert result.exit_code == 0, result.output
         assert "1 phase processed" in result.output, result.output
-    spring = store.phase_record("demo", "Spring 1901 Movement")
+    spring = store_history.phase_record(store, "demo", "Spring 1901 Movement")
     assert spring["status"] == "processed", door
     # The bots' Spring orders were in before it was processed (they hold); France sent none.
     sent = {sub["power"] for sub in spring["submissions"]}
     assert sent == set(BOTS), (door, sent)
-    assert store.status("demo", now=site.clock()).phase == "Fall 1901 Movement", door
+    assert store_status.status(store, "demo", now=site.clock()).phase == "Fall 1901 Movement", door

@@ -25,6 +25,11 @@ from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.access import AccessStore
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.store.ratings import ledger as stored
@@ -38,7 +43,7 @@ def _people(store: GameStore) -> dict[str, int]:
 
 def _seat(store: GameStore, game: str, seats: dict[str, int]) -> None:
     for power, person in seats.items():
-        store.assign(game, power, f"{game} {power}", now=T)
+        store_games.assign(store, game, power, f"{game} {power}", now=T)
         seat_person(store, game, power, person, now=T)
 
 
@@ -71,7 +76,7 @@ def test_stored_ratings_equal_a_recomputation_after_every_step(store: GameStore)
     # Created in one order, finished together by the worker's processing: both end at the same moment, and
     # are rated in the order of their names (alpha before zeta), not of their creation.
     for name, seats in (("zeta", {"France": di, "Russia": ann}), ("alpha", {"France": eve, "Russia": di})):
-        store.create_game(name, "standard", now=T + timedelta(days=1), position=solo_board())
+        store_games.create_game(store, name, "standard", now=T + timedelta(days=1), position=solo_board())
         _seat(store, name, seats)
     processed = process_due(store, now=T + timedelta(days=30))
     assert sorted(p.game for p in processed) == ["alpha", "zeta"]
@@ -84,10 +89,10 @@ def test_stored_ratings_equal_a_recomputation_after_every_step(store: GameStore)
         bot="Italy",
         settings=GameSettings(practice="tag"),
     )
-    store.create_game("botwin", "standard", now=T + timedelta(days=31), position=solo_board())
+    store_games.create_game(store, "botwin", "standard", now=T + timedelta(days=31), position=solo_board())
     _seat(store, "botwin", {"Russia": fay, "Turkey": gus})
     seat_bot(store, "botwin", "France", "hold", now=T + timedelta(days=31))
-    store.process("botwin", now=T + timedelta(days=31, hours=1), force=True)
+    store_processing.process(store, "botwin", now=T + timedelta(days=31, hours=1), force=True)
     done = RatingsTask()(store, T)  # the worker's task
     assert (done.entered, done.replayed, done.version) == (4, False, version + 1)
     _same(store)
@@ -126,14 +131,14 @@ def test_stored_ratings_equal_a_recomputation_after_every_step(store: GameStore)
     _same(store)
 
     # The draw rolled back: unfinished, it rates nobody; finished again later, it is rated at its new end.
-    store.rollback("draw1", "winter 1901", now=T + timedelta(days=51))
+    store_history.rollback(store, "draw1", "winter 1901", now=T + timedelta(days=51))
     done = update_ratings(store)
     assert (done.taken_out, done.replayed) == (1, True)
     assert person_rating(store, cy)[None].games == 2  # late and early
     _same(store)
     for power in ("France", "Germany", "England"):
-        store.vote("draw1", power, True, now=T + timedelta(days=52))
-    assert store.status("draw1", now=T + timedelta(days=52)).state == "finished"
+        store_votes.vote(store, "draw1", power, True, now=T + timedelta(days=52))
+    assert store_status.status(store, "draw1", now=T + timedelta(days=52)).state == "finished"
     done = update_ratings(store)
     assert (done.entered, done.replayed) == (1, False)  # it now ends after every other game
     _same(store)
@@ -230,11 +235,11 @@ def test_a_worker_look_takes_the_games_it_finished_in(store: GameStore) -> None:
 
     ids = _people(store)
     start = store.clock() - timedelta(days=30)  # the phase's deadline has passed by the database's clock
-    store.create_game("due", "standard", now=start, position=solo_board())
+    store_games.create_game(store, "due", "standard", now=start, position=solo_board())
     _seat(store, "due", {"France": ids["Ann"], "Russia": ids["Bob"]})
     worker = Worker(store, fetch=False)
     assert [p.game for p in worker.look()] == ["due"]
-    assert store.status("due", now=store.clock()).state == "finished"
+    assert store_status.status(store, "due", now=store.clock()).state == "finished"
     assert [h.game for h in hall_of_fame(store, solo=True)] == ["due"]
     _same(store)
 

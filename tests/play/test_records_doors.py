@@ -20,6 +20,11 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.play.records import choose_scoring, score_game, statistics
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from websupport import Site
 
 SPRING = {
@@ -56,17 +61,17 @@ def finished_site(tmp_path: Path) -> Site:
     site = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     store: GameStore = site.web.store
     now = site.clock()
-    store.create_game("g", "standard", now=now)
+    store_games.create_game(store, "g", "standard", now=now)
     for power in ("France", "Germany", "England"):
-        store.assign("g", power, f"{power} player", now=now)
+        store_games.assign(store, "g", power, f"{power} player", now=now)
     for turn, orders in enumerate((SPRING, FALL), start=1):
         for power, text in orders.items():
-            store.submit("g", power, text, now=now + timedelta(days=turn * 3))
-        store.process("g", now=now + timedelta(days=turn * 3 + 1), force=True)
+            store_submissions.submit(store, "g", power, text, now=now + timedelta(days=turn * 3))
+        store_processing.process(store, "g", now=now + timedelta(days=turn * 3 + 1), force=True)
     # The powers nobody plays are in civil disorder by now: the three players' yes votes make the draw.
     for power in ("France", "Germany", "England"):
-        store.vote("g", power, True, now=now + timedelta(days=8))
-    assert store.status("g", now=now + timedelta(days=8)).state == "finished"
+        store_votes.vote(store, "g", power, True, now=now + timedelta(days=8))
+    assert store_status.status(store, "g", now=now + timedelta(days=8)).state == "finished"
     choose_scoring(store, "g", "SOS", now=now + timedelta(days=8))
     return site
 

@@ -19,6 +19,7 @@ from dippouch.cli import app, register_commands
 from dippouch.game import GameSettings, check_orders
 from dippouch.mail.intake import take_in
 from dippouch.saying import say
+from dippouch.store import games as store_games
 from websupport import Site
 
 ORDERS = "A Par - Mun\nF Bre - Mao"
@@ -38,8 +39,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     settings.reread()
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     # A German game: its mail to a player is in its language (each other door follows its reader).
-    s.web.store.create_game("demo", "standard", now=s.clock(), settings=GameSettings(language="de"))
-    s.web.store.assign("demo", "France", "Fay", now=s.clock(), email="fay@example.org")
+    store_games.create_game(s.web.store, "demo", "standard", now=s.clock(), settings=GameSettings(language="de"))
+    store_games.assign(s.web.store, "demo", "France", "Fay", now=s.clock(), email="fay@example.org")
     return s
 
 

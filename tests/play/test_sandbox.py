@@ -12,6 +12,8 @@ from dippouch.game import GameError, position_to_data
 from dippouch.play import sandbox as sb
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 from dippouch.store.sandboxes.boards import Sandbox
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -133,13 +135,13 @@ def test_a_kept_check_keeps_each_refusal_as_a_message_and_reads_an_old_text_one(
 
 
 def test_a_sandbox_from_a_game_never_touches_the_game(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0)
-    before = [(h.id, h.name, h.status, h.position, h.orders) for h in store.history("g")]
-    ph = store.history("g")[-1]
+    store_games.create_game(store, "g", "standard", now=T0)
+    before = [(h.id, h.name, h.status, h.position, h.orders) for h in store_history.history(store, "g")]
+    ph = store_history.history(store, "g")[-1]
     s, _ = sb.start(store, V, ph.position, now=T0, game="g", phase_id=ph.id)
     assert s.game == "g" and s.phase_id == ph.id
     sb.adjudicate_step(store, V, s, "A par - bur\nF lon - nth", now=T0)
-    assert [(h.id, h.name, h.status, h.position, h.orders) for h in store.history("g")] == before
+    assert [(h.id, h.name, h.status, h.position, h.orders) for h in store_history.history(store, "g")] == before
 
 
 def test_builds_are_adjudicated_in_an_adjustment_phase(store: GameStore) -> None:

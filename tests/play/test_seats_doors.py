@@ -22,6 +22,7 @@ from dippouch.game import GameError
 from dippouch.notify.dispatch import dispatch
 from dippouch.play.daide import daide_server
 from dippouch.play.seats import seat_program
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
 from dippouch.store.models import EventRow
 from dippouch.store.people.persons import create_person, seats_of
@@ -143,7 +144,7 @@ def test_a_seat_handed_over_at_any_door_revokes_the_old_key_and_tells_the_old_pl
     else:
         answer = _daide_takes_france(site)
         assert answer == "YES ( NME ( 'grabber' ) ( '1' ) )"
-        assert {p: cur for p, cur, _ in site.web.store.players("g")}["France"] == "daide:grabber"
+        assert {p: cur for p, cur, _ in store_games.players(site.web.store, "g")}["France"] == "daide:grabber"
 
     # The old key orders nothing, and the browser signed in with it has lost the seat.
     assert _submit(site, old_key) == 403
@@ -221,4 +222,4 @@ def test_a_seat_freed_by_resigning_before_the_start_takes_its_link_with_it(site:
     r = site.api(b, "/api/games/g/resign")
     assert r.status_code == 200 and r.json()["how"] == "freed", r.text
     assert _submit(site, key) == 403
-    assert {p: cur for p, cur, _ in site.web.store.players("g")}["France"] is None
+    assert {p: cur for p, cur, _ in store_games.players(site.web.store, "g")}["France"] is None

@@ -20,6 +20,9 @@ from dippouch.bots.seats import play_seats, seat_bot
 from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from websupport import Site
 
 ORDERS = "A Par - Bur\nA Mar - Spa\nF Bre - Mao\nReady"
@@ -36,7 +39,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     store = s.web.store
     for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"):
         seat_bot(store, "demo", power, "hold", now=s.clock())
-    store.assign("demo", "France", "Fay", now=s.clock(), email="fay@example.org")
+    store_games.assign(store, "demo", "France", "Fay", now=s.clock(), email="fay@example.org")
     play_seats(store, now=s.clock(), games=["demo"])  # the bots order Spring 1901 (ready) as they would
     return s
 
@@ -78,7 +81,7 @@ def test_ready_orders_make_the_game_go_on_whichever_door_they_come_through(
 ) -> None:
     said = _send(site, door, f"sqlite:///{tmp_path / 'g.db'}")
     store: GameStore = site.web.store
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.phase == "Fall 1901 Movement", (door, st.phase, said)
     fall = {ps.power: ps for ps in st.powers}
     # France's orders were adjudicated (Paris moved to Burgundy); the six bots ordered the phase that opened.
@@ -86,7 +89,7 @@ def test_ready_orders_make_the_game_go_on_whichever_door_they_come_through(
     assert all(fall[p].version is not None and fall[p].ready for p in fall if p != "France"), door
     assert (
         "'power': 'france', 'unit': 'a bur'"
-        in str(store.phase_record("demo", "Fall 1901 Movement")["position"]).lower()
+        in str(store_history.phase_record(store, "demo", "Fall 1901 Movement")["position"]).lower()
     )
     assert "processed" in said.lower() or "Spring 1901 Movement" in said, (door, said)
 

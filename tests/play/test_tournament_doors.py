@@ -31,6 +31,12 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.play.tournaments import add_game, new_tournament, standings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person
 from websupport import Site
 
@@ -45,19 +51,19 @@ SEVENTH = 100 / 7
 def play_draw(store: GameStore, game: str, seats: dict[str, int | str], now: datetime) -> None:
     """``game`` played to a draw in Winter 1901 (France 6, Germany 5, England 4, Austria 3 ...): each seat by a
     person (an id) or by a name only (a string). The records doors' orders; France, Germany, England vote."""
-    store.create_game(game, "standard", now=now)
+    store_games.create_game(store, game, "standard", now=now)
     for power, who in seats.items():
         if isinstance(who, int):
             _seat(store, game, power, who, now)
         else:
-            store.assign(game, power, who, now=now)
+            store_games.assign(store, game, power, who, now=now)
     for turn, orders in enumerate((SPRING, FALL), start=1):
         for power, text in orders.items():
-            store.submit(game, power, text, now=now + timedelta(hours=turn))
-        store.process(game, now=now + timedelta(hours=turn, minutes=30), force=True)
+            store_submissions.submit(store, game, power, text, now=now + timedelta(hours=turn))
+        store_processing.process(store, game, now=now + timedelta(hours=turn, minutes=30), force=True)
     for power in ("France", "Germany", "England"):
-        store.vote(game, power, True, now=now + timedelta(hours=3))
-    assert store.status(game, now=now + timedelta(hours=3)).state == "finished"
+        store_votes.vote(store, game, power, True, now=now + timedelta(hours=3))
+    assert store_status.status(store, game, now=now + timedelta(hours=3)).state == "finished"
 
 
 class World:
@@ -76,7 +82,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     )
     play_solo(store, "solo1", {"France": ids["Bob"], "Russia": ids["Di"]}, now + timedelta(days=1), bot="Italy")
     play_draw(store, "draw2", {"France": ids["Di"], "Germany": ids["Ann"], "England": "Zed"}, now + timedelta(days=2))
-    store.create_game("open1", "standard", now=now + timedelta(days=3))
+    store_games.create_game(store, "open1", "standard", now=now + timedelta(days=3))
     _seat(store, "open1", "France", ids["Ann"], now + timedelta(days=3))
     for name, system in ((SOS, "sos"), (DSS, "dss")):
         new_tournament(store, name, system, variant="standard", now=now)
@@ -231,21 +237,21 @@ def test_the_json_lists_every_tournament(world: World) -> None:
     assert {s["name"] for s in r["systems"]} >= {"sos", "dss", "carnage", "tribute", "opentribute", "centres"}
 
 
-def test_a_bot_that_shares_a_draw_scores_for_nobody(store: GameStore) -> None:
+def test_a_bot_that_shares_a_draw_scores_for_nobody(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """Italy, a bot, shares a draw of seven (a seventh of 100 under draw-size scoring, like everyone): the
     standings hold the people and the names, never the bot, and their scores are the game's own."""
     from dippouch.bots.seats import seat_bot
 
     now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     ann = create_person(store, "Ann", now=now)
-    created = store.create_game
+    created = store_games.create_game
 
-    def with_a_bot(game: str, variant: str, *, now: datetime, **kw: Any) -> Any:
-        made = created(game, variant, now=now, **kw)
+    def with_a_bot(db: Any, game: str, variant: str, *, now: datetime, **kw: Any) -> Any:
+        made = created(db, game, variant, now=now, **kw)
         seat_bot(store, game, "Italy", "hold", now=now)
         return made
 
-    store.create_game = with_a_bot  # type: ignore[method-assign,assignment]
+    monkeypatch.setattr(store_games, "create_game", with_a_bot)
     play_draw(store, "bot1", {"France": ann, "Germany": "Gus", "England": "Eve"}, now)
     new_tournament(store, "Bots", "dss", now=now)
     add_game(store, "Bots", "bot1", now=now)
@@ -290,6 +296,6 @@ def test_the_scores_kept_with_the_web_app_follow_the_game(store: GameStore, monk
     first = standings(store, "Kept", cache)
     assert standings(store, "Kept", cache) == first and reads == ["r1"]
     assert [(s.name, round(s.total, 2)) for s in first.lines][:1] == [("Ann", 30.0)]
-    store.rollback("r1", "Fall 1901 Movement", now=now + timedelta(hours=4))
+    store_history.rollback(store, "r1", "Fall 1901 Movement", now=now + timedelta(hours=4))
     again = standings(store, "Kept", cache)
     assert again.lines == () and [g.status for g in again.games] == ["in progress"]

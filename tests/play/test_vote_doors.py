@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 from dippouch.cli import app, register_commands
 from dippouch.play.votes import Voted
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store import votes as store_votes
 from websupport import Site
 
@@ -24,7 +26,7 @@ def _site(tmp_path: Path, **form: str) -> Site:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     s.new_game("demo", **form)
     for power in ("France", *OTHERS):
-        s.web.store.assign("demo", power, f"{power} player", now=s.clock())
+        store_games.assign(s.web.store, "demo", power, f"{power} player", now=s.clock())
     return s
 
 
@@ -50,9 +52,9 @@ def test_the_last_yes_ends_the_game_in_a_draw_whichever_door_it_comes_through(do
     site = _site(tmp_path)
     store: GameStore = site.web.store
     for power in OTHERS:
-        store.vote("demo", power, True, now=site.clock())
+        store_votes.vote(store, "demo", power, True, now=site.clock())
     said = _vote(site, door, tmp_path)
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.state == "finished" and st.ending is not None, (door, said)
     assert st.ending.kind == "draw" and sorted(st.ending.powers) == sorted(("France", *OTHERS)), door
     # The vote is stored under the power's own name, whatever the door was given ("france" on the command line).

@@ -14,10 +14,12 @@ from dippouch.game import GameSettings
 from dippouch.play import votes
 from dippouch.play.daide import daide_server
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 
 
 def _serve(store: GameStore, body: Any, **settings: Any) -> Any:
-    store.create_game("g", "standard", now=datetime.now(UTC), settings=GameSettings(**settings))
+    store_games.create_game(store, "g", "standard", now=datetime.now(UTC), settings=GameSettings(**settings))
 
     async def main() -> Any:
         server = daide_server(store, "g", poll=0.1)
@@ -50,7 +52,7 @@ def test_drw_with_powers_proposes_a_draw_of_them_and_the_last_yes_ends_the_game(
     for power in p.voters:
         if p.ballots.get(power) is None:
             d = votes.draw_of(store, "g", power, named, now=now)
-    st = store.status("g", now=now)
+    st = store_status.status(store, "g", now=now)
     assert st.ending is not None and st.ending.kind == "draw" and sorted(st.ending.powers) == sorted(named)
     assert d.proposal.status == "passed"
 

@@ -18,6 +18,9 @@ from dippouch.game import read_version_lines
 from dippouch.mail.intake import take_in
 from dippouch.play import votes
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from websupport import Site
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -43,7 +46,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     s.new_game("demo")
     for power in POWERS:
-        s.web.store.assign("demo", power, power, now=s.clock(), email=f"{power.lower()}@example.org")
+        store_games.assign(s.web.store, "demo", power, power, now=s.clock(), email=f"{power.lower()}@example.org")
     yield s
 
 
@@ -58,14 +61,14 @@ def test_vote_draw_by_mail_proposes_and_votes_the_draw_of_every_survivor(site: S
     take_in(store, _mail("France", "A Par - Bur\nVote draw\n"), now=site.clock())
     [p] = votes.proposals(store, "demo", now=site.clock())
     assert p.kind == "draw" and p.ballots == {"France": True} and "powers" not in p.values
-    lines = store.phase_record("demo", "Spring 1901 Movement", open_ok=True)["submissions"][0]["lines"]
+    lines = store_history.phase_record(store, "demo", "Spring 1901 Movement", open_ok=True)["submissions"][0]["lines"]
     assert [ln["order"] for ln in lines if not ln.get("error")] == ["A par - bur"]
     take_in(store, _mail("England", "Vote no 1\n"), now=site.clock())
     [p] = votes.proposals(store, "demo", now=site.clock())
     assert p.status == "refused" and p.ballots["England"] is False
     for power in ("Austria", "Germany", "Italy", "Russia", "Turkey", "England", "France"):
         take_in(store, _mail(power, "Vote draw\n"), now=site.clock())
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.ending is not None and st.ending.kind == "draw"
 
 
@@ -82,9 +85,11 @@ def test_the_receipt_of_a_letter_with_vote_lines_says_what_each_did_in_the_games
     monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
     settings.reread()
     store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
-    store.create_game("demo", "standard", now=T0, settings=GameSettings(language="de", vote_rule="majority"))
+    store_games.create_game(
+        store, "demo", "standard", now=T0, settings=GameSettings(language="de", vote_rule="majority")
+    )
     for power in POWERS:
-        store.assign("demo", power, power, now=T0, email=f"{power.lower()}@example.org")
+        store_games.assign(store, "demo", power, power, now=T0, email=f"{power.lower()}@example.org")
 
     def receipt(power: str, body: str) -> str:
         got = take_in(store, _mail(power, body), now=T0)
@@ -106,7 +111,7 @@ def test_the_receipt_of_a_letter_with_vote_lines_says_what_each_did_in_the_games
     for power in ("England", "Germany"):
         receipt(power, "Vote yes 2\n")
     got = take_in(store, _mail("Italy", "A Ven - Pie\nVote yes 2\n"), now=T0)
-    st = store.status("demo", now=T0)
+    st = store_status.status(store, "demo", now=T0)
     assert st.ending is not None and st.ending.kind == "draw"
     with store.session() as s:
         last = [r.body for r in s.query(OutboxRow).order_by(OutboxRow.id) if r.to_addr == "italy@example.org"][-1]

@@ -13,6 +13,8 @@ import pytest
 from dippouch.game import GameSettings
 from dippouch.play import votes
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.models import VoteRow
 from dippouch.store.rows import game_row
 from dippouch.store.votes import lapse_stale
@@ -30,9 +32,9 @@ def store(db_url: str) -> Iterator[GameStore]:
 
 def _game(store: GameStore, name: str, rule: str, old: dict[str, bool]) -> None:
     """A running game with draw votes stored the old way (rows only, no proposal), as an upgraded site has."""
-    store.create_game(name, "standard", now=T0, settings=GameSettings(vote_rule=rule))
+    store_games.create_game(store, name, "standard", now=T0, settings=GameSettings(vote_rule=rule))
     for power in POWERS:
-        store.assign(name, power, f"{power} player", now=T0)
+        store_games.assign(store, name, power, f"{power} player", now=T0)
     with store.session() as s, s.begin():
         g = game_row(s, name)
         for i, (power, yes) in enumerate(old.items()):
@@ -40,7 +42,7 @@ def _game(store: GameStore, name: str, rule: str, old: dict[str, bool]) -> None:
 
 
 def _drawn(store: GameStore, name: str, at: datetime) -> set[str]:
-    return {p.power for p in store.status(name, now=at).powers if p.draw_vote}
+    return {p.power for p in store_status.status(store, name, now=at).powers if p.draw_vote}
 
 
 def test_the_workers_scan_reads_old_draw_votes_as_the_open_draw_proposal(store: GameStore) -> None:

@@ -13,7 +13,9 @@ from dippouch.game import GameError
 from dippouch.play import votes
 from dippouch.play.fairness import player_run
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
+from dippouch.store import status as store_status
 from dippouch.store.people.accounts import forget_person
 from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site
@@ -25,7 +27,7 @@ def _site(db_url: str, rule: str = "unanimous") -> Site:
     site = Site(db_url, limits={})
     site.new_game("demo", vote_rule=rule)
     for power in POWERS:
-        site.web.store.assign("demo", power, f"{power} player", now=site.clock())
+        store_games.assign(site.web.store, "demo", power, f"{power} player", now=site.clock())
     return site
 
 
@@ -68,9 +70,9 @@ def test_viewing_an_expired_proposal_writes_nothing_and_the_workers_mark_it(db_u
     store: GameStore = site.web.store
     for power in POWERS:
         if power != "France":
-            store.assign("demo", power, f"{power} player", now=site.clock())
+            store_games.assign(store, "demo", power, f"{power} player", now=site.clock())
     d = votes.propose(store, "demo", "France", "extend", hours=24, now=site.clock())
-    deadline = store.status("demo", now=site.clock()).deadline
+    deadline = store_status.status(store, "demo", now=site.clock()).deadline
     assert deadline is not None
     site.clock.advance(seconds=(deadline - site.clock()).total_seconds() + 60)
     seen: list[tuple[bool, str]] = []
@@ -122,7 +124,7 @@ def test_vote_draw_and_the_draw_proposal_are_one_tally_under_the_games_rule(db_u
     assert (p.kind, p.status, p.ballots, p.needed) == ("draw", "open", {"France": True}, 4)
     votes.ballot(store, "demo", p.id, "England", True, now=site.clock())
     votes.vote(store, "demo", "Italy", False, now=site.clock())
-    drawn = {s.power for s in store.status("demo", now=site.clock()).powers if s.draw_vote}
+    drawn = {s.power for s in store_status.status(store, "demo", now=site.clock()).powers if s.draw_vote}
     assert drawn == {"France", "England"}
     votes.vote(store, "demo", "Germany", True, now=site.clock())
     got = votes.vote(store, "demo", "Russia", True, now=site.clock())

@@ -13,7 +13,10 @@ from dippouch.game import GameError, GameSettings
 from dippouch.play import votes
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
+from dippouch.store import sealing as store_sealing
+from dippouch.store import status as store_status
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.store.rows import game_row
 from websupport import Site
@@ -25,7 +28,7 @@ def _site(db_url: str, rule: str = "unanimous", **form: str) -> Site:
     site = Site(db_url, limits={})
     site.new_game("demo", vote_rule=rule, **form)
     for power in POWERS:
-        site.web.store.assign("demo", power, f"{power} player", now=site.clock())
+        store_games.assign(site.web.store, "demo", power, f"{power} player", now=site.clock())
     return site
 
 
@@ -42,18 +45,18 @@ def test_a_unanimous_rule_passes_on_the_last_yes_and_is_refused_by_one_no(db_url
     store: GameStore = site.web.store
     d = votes.propose(store, "demo", "France", "extend", hours=24, now=site.clock())
     assert d.proposal.status == "open" and d.proposal.yes == 1 and d.proposal.needed == 7
-    before = store.status("demo", now=site.clock()).deadline
+    before = store_status.status(store, "demo", now=site.clock()).deadline
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia"))
     assert d.proposal.status == "open", d.said
     d = votes.ballot(store, "demo", d.proposal.id, "Turkey", True, now=site.clock())
     assert d.proposal.status == "passed", d.said
-    after = store.status("demo", now=site.clock()).deadline
+    after = store_status.status(store, "demo", now=site.clock()).deadline
     assert before is not None and after == before + timedelta(hours=24)
     # A second proposal refused by one no: nothing done.
     d = votes.propose(store, "demo", "France", "extend", hours=5, now=site.clock())
     d = votes.ballot(store, "demo", d.proposal.id, "England", False, now=site.clock())
     assert d.proposal.status == "refused"
-    assert store.status("demo", now=site.clock()).deadline == after
+    assert store_status.status(store, "demo", now=site.clock()).deadline == after
     assert "was refused" in d.said
 
 
@@ -67,15 +70,15 @@ def test_a_majority_passes_with_four_of_seven(db_url: str) -> None:
     assert d.proposal.status == "open"
     d = votes.ballot(store, "demo", d.proposal.id, "Germany", True, now=site.clock())
     assert d.proposal.status == "passed", d.said
-    assert store.status("demo", now=site.clock()).state == "paused"
+    assert store_status.status(store, "demo", now=site.clock()).state == "paused"
     # The pause's time up: the deadline workers' scan starts the game again (reading it changes nothing).
     from dippouch.play.processing import process_due
 
     site.clock.advance(hours=49)
     votes.proposals(store, "demo", now=site.clock())
-    assert store.status("demo", now=site.clock()).state == "paused"
+    assert store_status.status(store, "demo", now=site.clock()).state == "paused"
     process_due(store, now=site.clock())
-    assert store.status("demo", now=site.clock()).state != "paused"
+    assert store_status.status(store, "demo", now=site.clock()).state != "paused"
 
 
 def test_a_voted_pause_ends_by_itself_when_nobody_reads_the_game(db_url: str) -> None:
@@ -88,11 +91,11 @@ def test_a_voted_pause_ends_by_itself_when_nobody_reads_the_game(db_url: str) ->
     d = votes.propose(store, "demo", "France", "pause", hours=2, now=site.clock())
     d = _all_but(site, d.proposal.id, ("Italy", "Russia", "Turkey"))
     assert d.proposal.status == "passed", d.said
-    assert store.status("demo", now=site.clock()).state == "paused"
+    assert store_status.status(store, "demo", now=site.clock()).state == "paused"
     process_due(store, now=site.clock() + timedelta(hours=1))
-    assert store.status("demo", now=site.clock()).state == "paused"  # not yet
+    assert store_status.status(store, "demo", now=site.clock()).state == "paused"  # not yet
     process_due(store, now=site.clock() + timedelta(hours=2, minutes=1))
-    assert store.status("demo", now=site.clock()).state != "paused"
+    assert store_status.status(store, "demo", now=site.clock()).state != "paused"
     (p,) = [p for p in votes.proposals(store, "demo", now=site.clock()) if p.id == d.proposal.id]
     assert p.outcome is not None and p.outcome.get("resumed")
 
@@ -115,7 +118,7 @@ def test_of_the_players_not_concerned_the_power_conceded_to_has_no_vote(db_url: 
         votes.ballot(store, "demo", d.proposal.id, "Turkey", False, now=site.clock())
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia"))
     assert d.proposal.status == "passed" and d.ending is not None
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.state == "finished" and st.ending is not None
     assert st.ending.kind == "victory" and st.ending.powers == ("Turkey",)
     assert "THE GAME IS OVER" in d.text
@@ -138,7 +141,7 @@ def test_a_cancellation_ends_the_game_without_a_result(db_url: str) -> None:
     site = _site(db_url)
     d = votes.propose(site.web.store, "demo", "France", "cancel", now=site.clock())
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
-    st = site.web.store.status("demo", now=site.clock())
+    st = store_status.status(site.web.store, "demo", now=site.clock())
     assert st.state == "finished" and st.ending is not None and st.ending.kind == "cancelled", d.said
     assert (
         say(st.ending.message, "fr") == "La partie a été annulée par le vote de ses joueurs : elle n'a pas de résultat."
@@ -149,7 +152,7 @@ def test_a_proposal_lapses_at_its_phase_deadline(db_url: str) -> None:
     site = _site(db_url)
     store: GameStore = site.web.store
     d = votes.propose(store, "demo", "France", "extend", hours=2, now=site.clock())
-    deadline = store.status("demo", now=site.clock()).deadline
+    deadline = store_status.status(store, "demo", now=site.clock()).deadline
     assert deadline is not None and d.proposal.expires_at == deadline
     site.clock.advance(seconds=(deadline - site.clock()).total_seconds() + 1)
     with pytest.raises(GameError, match="decided already \\(expired\\)"):
@@ -180,7 +183,7 @@ def test_a_draw_of_some_passes_where_the_system_scores_who_it_names(db_url: str,
     d = votes.propose(store, "demo", "France", "draw", powers=["italy", "France"], now=site.clock())
     assert d.proposal.values["powers"] == ["France", "Italy"]
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     assert st.ending is not None and st.ending.kind == "draw" and st.ending.powers == ("France", "Italy")
 
 
@@ -230,20 +233,22 @@ def test_in_a_player_run_game_the_table_processes_now_and_replaces_a_player(db_u
     d = votes.propose(store, "demo", "France", "replace", to="England", player="Newcomer", now=site.clock())
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     assert d.proposal.status == "passed", d.said
-    assert {p: now for p, now, _ in store.players("demo")}["England"] == "Newcomer"
-    phase = store.status("demo", now=site.clock()).phase
+    assert {p: now for p, now, _ in store_games.players(store, "demo")}["England"] == "Newcomer"
+    phase = store_status.status(store, "demo", now=site.clock()).phase
     d = votes.propose(store, "demo", "France", "process", now=site.clock())
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     assert d.proposal.status == "passed", d.said
-    assert store.status("demo", now=site.clock()).phase != phase
+    assert store_status.status(store, "demo", now=site.clock()).phase != phase
     d = votes.propose(store, "demo", "France", "unseal", now=site.clock())
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     assert d.proposal.status == "passed", d.said
-    assert [u for u in store.unsealings("demo") if "vote" in str(u)], store.unsealings("demo")
+    assert [u for u in store_sealing.unsealings(store, "demo") if "vote" in str(u)], store_sealing.unsealings(
+        store, "demo"
+    )
     d = votes.propose(store, "demo", "France", "rollback", phase="Spring 1901 Movement", now=site.clock())
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     assert d.proposal.status == "passed", d.said
-    assert store.status("demo", now=site.clock()).phase == phase
+    assert store_status.status(store, "demo", now=site.clock()).phase == phase
 
 
 def test_the_vote_rule_is_a_setting_kept_with_the_game(db_url: str) -> None:
@@ -260,7 +265,7 @@ def test_the_draw_box_and_the_game_page_count_a_majoritys_yes_votes(db_url: str)
     france = site.player("demo", "France", "Fay")
     for power in POWERS:
         if power != "France":
-            site.web.store.assign("demo", power, f"{power} player", now=site.clock())
+            store_games.assign(site.web.store, "demo", power, f"{power} player", now=site.clock())
     votes.vote(site.web.store, "demo", "France", True, now=site.clock())
     votes.vote(site.web.store, "demo", "England", True, now=site.clock())
     # Two yes of seven: two more pass it (four of seven), not the five who have not said yes.
@@ -275,7 +280,7 @@ def test_the_draw_box_and_the_game_page_count_a_majoritys_yes_votes(db_url: str)
 
 def test_why_no_draw_is_possible_is_said_in_the_readers_language(db_url: str) -> None:
     site = Site(db_url, limits={})
-    site.web.store.create_game("nodraw", "standard", now=site.clock(), settings=GameSettings(draws=False))
+    store_games.create_game(site.web.store, "nodraw", "standard", now=site.clock(), settings=GameSettings(draws=False))
     france = site.player("nodraw", "France", "Fay")
     page = france.get("/games/nodraw/play/France").text
     assert "No draw is possible now: this game does not allow draws" in page

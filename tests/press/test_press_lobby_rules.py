@@ -22,6 +22,7 @@ import dippouch.store.press.messages as store_press
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup as mail_setup
 from dippouch.play.press import send_press
+from dippouch.store import games as store_games
 from dippouch.store.press.models import PressTokenRow
 from websupport import Site
 
@@ -53,9 +54,9 @@ RULE_SETS = {
 def site(tmp_path: Path) -> tuple[Site, int]:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     store = s.web.store
-    store.create_game("quiet", "standard", now=s.clock(), position=WINTER)
-    store.assign("quiet", "England", "Ed", now=s.clock())
-    store.assign("quiet", "France", "Fay", now=s.clock(), email=FRANCE)
+    store_games.create_game(store, "quiet", "standard", now=s.clock(), position=WINTER)
+    store_games.assign(store, "quiet", "England", "Ed", now=s.clock())
+    store_games.assign(store, "quiet", "France", "Fay", now=s.clock(), email=FRANCE)
     mail_setup(store, "quiet", now=s.clock(), changes={})  # France's copies carry a reply code
     first = send_press(store, "quiet", "England", "Build a fleet?", to=["France"], now=s.clock(), via="api")
     return s, first.channel

@@ -17,6 +17,8 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 import dippouch.store.press.messages as store_press
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person
 from dippouch.web.routes import press as web_press
 from websupport import Site
@@ -99,7 +101,7 @@ def _differences(site: Site, outsiders: dict[str, TestClient]) -> list[str]:
 
 def _finish(site: Site, game: str) -> None:
     for p in ["England", *OTHERS]:
-        site.web.store.vote(game, p, True, now=site.clock())
+        store_votes.vote(site.web.store, game, p, True, now=site.clock())
     site.web.touched(game)
 
 
@@ -115,7 +117,7 @@ def test_every_press_route_of_a_private_game_answers_an_outsider_as_a_missing_ga
     assert _differences(site, outsiders) == []
 
     _finish(site, HUSH)
-    assert site.web.store.status(HUSH, now=site.clock()).state == "finished"
+    assert store_status.status(site.web.store, HUSH, now=site.clock()).state == "finished"
     assert _differences(site, outsiders) == []  # after the end too: nothing of a private game is public
     # Those in the game read what its end opens: its public press, not the letters of others.
     de = site.player(HUSH, "Germany", "Bo")

@@ -12,6 +12,8 @@ import pytest
 import dippouch.store.press.messages as press
 from dippouch.game import GameError
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import transfer as store_transfer
 from websupport import Site
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -21,15 +23,15 @@ POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"
 @pytest.fixture
 def store(db_url: str) -> Iterator[GameStore]:
     s = GameStore(db_url)
-    s.create_game("g", "standard", now=T0)
+    store_games.create_game(s, "g", "standard", now=T0)
     for p in POWERS:
-        s.assign("g", p, f"{p} player", now=T0)
+        store_games.assign(s, "g", p, f"{p} player", now=T0)
     yield s
     s.close()
 
 
 def _events(store: GameStore) -> list[str]:
-    return [e["kind"] for e in store.export_game("g")["events"] if e["kind"] == "press-report"]
+    return [e["kind"] for e in store_transfer.export_game(store, "g")["events"] if e["kind"] == "press-report"]
 
 
 def test_a_message_is_reported_once_by_each_power(store: GameStore) -> None:

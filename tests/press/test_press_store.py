@@ -16,6 +16,10 @@ from dippouch.mail.notices import setup as mail_setup
 from dippouch.notify.events import save_preferences
 from dippouch.press.rules import COORDINATOR
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import transfer as store_transfer
+from dippouch.store import votes as store_votes
 from dippouch.store.mail.models import OutboxRow
 from dippouch.store.people.persons import create_person, seat_person
 
@@ -26,9 +30,9 @@ OTHERS = ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"]
 @pytest.fixture
 def store(db_url: str) -> Iterator[GameStore]:
     s = GameStore(db_url)
-    s.create_game("g", "standard", now=T0)
+    store_games.create_game(s, "g", "standard", now=T0)
     for p in ["England", *OTHERS]:
-        s.assign("g", p, f"{p} player", now=T0)
+        store_games.assign(s, "g", p, f"{p} player", now=T0)
     mail_setup(s, "g", now=T0, changes={})  # the game's mail takes replies: copies go
     yield s
     s.close()
@@ -109,7 +113,7 @@ def test_flooding_is_refused_after_the_rate_per_minute(store: GameStore) -> None
 
 
 def test_postal_press_is_held_until_the_phase_is_processed(store: GameStore) -> None:
-    store.set_email("g", "France", "france@example.org", now=T0)
+    store_games.set_email(store, "g", "France", "france@example.org", now=T0)
     press.set_press_rules(store, "g", {"kind": "postal"}, now=T0)
     sent = press.send(store, "g", "England", ["France"], "By post", now=T0)
     assert sent.held and sent.mailed == 0
@@ -117,7 +121,7 @@ def test_postal_press_is_held_until_the_phase_is_processed(store: GameStore) -> 
     mine = press.messages_since(store, "g", "England", 0)
     assert [(m.text, m.held) for m in mine] == [("By post", True)]
     assert _outbox(store) == []
-    store.process("g", now=T0 + timedelta(days=30), force=True)
+    store_processing.process(store, "g", now=T0 + timedelta(days=30), force=True)
     got = press.messages_since(store, "g", "France", 0)
     assert [(m.text, m.held) for m in got] == [("By post", False)]
     assert [r.to_addr for r in _outbox(store)] == ["france@example.org"]
@@ -135,7 +139,7 @@ def test_grey_press_does_not_name_the_sender_through_the_channel(store: GameStor
     the starter's, its other members see the starter as Anonymous everywhere (threads, pages, the live
     stream, the copy by mail); a letter the other way is another channel; the end of the game names all."""
     press.set_press_rules(store, "g", {"kind": "grey"}, now=T0)
-    store.set_email("g", "France", "france@example.org", now=T0)
+    store_games.set_email(store, "g", "France", "france@example.org", now=T0)
     a = press.send(store, "g", "England", ["France"], "guess who", now=T0)
     g = press.send(store, "g", "England", ["France", "Germany"], "and a group", now=T0)
 
@@ -164,7 +168,7 @@ def test_grey_press_does_not_name_the_sender_through_the_channel(store: GameStor
     assert members("England")[back.channel_id] == ["England", "Anonymous"]
     assert members("France")[back.channel_id] == ["England", "France"]
     for power in ["England", *OTHERS]:  # a draw all vote for ends the game
-        store.vote("g", power, True, now=T0)
+        store_votes.vote(store, "g", power, True, now=T0)
     assert members("France")[a.channel_id] == ["England", "France"]
     assert [m.sender for m in press.channel_page(store, "g", a.channel_id, power="France").messages] == [
         "England",
@@ -194,8 +198,8 @@ def test_a_report_reaches_the_coordinator_with_the_message(store: GameStore) -> 
 
 
 def test_each_recipient_with_an_address_gets_one_copy_with_its_own_token(store: GameStore) -> None:
-    store.set_email("g", "France", "france@example.org", now=T0)
-    store.set_email("g", "Germany", "germany@example.org", now=T0)
+    store_games.set_email(store, "g", "France", "france@example.org", now=T0)
+    store_games.set_email(store, "g", "Germany", "germany@example.org", now=T0)
     sent = press.send(store, "g", "England", ["France", "Germany"], "hello both", now=T0)
     assert sent.mailed == 2
     rows = _outbox(store)
@@ -209,16 +213,16 @@ def test_each_recipient_with_an_address_gets_one_copy_with_its_own_token(store: 
 def test_copies_go_only_where_the_games_mail_takes_replies_and_to_those_who_take_press_by_mail(
     store: GameStore,
 ) -> None:
-    store.create_game("nomail", "standard", now=T0)
-    store.assign("nomail", "France", "Fran", now=T0)
-    store.set_email("nomail", "France", "france@example.org", now=T0)
+    store_games.create_game(store, "nomail", "standard", now=T0)
+    store_games.assign(store, "nomail", "France", "Fran", now=T0)
+    store_games.set_email(store, "nomail", "France", "france@example.org", now=T0)
     sent = press.send(store, "nomail", "England", ["France"], "no replies read here", now=T0)
     assert sent.mailed == 0 and _outbox(store) == []
     assert press.mail_copies_for(store, "nomail", "France") is None
     # In the game whose mail is set up: a seat with an address and no person gets copies; a person's seat
     # only by their choice of press by e-mail (off until chosen).
-    store.set_email("g", "France", "france@example.org", now=T0)
-    store.set_email("g", "Germany", "germany@example.org", now=T0)
+    store_games.set_email(store, "g", "France", "france@example.org", now=T0)
+    store_games.set_email(store, "g", "Germany", "germany@example.org", now=T0)
     gerd = create_person(store, "Gerd", now=T0)
     seat_person(store, "g", "Germany", gerd, now=T0)
     assert press.mail_copies_for(store, "g", "France") == "france@example.org"
@@ -239,19 +243,19 @@ def test_export_carries_private_press_only_once_the_game_is_over_and_open(store:
 def test_the_game_file_carries_press_only_as_the_rules_allow(store: GameStore) -> None:
     press.send(store, "g", "England", ["France"], "private", now=T0)
     press.send(store, "g", "England", OTHERS, "public", now=T0)
-    public = store.game_file("g", view="public", now=T0)
+    public = store_transfer.game_file(store, "g", view="public", now=T0)
     assert "press" not in public
-    coordinator = store.game_file("g", view="coordinator", now=T0)
+    coordinator = store_transfer.game_file(store, "g", view="coordinator", now=T0)
     assert [m["text"] for m in coordinator["press"]["messages"]] == ["public"]
     for p in ["England", *OTHERS]:
-        store.vote("g", p, True, now=T0)
-    after = store.game_file("g", view="public", now=T0)
+        store_votes.vote(store, "g", p, True, now=T0)
+    after = store_transfer.game_file(store, "g", view="public", now=T0)
     assert [m["text"] for m in after["press"]["messages"]] == ["public"]  # a letter stays a letter
     press.set_press_rules(store, "g", {"open_private_after_end": True}, now=T0)
-    declared = store.game_file("g", view="public", now=T0)
+    declared = store_transfer.game_file(store, "g", view="public", now=T0)
     assert [m["text"] for m in declared["press"]["messages"]] == ["private", "public"]
     press.set_press_rules(store, "g", {"open_after_end": False, "open_private_after_end": False}, now=T0)
-    assert "press" not in store.game_file("g", view="public", now=T0)
+    assert "press" not in store_transfer.game_file(store, "g", view="public", now=T0)
 
 
 def test_one_power_sending_in_parallel_cannot_overrun_the_rate(store: GameStore) -> None:

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from dippouch import settings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.db import POOL_OVERFLOW, POOL_SIZE, DatabaseURLError, make_engine
 
 
@@ -32,7 +33,7 @@ def test_a_postgresql_pool_keeps_the_connections_the_setting_asks_for(
     store = GameStore(db_url)
     try:
         assert _pool(store.engine) == (30, 0)
-        store.create_game("g", "standard", now=datetime.now(UTC))  # and it works
+        store_games.create_game(store, "g", "standard", now=datetime.now(UTC))  # and it works
     finally:
         store.close()
 

@@ -24,6 +24,7 @@ import dippouch.store
 import dippouch.store.press.messages as press
 from dbsupport import migrated_sqlite
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store import rows as store_rows
 from dippouch.store.domains import registered
 from dippouch.store.mail.inbox import Claim, message_record, record_message, store_message
@@ -44,31 +45,32 @@ import json, sys
 from datetime import datetime, timedelta
 from dippouch.store import GameStore
 from dippouch.store import claims as store_claims
+from dippouch.store import processing, submissions, transfer
 from dippouch.store.mail.finish import Finish
 
 url, mail_id, t0, late = sys.argv[1], int(sys.argv[2]), datetime.fromisoformat(sys.argv[3]), datetime.fromisoformat(sys.argv[4])
 rooms, game_id = json.loads(sys.argv[5]), int(sys.argv[6])
 out = {"before": sorted(m for m in rooms if m in sys.modules)}
 store = GameStore(url)
-mailed = store.submit(
-    "g", "England", "F lon - nth", now=t0, source="mail",
+mailed = submissions.submit(
+    store, "g", "England", "F lon - nth", now=t0, source="mail",
     then=lambda r: [Finish(mail_id, {"status": "accepted", "game_id": game_id, "power": r.power, "submission_id": r.submission_id})],
 )
 out["version"] = mailed.version
 out["due"] = sorted(d.game for d in store_claims.due_phases(store, now=late))
-out["processed"] = store.process("g", now=t0 + timedelta(days=30), force=True)
-data = store.game_file("g", view="coordinator", now=t0 + timedelta(days=30))
+out["processed"] = processing.process(store, "g", now=t0 + timedelta(days=30), force=True)
+data = transfer.game_file(store, "g", view="coordinator", now=t0 + timedelta(days=30))
 out["file"] = {key: data.get(key) for key in ("mail", "press")}
-out["public"] = sorted(store.game_file("g", view="public", now=t0 + timedelta(days=30)))
+out["public"] = sorted(transfer.game_file(store, "g", view="public", now=t0 + timedelta(days=30)))
 out["after"] = sorted(m for m in rooms if m in sys.modules)
 print(json.dumps(out, default=str))
 """
 
 
 def _game(store: GameStore, name: str) -> None:
-    store.create_game(name, "standard", now=T0)
+    store_games.create_game(store, name, "standard", now=T0)
     for p in POWERS:
-        store.assign(name, p, f"{p} player", now=T0)
+        store_games.assign(store, name, p, f"{p} player", now=T0)
 
 
 def _message(store: GameStore, text: str) -> int:

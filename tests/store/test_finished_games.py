@@ -11,6 +11,11 @@ import pytest
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.access import AccessStore
 from dippouch.store.finished import save_scoring
 from dippouch.store.finished_games import FinishedGame, finished_games, person_names
@@ -22,15 +27,15 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 def _draw(store: GameStore, name: str, at: datetime, settings: GameSettings | None = None) -> None:
     """``name`` ends at ``at``: every power votes for a draw in Spring 1901."""
-    store.create_game(name, "standard", now=NOW, settings=settings)
+    store_games.create_game(store, name, "standard", now=NOW, settings=settings)
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
-        store.vote(name, power, True, now=at)
-    assert store.status(name, now=at).state == "finished"
+        store_votes.vote(store, name, power, True, now=at)
+    assert store_status.status(store, name, now=at).state == "finished"
 
 
 def test_only_finished_games_are_listed_in_order_of_their_end(store: GameStore) -> None:
     assert finished_games(store) == ()
-    store.create_game("running", "standard", now=NOW)
+    store_games.create_game(store, "running", "standard", now=NOW)
     _draw(store, "late", NOW + timedelta(days=2))
     _draw(store, "early", NOW + timedelta(days=1), GameSettings(practice="tag", anonymous=True))
     save_scoring(store, "late", "sos", now=NOW + timedelta(days=3))
@@ -51,12 +56,12 @@ def test_only_finished_games_are_listed_in_order_of_their_end(store: GameStore) 
 
 
 def test_a_finished_game_rolled_back_is_no_longer_listed(store: GameStore) -> None:
-    store.create_game("g", "standard", now=NOW)
-    store.process("g", now=NOW + timedelta(hours=1), force=True)
+    store_games.create_game(store, "g", "standard", now=NOW)
+    store_processing.process(store, "g", now=NOW + timedelta(hours=1), force=True)
     for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
-        store.vote("g", power, True, now=NOW + timedelta(hours=2))
+        store_votes.vote(store, "g", power, True, now=NOW + timedelta(hours=2))
     assert [g.ended_at for g in finished_games(store)] == [NOW + timedelta(hours=2)]
-    store.rollback("g", "Spring 1901", now=NOW + timedelta(hours=3))
+    store_history.rollback(store, "g", "Spring 1901", now=NOW + timedelta(hours=3))
     assert finished_games(store) == ()
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.access import AccessStore, Grant
 from dippouch.store.people.persons import create_person, person, person_by_email, rename_person, seat_person, seats_of
 
@@ -16,7 +17,7 @@ T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 def _game(store: GameStore, name: str) -> None:
     deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=deadlines))
+    store_games.create_game(store, name, "standard", now=T0, settings=GameSettings(deadlines=deadlines))
 
 
 def test_a_person_is_found_by_their_address_whatever_its_case(store: GameStore) -> None:
@@ -52,13 +53,13 @@ def test_a_person_plays_seats_in_several_games_and_loses_a_seat_handed_over(stor
     _game(store, "beta")
     pid = create_person(store, "Ann", now=T0, email="ann@example.org")
     for game, power in (("alpha", "France"), ("beta", "Turkey")):
-        store.assign(game, power, "Ann", now=T0)
+        store_games.assign(store, game, power, "Ann", now=T0)
         seat_person(store, game, power, pid, now=T0)
     seats = seats_of(store, pid)
     assert [(s.game, s.power) for s in seats] == [("alpha", "France"), ("beta", "Turkey")]
     assert all(s.phase == "Spring 1901 Movement" and s.deadline is not None for s in seats)
 
-    store.assign("alpha", "France", "Someone else", now=T0 + timedelta(hours=1), replace=True)
+    store_games.assign(store, "alpha", "France", "Someone else", now=T0 + timedelta(hours=1), replace=True)
     assert [(s.game, s.power) for s in seats_of(store, pid)] == [("beta", "Turkey")]
 
 
@@ -67,7 +68,7 @@ def test_seating_a_person_needs_a_seated_power_and_a_live_person(store: GameStor
     pid = create_person(store, "Ann", now=T0)
     with pytest.raises(GameError, match="nobody plays France"):
         seat_person(store, "alpha", "France", pid, now=T0)
-    store.assign("alpha", "France", "Ann", now=T0)
+    store_games.assign(store, "alpha", "France", "Ann", now=T0)
     with pytest.raises(GameError, match="no person 999"):
         seat_person(store, "alpha", "France", 999, now=T0)
     with pytest.raises(GameError, match="no game"):
@@ -78,7 +79,7 @@ def test_a_session_signed_in_as_a_person_holds_their_seats_besides_its_keys(stor
     _game(store, "alpha")
     access = AccessStore(store)
     pid = create_person(store, "Ann", now=T0)
-    store.assign("alpha", "England", "Ann", now=T0)
+    store_games.assign(store, "alpha", "England", "Ann", now=T0)
     seat_person(store, "alpha", "England", pid, now=T0)
     key_id, _ = access.create_key("player", now=T0, game="alpha", power="Italy")
     token = access.start_session([key_id, 0], now=T0, person_id=pid)
@@ -96,5 +97,5 @@ def test_a_session_signed_in_as_a_person_holds_their_seats_besides_its_keys(stor
     assert access.session_person(other, now=T0) is None
 
     # The seat handed over leaves the person's grants at once.
-    store.assign("alpha", "England", "Cy", now=T0 + timedelta(minutes=5), replace=True)
+    store_games.assign(store, "alpha", "England", "Cy", now=T0 + timedelta(minutes=5), replace=True)
     assert Grant(0, "player", "alpha", "England") not in (access.session_grants(token, now=T0) or [])

@@ -11,6 +11,9 @@ import pytest
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import votes as store_votes
 from dippouch.store.access import AccessStore
 from dippouch.store.finished import save_scoring
 from dippouch.store.people.data import export_all, forget_all
@@ -25,9 +28,9 @@ AWKWARD = (0.1 + 0.2, 100 / 3, math.pi * 1e-7, 5e-324, 1.7976931348623157e308, 9
 
 
 def _draw(store: GameStore, name: str, at: datetime, settings: GameSettings | None = None) -> None:
-    store.create_game(name, "standard", now=NOW, settings=settings)
+    store_games.create_game(store, name, "standard", now=NOW, settings=settings)
     for power in POWERS:
-        store.vote(name, power, True, now=at)
+        store_votes.vote(store, name, power, True, now=at)
 
 
 def _taken(f: FinishedFacts, people: list[int], scores: list[float]) -> TakenGame:
@@ -55,7 +58,7 @@ def test_doubles_are_kept_to_the_last_bit(store: GameStore) -> None:
 def test_pending_sees_every_change_of_a_game_taken_in(store: GameStore) -> None:
     _draw(store, "a", NOW + timedelta(days=2))
     _draw(store, "b", NOW + timedelta(days=1), GameSettings(practice="tag"))
-    store.create_game("running", "standard", now=NOW)
+    store_games.create_game(store, "running", "standard", now=NOW)
     plan = stored.pending(store)
     assert [f.name for f in plan.enter] == ["b", "a"]  # in order of their end, not of their creation
     b, a = plan.enter
@@ -79,10 +82,10 @@ def test_pending_sees_every_change_of_a_game_taken_in(store: GameStore) -> None:
     AccessStore(store).set_visibility("b", "unlisted")
     assert [(f.name, f.visibility) for f in stored.pending(store).enter] == [("b", "unlisted")]
     AccessStore(store).set_visibility("b", "public")
-    store.rollback("a", "spring 1901", now=NOW + timedelta(days=4))
+    store_history.rollback(store, "a", "spring 1901", now=NOW + timedelta(days=4))
     assert stored.pending(store).gone == (a.game_id,)  # no longer finished
     for power in POWERS:
-        store.vote("a", power, True, now=NOW + timedelta(days=5))
+        store_votes.vote(store, "a", power, True, now=NOW + timedelta(days=5))
     again = stored.pending(store)
     assert again.gone == () and [(f.name, f.branch, f.ended_at) for f in again.enter] == [
         ("a", a.branch + 1, NOW + timedelta(days=5))
@@ -91,7 +94,7 @@ def test_pending_sees_every_change_of_a_game_taken_in(store: GameStore) -> None:
     with stored.writing(store, None) as w:
         w.take_out([a.game_id])
         w.take_in([TakenGame(again.enter[0], False, None, None, False, 1.0, ())])
-    store.assign("a", "France", "someone else", now=NOW + timedelta(days=6), replace=True)
+    store_games.assign(store, "a", "France", "someone else", now=NOW + timedelta(days=6), replace=True)
     assert stored.pending(store).empty
     assert [f.name for f in stored.pending(store, deep=True).enter] == ["a"]
     assert stored.pending(store, limit=0).waiting == 0 and stored.pending(store, deep=True, limit=0).waiting == 1

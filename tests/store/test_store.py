@@ -20,15 +20,21 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import transfer as store_transfer
+from dippouch.store import votes as store_votes
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings: Any) -> None:
     deadlines = {"movement": movement, "retreats": "2d", "adjustments": "2d"}
-    store.create_game(name, "standard", now=T0, settings=GameSettings(deadlines=deadlines, **settings))
+    store_games.create_game(store, name, "standard", now=T0, settings=GameSettings(deadlines=deadlines, **settings))
 
 
 def test_schema_matches_models_after_migrations(db_url: str, store: GameStore) -> None:
@@ -68,15 +74,17 @@ def _harmless(diff: object) -> bool:
 def test_submissions_are_versioned_and_the_latest_on_time_counts(store: GameStore) -> None:
     _new(store, movement="2d")
     deadline = T0 + timedelta(days=2)
-    r1 = store.submit("g", "france", "A par - bur\nF bre - mao", now=T0 + timedelta(hours=1))
-    r2 = store.submit("g", "France", "A par - pic\nA mar - spa\nA xyz H", now=T0 + timedelta(hours=2))
-    late = store.submit("g", "F", "A par - gas", now=deadline + timedelta(minutes=1))
+    r1 = store_submissions.submit(store, "g", "france", "A par - bur\nF bre - mao", now=T0 + timedelta(hours=1))
+    r2 = store_submissions.submit(
+        store, "g", "France", "A par - pic\nA mar - spa\nA xyz H", now=T0 + timedelta(hours=2)
+    )
+    late = store_submissions.submit(store, "g", "F", "A par - gas", now=deadline + timedelta(minutes=1))
     assert (r1.version, r2.version, late.version) == (1, 2, 3)
     assert [ln.accepted for ln in r2.lines] == [True, True, False]
     assert not r2.late and late.late
-    assert store.process("g", now=deadline - timedelta(seconds=1)) == []  # not due yet
-    assert store.process("g", now=deadline + timedelta(minutes=5)) == ["Spring 1901 Movement"]
-    rec = store.phase_record("g", "Spring 1901 Movement")
+    assert store_processing.process(store, "g", now=deadline - timedelta(seconds=1)) == []  # not due yet
+    assert store_processing.process(store, "g", now=deadline + timedelta(minutes=5)) == ["Spring 1901 Movement"]
+    rec = store_history.phase_record(store, "g", "Spring 1901 Movement")
     assert rec["orders"]["France"] == ["A par - pic", "A mar - spa"]
     assert [s["version"] for s in rec["submissions"]] == [1, 2, 3]
     assert [s["late"] for s in rec["submissions"]] == [False, False, True]
@@ -89,10 +97,10 @@ def test_submissions_are_versioned_and_the_latest_on_time_counts(store: GameStor
 def test_submit_errors(store: GameStore) -> None:
     _new(store, "demo")
     with pytest.raises(GameError, match="no game 'deme'; did you mean 'demo'"):
-        store.submit("deme", "France", "A par H", now=T0)
+        store_submissions.submit(store, "deme", "France", "A par H", now=T0)
     _new(store)
     with pytest.raises(GameError, match="no power 'Frnace'"):
-        store.submit("g", "Frnace", "A par H", now=T0)
+        store_submissions.submit(store, "g", "Frnace", "A par H", now=T0)
     with pytest.raises(GameError, match="already exists"):
         _new(store)
 
@@ -100,116 +108,118 @@ def test_submit_errors(store: GameStore) -> None:
 def test_everyone_ready_processes_early_and_processing_twice_is_harmless(store: GameStore, db_url: str) -> None:
     _new(store)
     for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
-        store.submit("g", p, "no orders", now=T0, ready=True)
-    assert not store.status("g", now=T0).due
-    store.submit("g", "Turkey", "A con - bul", now=T0, ready=True)
-    assert store.status("g", now=T0).due
-    phase_id = store.history("g")[0].id
+        store_submissions.submit(store, "g", p, "no orders", now=T0, ready=True)
+    assert not store_status.status(store, "g", now=T0).due
+    store_submissions.submit(store, "g", "Turkey", "A con - bul", now=T0, ready=True)
+    assert store_status.status(store, "g", now=T0).due
+    phase_id = store_history.history(store, "g")[0].id
     other = GameStore(db_url)
     assert store_processing.process_phase(other, phase_id, now=T0) is True
     assert store_processing.process_phase(store, phase_id, now=T0) is False  # already processed: nothing happens
-    assert store.process("g", now=T0) == []
+    assert store_processing.process(store, "g", now=T0) == []
     other.close()
-    hist = store.history("g")
+    hist = store_history.history(store, "g")
     assert [(h.name, h.status) for h in hist] == [("Spring 1901 Movement", "processed"), ("Fall 1901 Movement", "open")]
 
 
 def test_pause_extend_resume(store: GameStore) -> None:
     _new(store, movement="3d", timezone="Europe/London", time_of_day="07:00")
-    st = store.status("g", now=T0)
+    st = store_status.status(store, "g", now=T0)
     assert st.deadline == datetime(2026, 1, 9, 7, 0, tzinfo=UTC)
-    assert store.extend("g", timedelta(days=1), now=T0) == datetime(2026, 1, 10, 7, 0, tzinfo=UTC)
-    left = store.pause("g", now=datetime(2026, 1, 8, 7, 0, tzinfo=UTC))
+    assert store_deadlines.extend(store, "g", timedelta(days=1), now=T0) == datetime(2026, 1, 10, 7, 0, tzinfo=UTC)
+    left = store_deadlines.pause(store, "g", now=datetime(2026, 1, 8, 7, 0, tzinfo=UTC))
     assert left == timedelta(days=2)
-    assert store.process("g", now=datetime(2026, 2, 1, tzinfo=UTC)) == []  # nothing happens while paused
+    assert (
+        store_processing.process(store, "g", now=datetime(2026, 2, 1, tzinfo=UTC)) == []
+    )  # nothing happens while paused
     with pytest.raises(GameError, match="already paused"):
-        store.pause("g", now=T0)
-    assert store.extend("g", timedelta(hours=12), now=T0) == timedelta(days=2, hours=12)
-    resumed = store.resume("g", now=datetime(2026, 2, 1, 12, 0, tzinfo=UTC))
+        store_deadlines.pause(store, "g", now=T0)
+    assert store_deadlines.extend(store, "g", timedelta(hours=12), now=T0) == timedelta(days=2, hours=12)
+    resumed = store_deadlines.resume(store, "g", now=datetime(2026, 2, 1, 12, 0, tzinfo=UTC))
     assert resumed == datetime(2026, 2, 4, 7, 0, tzinfo=UTC)  # 2d12h later is 2026-02-04 00:00, rounded to 07:00
     with pytest.raises(GameError, match="not paused"):
-        store.resume("g", now=T0)
+        store_deadlines.resume(store, "g", now=T0)
 
 
 def test_missed_phases_lead_to_civil_disorder_until_replaced(store: GameStore) -> None:
     _new(store, missed_limit=2)
-    store.assign("g", "England", "Ann", now=T0)
+    store_games.assign(store, "g", "England", "Ann", now=T0)
     others = ("Austria", "France", "Germany", "Italy", "Russia", "Turkey")
     t = T0
     for _ in range(2):
         for p in others:
-            store.submit("g", p, "no orders", now=t, ready=True)
-        assert not store.status("g", now=t).due  # England has not sent orders yet
+            store_submissions.submit(store, "g", p, "no orders", now=t, ready=True)
+        assert not store_status.status(store, "g", now=t).due  # England has not sent orders yet
         t += timedelta(days=13)
-        assert store.process("g", now=t)
-    st = {p.power: p for p in store.status("g", now=t).powers}
+        assert store_processing.process(store, "g", now=t)
+    st = {p.power: p for p in store_status.status(store, "g", now=t).powers}
     assert st["England"].civil_disorder and st["England"].missed_in_a_row == 2
     assert not any(p.civil_disorder for p in st.values() if p.power != "England")
     # A power in civil disorder does not hold up early processing.
     for p in others:
-        store.submit("g", p, "no orders", now=t, ready=True)
-    assert store.status("g", now=t).due
-    store.assign("g", "England", "Bea", now=t, replace=True)
-    st = {p.power: p for p in store.status("g", now=t).powers}
+        store_submissions.submit(store, "g", p, "no orders", now=t, ready=True)
+    assert store_status.status(store, "g", now=t).due
+    store_games.assign(store, "g", "England", "Bea", now=t, replace=True)
+    st = {p.power: p for p in store_status.status(store, "g", now=t).powers}
     assert not st["England"].civil_disorder and st["England"].player == "Bea"
-    players = dict((p, cur) for p, cur, _ in store.players("g"))
+    players = dict((p, cur) for p, cur, _ in store_games.players(store, "g"))
     assert players["England"] == "Bea"
     with pytest.raises(GameError, match="already played by Bea"):
-        store.assign("g", "England", "Cid", now=t)
+        store_games.assign(store, "g", "England", "Cid", now=t)
 
 
 def test_draw_by_unanimous_vote(store: GameStore) -> None:
     _new(store)
     for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
-        assert store.vote("g", p, True, now=T0) is None
+        assert store_votes.vote(store, "g", p, True, now=T0) is None
     # A no refuses the draw proposed (the game's rule is unanimous); asked again, every yes ends the game.
-    store.vote("g", "Turkey", False, now=T0)
-    assert store.status("g", now=T0).ending is None
+    store_votes.vote(store, "g", "Turkey", False, now=T0)
+    assert store_status.status(store, "g", now=T0).ending is None
     for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
-        assert store.vote("g", p, True, now=T0) is None
-    ending = store.vote("g", "Turkey", True, now=T0)
+        assert store_votes.vote(store, "g", p, True, now=T0) is None
+    ending = store_votes.vote(store, "g", "Turkey", True, now=T0)
     assert ending is not None and ending.kind == "draw"
-    assert store.status("g", now=T0).ending == ending
+    assert store_status.status(store, "g", now=T0).ending == ending
     with pytest.raises(GameError, match="is over"):
-        store.submit("g", "France", "A par H", now=T0)
+        store_submissions.submit(store, "g", "France", "A par H", now=T0)
     # Rolling back reopens the game; the votes lapse, so one more vote does not end it again.
-    store.rollback("g", "Spring 1901 Movement", now=T0)
-    assert store.vote("g", "Turkey", True, now=T0) is None
-    assert store.status("g", now=T0).ending is None
+    store_history.rollback(store, "g", "Spring 1901 Movement", now=T0)
+    assert store_votes.vote(store, "g", "Turkey", True, now=T0) is None
+    assert store_status.status(store, "g", now=T0).ending is None
 
 
 def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: GameStore) -> None:
     _new(store)
-    store.submit("g", "France", "A par - bur", now=T0)
-    store.process("g", now=T0, force=True)
-    store.submit("g", "France", "A bur - mun", now=T0)
-    store.process("g", now=T0, force=True)
-    name, carried = store.rollback("g", "fall 1901", now=T0 + timedelta(hours=1))
+    store_submissions.submit(store, "g", "France", "A par - bur", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
+    store_submissions.submit(store, "g", "France", "A bur - mun", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
+    name, carried = store_history.rollback(store, "g", "fall 1901", now=T0 + timedelta(hours=1))
     assert name == "Fall 1901 Movement" and [(c.power, c.version, c.orders) for c in carried] == [("France", 1, 1)]
-    hist = store.history("g")
+    hist = store_history.history(store, "g")
     assert [(h.name, h.status) for h in hist][:2] == [
         ("Spring 1901 Movement", "processed"),
         ("Fall 1901 Movement", "abandoned"),
     ]
     assert [h.status for h in hist[2:]] == ["abandoned", "open"]
-    assert store.status("g", now=T0).phase == "Fall 1901 Movement"
+    assert store_status.status(store, "g", now=T0).phase == "Fall 1901 Movement"
     # The abandoned phase can still be shown by id.
-    assert store.phase_record("g", phase_id=hist[1].id)["orders"]["France"] == ["A bur - mun"]
+    assert store_history.phase_record(store, "g", phase_id=hist[1].id)["orders"]["France"] == ["A bur - mun"]
     ok, diffs = store_history.replay(store, "g", "Spring 1901 Movement")
     assert ok, diffs
 
-    data = store.export_game("g")
+    data = store_transfer.export_game(store, "g")
     json.dumps(data)  # plain JSON
-    assert store.import_game(data, name="copy") == "copy"
-    again = store.export_game("copy")
+    assert store_transfer.import_game(store, data, name="copy") == "copy"
+    again = store_transfer.export_game(store, "copy")
     strip = _without_ids
     assert strip(again) == strip({**data, "game": {**data["game"], "name": "copy"}})
     with pytest.raises(GameError, match="already exists"):
-        store.import_game(data)
+        store_transfer.import_game(store, data)
     with pytest.raises(GameError, match="not a dippouch game file"):
-        store.import_game({"phases": []})
+        store_transfer.import_game(store, {"phases": []})
     with pytest.raises(GameError, match=r"game\.variant: missing"):
-        store.import_game({"format": "dippouch-game", "game": {"name": "x"}}, name="x")
+        store_transfer.import_game(store, {"format": "dippouch-game", "game": {"name": "x"}}, name="x")
 
 
 def _without_ids(data: dict[str, Any]) -> dict[str, Any]:
@@ -231,19 +241,19 @@ print("not reached")
 @pytest.mark.parametrize("point", ["process:after-results", "process:before-commit"])
 def test_a_crash_mid_processing_leaves_the_game_before_the_phase(store: GameStore, db_url: str, point: str) -> None:
     _new(store)
-    store.submit("g", "France", "A par - bur", now=T0)
-    before = store.export_game("g")
+    store_submissions.submit(store, "g", "France", "A par - bur", now=T0)
+    before = store_transfer.export_game(store, "g")
     env = {**os.environ, "DIPPOUCH_CRASH_AT": point}
     proc = subprocess.run(
         [sys.executable, "-c", CRASH_SCRIPT, db_url], env=env, capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 70, proc.stderr
     assert "not reached" not in proc.stdout
-    assert store.export_game("g") == before  # nothing of the half-done processing is visible
-    assert store.process("g", now=T0, force=True) == ["Spring 1901 Movement"]
-    rec = store.phase_record("g", "Spring 1901 Movement")
+    assert store_transfer.export_game(store, "g") == before  # nothing of the half-done processing is visible
+    assert store_processing.process(store, "g", now=T0, force=True) == ["Spring 1901 Movement"]
+    rec = store_history.phase_record(store, "g", "Spring 1901 Movement")
     assert rec["orders"]["France"] == ["A par - bur"]
-    assert store.status("g", now=T0).phase == "Fall 1901 Movement"
+    assert store_status.status(store, "g", now=T0).phase == "Fall 1901 Movement"
 
 
 SUBMIT_SCRIPT = """
@@ -261,7 +271,7 @@ def test_an_acknowledged_submission_is_durable(store: GameStore, db_url: str) ->
     proc = subprocess.run([sys.executable, "-c", SUBMIT_SCRIPT, db_url], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "acknowledged 1", proc.stderr
     fresh = GameStore(db_url)
-    rec = fresh.phase_record("g", "Spring 1901 Movement")
+    rec = store_history.phase_record(fresh, "g", "Spring 1901 Movement")
     fresh.close()
     assert [(s["power"], s["version"], s["text"]) for s in rec["submissions"]] == [("France", 1, "A par - bur")]
 
@@ -289,9 +299,9 @@ def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_bu
     }
     del units[m.province_of(loc("mun"))]
     pos = v.start.with_(phase=Phase(1901, 3), units=units, dislodged=dislodged)
-    store.create_game("r", "standard", now=T0, position=_data(v, pos))
-    assert store.process("r", now=T0 + timedelta(days=3)) == ["Fall 1901 Retreats"]
-    rec = store.phase_record("r", "Fall 1901 Retreats")
+    store_games.create_game(store, "r", "standard", now=T0, position=_data(v, pos))
+    assert store_processing.process(store, "r", now=T0 + timedelta(days=3)) == ["Fall 1901 Retreats"]
+    rec = store_history.phase_record(store, "r", "Fall 1901 Retreats")
     assert [r["automatic"] for r in rec["results"] if r["power"] == "Germany"] == [True]
     assert not [
         u for u in rec["next_position"]["units"] if u["unit"] in ("A ruh", "A pic", "A bur") and u["power"] == "Germany"
@@ -302,9 +312,9 @@ def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_bu
     centres[m.province_of(loc("par"))] = "Germany"
     winter = v.start.with_(phase=Phase(1901, 4), centres=centres)
     winter = winter.with_(units={p: u for p, u in winter.units.items() if m.provinces[p].abbr != "mun"})
-    store.create_game("w", "standard", now=T0, position=_data(v, winter))
-    assert store.process("w", now=T0 + timedelta(days=3)) == ["Winter 1901 Adjustments"]
-    rec = store.phase_record("w", "Winter 1901 Adjustments")
+    store_games.create_game(store, "w", "standard", now=T0, position=_data(v, winter))
+    assert store_processing.process(store, "w", now=T0 + timedelta(days=3)) == ["Winter 1901 Adjustments"]
+    rec = store_history.phase_record(store, "w", "Winter 1901 Adjustments")
     nxt = rec["next_position"]["units"]
     assert sum(1 for u in nxt if u["power"] == "France") == 2  # removed by the civil-disorder rule
     assert sum(1 for u in nxt if u["power"] == "Germany") == 2  # the build was waived
@@ -316,8 +326,8 @@ def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: s
     import threading
 
     _new(store)
-    store.submit("g", "France", "A par - bur", now=T0)
-    phase_id = store.history("g")[0].id
+    store_submissions.submit(store, "g", "France", "A par - bur", now=T0)
+    phase_id = store_history.history(store, "g")[0].id
     stores = [GameStore(db_url) for _ in range(4)]
     results: list[bool] = []
     barrier = threading.Barrier(len(stores))
@@ -334,7 +344,7 @@ def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: s
     for s in stores:
         s.close()
     assert sorted(results) == [False, False, False, True]
-    assert [(h.name, h.status) for h in store.history("g")] == [
+    assert [(h.name, h.status) for h in store_history.history(store, "g")] == [
         ("Spring 1901 Movement", "processed"),
         ("Fall 1901 Movement", "open"),
     ]

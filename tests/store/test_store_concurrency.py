@@ -26,6 +26,9 @@ import pytest
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import submissions as store_submissions
 from workersupport import WAIT, wait_until
 
 ORDERS = "A par - bur\nA mar - spa\nF bre - mao"
@@ -35,13 +38,13 @@ LONG = GameSettings(deadlines={"movement": "7d", "retreats": "7d", "adjustments"
 @pytest.fixture
 def store(db_url: str) -> Iterator[GameStore]:
     s = GameStore(db_url)
-    s.create_game("g", "standard", now=s.clock(), settings=LONG)
+    store_games.create_game(s, "g", "standard", now=s.clock(), settings=LONG)
     yield s
     s.close()
 
 
 def _versions(store: GameStore, power: str) -> list[dict[str, Any]]:
-    rec = store.phase_record("g", open_ok=True)
+    rec = store_history.phase_record(store, "g", open_ok=True)
     return sorted((s for s in rec["submissions"] if s["power"] == power), key=lambda s: s["version"])
 
 
@@ -65,7 +68,7 @@ def test_simultaneous_submissions_for_one_power_are_all_recorded_in_order(store:
         got = []
         for j in range(each):
             try:
-                got.append(store.submit("g", "France", f"{ORDERS}\n# {i}.{j}", now=None).version)
+                got.append(store_submissions.submit(store, "g", "France", f"{ORDERS}\n# {i}.{j}", now=None).version)
             except BaseException as e:  # recorded: the test shows every failure, not only the first
                 errors.append(e)
         return got
@@ -80,9 +83,10 @@ def test_simultaneous_submissions_for_one_power_are_all_recorded_in_order(store:
 MANY = """
 import sys
 from dippouch.store import GameStore
+from dippouch.store import submissions as store_submissions
 store = GameStore(sys.argv[1])
 for j in range(int(sys.argv[2])):
-    print(store.submit("g", "France", f"A par - bur\\n# {sys.argv[3]}.{j}", now=None).version, flush=True)
+    print(store_submissions.submit(store, "g", "France", f"A par - bur\\n# {sys.argv[3]}.{j}", now=None).version, flush=True)
 """
 
 
@@ -110,8 +114,9 @@ def test_processes_submitting_for_one_power_at_once_get_versions_1_to_n(db_url: 
 HOLD = """
 import sys
 from dippouch.store import GameStore
+from dippouch.store import submissions as store_submissions
 store = GameStore(sys.argv[1])
-r = store.submit("g", "France", "A par - bur", now=None)
+r = store_submissions.submit(store, "g", "France", "A par - bur", now=None)
 print(r.version, flush=True)
 """
 
@@ -125,7 +130,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     from dippouch.web.views.player_page import submit
 
     store = GameStore(db_url)
-    store.create_game("g", "standard", now=store.clock(), settings=LONG)
+    store_games.create_game(store, "g", "standard", now=store.clock(), settings=LONG)
     app = create_app(store=store)  # no clock handed in: the real one, as a server has
     web = app.state.web
     _, key = web.access.create_key("player", game="g", power="France", label="P", now=datetime.now(UTC))
@@ -183,7 +188,7 @@ def server(db_url: str) -> Iterator[tuple[str, GameStore]]:
     from dippouch.web.app import create_app
 
     store = GameStore(db_url)
-    store.create_game("g", "standard", now=store.clock(), settings=LONG)
+    store_games.create_game(store, "g", "standard", now=store.clock(), settings=LONG)
     app = create_app(store=store, limits={})
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", backlog=512))
@@ -246,6 +251,6 @@ def test_simultaneous_submissions_over_the_api_are_all_accepted_in_order(server:
 def _player_key(store: GameStore, base: str) -> str:
     from dippouch.store.access import AccessStore
 
-    store.assign("g", "France", "Bruno", now=store.clock())
+    store_games.assign(store, "g", "France", "Bruno", now=store.clock())
     _, key = AccessStore(store).create_key("player", game="g", power="France", label="Bruno", now=store.clock())
     return key

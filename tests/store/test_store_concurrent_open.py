@@ -20,6 +20,8 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
 
 pytestmark = pytest.mark.empty_database  # the first opens of brand-new databases race to migrate them
 
@@ -33,6 +35,7 @@ import sys, time
 from datetime import datetime, UTC
 from pathlib import Path
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 flags, me, urls = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
 (flags / f"ready-{me}").touch()
 for k, url in enumerate(urls):
@@ -42,7 +45,7 @@ for k, url in enumerate(urls):
             sys.exit(f"round {k}: never told to go")
         time.sleep(0.001)
     store = GameStore(url)
-    store.create_game(f"g{me}", "standard", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
+    store_games.create_game(store, f"g{me}", "standard", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
     store.close()
     (flags / f"done-{k}-{me}").touch()
 print("opened", len(urls))
@@ -116,9 +119,9 @@ def _check_at_head_with_every_game(url: str) -> None:
         with store.engine.connect() as conn:
             assert MigrationContext.configure(conn).get_current_revision() == _head()
             assert conn.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar_one() == 1
-        assert sorted(name for name, *_ in store.games()) == sorted(f"g{i}" for i in range(PROCESSES))
+        assert sorted(name for name, *_ in store_games.games(store)) == sorted(f"g{i}" for i in range(PROCESSES))
         # Every process's game is usable, whichever process created the schema.
-        store.submit("g0", "France", "A par - bur", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
+        store_submissions.submit(store, "g0", "France", "A par - bur", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
     finally:
         store.close()
 

@@ -14,9 +14,12 @@ import pytest
 import dippouch.store.db
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 from dippouch.store import readiness as store_readiness
 from dippouch.store import rows as store_rows
 from dippouch.store import standing as store_standing
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
@@ -57,8 +60,8 @@ def test_no_private_name_is_left_for_callers() -> None:
 
 
 def test_the_row_helpers_answer_inside_the_callers_session_and_are_no_methods(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0, settings=GameSettings(missed_limit=1))
-    store.submit("g", "France", "A par - bur", now=T0, ready=True)
+    store_games.create_game(store, "g", "standard", now=T0, settings=GameSettings(missed_limit=1))
+    store_submissions.submit(store, "g", "France", "A par - bur", now=T0, ready=True)
     with store.session() as s:
         g = store_rows.game_row(s, "g")
         v = store_rows.game_variant(g)
@@ -68,7 +71,7 @@ def test_the_row_helpers_answer_inside_the_callers_session_and_are_no_methods(st
         assert store_rows.phase_position(store, v, ph) is parsed  # parsed once per phase
         assert [sub.power for sub in store_standing.standing_versions(ph, on_time_only=True).values()] == ["France"]
         assert store_readiness.powers_in_civil_disorder(s, g, v) == set()
-    store.process("g", now=T0, force=True)
+    store_processing.process(store, "g", now=T0, force=True)
     with store.session() as s:
         g = store_rows.game_row(s, "g")
         # Everyone but France missed the first movement phase; a limit of one puts them in civil disorder.

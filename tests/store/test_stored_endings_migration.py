@@ -22,6 +22,7 @@ from dippouch.core.messages import nmsg
 from dippouch.game import Ending, draw_agreed
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.db import alembic_config
 from dippouch.store.legacy_text import add_ending_messages
 
@@ -78,8 +79,8 @@ def test_old_endings_get_the_message_that_says_them(db_url: str, caplog: pytest.
     try:
         games = sa.table("games", sa.column("name", sa.String()), sa.column("ending", sa.JSON()))
         for name in OLD:
-            store.create_game(name, "standard", now=T0)
-        store.create_game("running", "standard", now=T0)
+            store_games.create_game(store, name, "standard", now=T0)
+        store_games.create_game(store, "running", "standard", now=T0)
         engine = store.engine
         with engine.begin() as conn:
             for name, ending in OLD.items():

@@ -24,6 +24,10 @@ from dippouch.catalog import load_variant
 from dippouch.game import check_orders, stored_msg
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.db import alembic_config
 from dippouch.store.legacy_text import add_messages, read_back
 
@@ -102,10 +106,10 @@ def test_old_rows_get_the_messages_todays_code_makes(db_url: str, caplog: pytest
     std = load_variant("standard")
     store = GameStore(db_url)
     try:
-        store.create_game("g", "standard", now=T0)
-        store.submit("g", "France", FRANCE, now=T0 + timedelta(minutes=1))
-        store.submit("g", "Germany", GERMANY, now=T0 + timedelta(minutes=2))
-        store.process("g", now=T0 + timedelta(hours=1), force=True)
+        store_games.create_game(store, "g", "standard", now=T0)
+        store_submissions.submit(store, "g", "France", FRANCE, now=T0 + timedelta(minutes=1))
+        store_submissions.submit(store, "g", "Germany", GERMANY, now=T0 + timedelta(minutes=2))
+        store_processing.process(store, "g", now=T0 + timedelta(hours=1), force=True)
         engine = store.engine
         written, results = _rows(engine)
 
@@ -180,7 +184,7 @@ def test_old_rows_get_the_messages_todays_code_makes(db_url: str, caplog: pytest
     reopened = GameStore(db_url)  # dippouch upgrades a database it opens
     try:
         assert _rows(reopened.engine) == (subs, phases)
-        rec = reopened.phase_record("g", "Spring 1901 Movement")
+        rec = store_history.phase_record(reopened, "g", "Spring 1901 Movement")
         lines = [ln for s in rec["submissions"] for ln in s["lines"] if ln.get("error_msg")]
         assert lines and all(read_back(ln["error"]) == stored_msg(ln["error_msg"]) for ln in lines)
     finally:

@@ -20,18 +20,25 @@ from dippouch.cli import app
 from dippouch.core.messages import Msg
 from dippouch.game import GameSettings, position_to_data
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from helpers import board
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 def _new(store: GameStore, variant: str = "standard") -> None:
-    store.create_game("g", variant, now=T0, settings=GameSettings(deadlines={"movement": "2d", "adjustments": "2d"}))
+    store_games.create_game(
+        store, "g", variant, now=T0, settings=GameSettings(deadlines={"movement": "2d", "adjustments": "2d"})
+    )
 
 
 def _standing_orders(store: GameStore) -> list[str]:
-    store.process("g", now=T0 + timedelta(days=3))
-    orders: list[str] = store.phase_record("g", "Spring 1901 Movement")["orders"].get("France", [])
+    store_processing.process(store, "g", now=T0 + timedelta(days=3))
+    orders: list[str] = store_history.phase_record(store, "g", "Spring 1901 Movement")["orders"].get("France", [])
     return orders
 
 
@@ -47,13 +54,13 @@ def _standing_orders(store: GameStore) -> list[str]:
 )
 def test_a_submission_with_no_accepted_order_does_not_replace_the_standing_one(store: GameStore, chat: str) -> None:
     _new(store)
-    first = store.submit("g", "France", "A par - bur\nF bre - mao", now=T0)
+    first = store_submissions.submit(store, "g", "France", "A par - bur\nF bre - mao", now=T0)
     assert first.stands and first.standing == 1
-    second = store.submit("g", "France", chat, now=T0 + timedelta(hours=1))
+    second = store_submissions.submit(store, "g", "France", chat, now=T0 + timedelta(hours=1))
     assert second.version == 2 and not second.stands
     assert second.standing == 1 and second.standing_orders == ["A par - bur", "F bre - mao"]
     assert _standing_orders(store) == ["A par - bur", "F bre - mao"]
-    subs = store.phase_record("g", "Spring 1901 Movement")["submissions"]
+    subs = store_history.phase_record(store, "g", "Spring 1901 Movement")["submissions"]
     assert [(s["version"], s["stands"], s["text"]) for s in subs] == [
         (1, True, "A par - bur\nF bre - mao"),
         (2, False, chat),  # kept for the record
@@ -63,20 +70,22 @@ def test_a_submission_with_no_accepted_order_does_not_replace_the_standing_one(s
 @pytest.mark.parametrize("how", ["line", "flag"])
 def test_the_player_may_say_that_there_are_no_orders(store: GameStore, how: str) -> None:
     _new(store)
-    store.submit("g", "France", "A par - bur", now=T0)
+    store_submissions.submit(store, "g", "France", "A par - bur", now=T0)
     text = "No orders this turn." if how == "line" else "Sorry, nothing this time"
-    r = store.submit("g", "France", text, now=T0 + timedelta(hours=1), replace_with_nothing=how == "flag")
+    r = store_submissions.submit(
+        store, "g", "France", text, now=T0 + timedelta(hours=1), replace_with_nothing=how == "flag"
+    )
     assert r.stands and r.standing == 2 and r.standing_orders == []
     assert _english(r.unordered) == [(["A mar", "A par", "F bre"], "no order, they hold")]
     assert _standing_orders(store) == []
     # Sending nothing but "no orders" is taking part: not a missed phase.
-    assert "France" not in store.phase_record("g", "Spring 1901 Movement")["missed"]
+    assert "France" not in store_history.phase_record(store, "g", "Spring 1901 Movement")["missed"]
 
 
 def test_a_partial_submission_replaces_the_earlier_one_in_full(store: GameStore) -> None:
     _new(store)
-    store.submit("g", "France", "A par - bur\nF bre - mao\nA mar H", now=T0)
-    r = store.submit("g", "France", "A par - pic\nF bre - lon", now=T0 + timedelta(hours=1))
+    store_submissions.submit(store, "g", "France", "A par - bur\nF bre - mao\nA mar H", now=T0)
+    r = store_submissions.submit(store, "g", "France", "A par - pic\nF bre - lon", now=T0 + timedelta(hours=1))
     assert r.stands and r.standing == 2 and r.standing_orders == ["A par - pic"]
     assert _english(r.unordered) == [(["A mar", "F bre"], "no order, they hold")]
     assert _standing_orders(store) == ["A par - pic"]
@@ -84,15 +93,15 @@ def test_a_partial_submission_replaces_the_earlier_one_in_full(store: GameStore)
 
 def test_ready_needs_an_accepted_order(store: GameStore) -> None:
     _new(store)
-    refused = store.submit("g", "France", "A par - mun", now=T0, ready=True)
+    refused = store_submissions.submit(store, "g", "France", "A par - mun", now=T0, ready=True)
     assert not refused.ready and refused.ready_refused is not None
     assert "all 1 line(s) were refused" in refused.ready_refused
-    assert not store.status("g", now=T0).powers[2].ready
-    empty = store.submit("g", "France", "", now=T0, ready=True)
+    assert not store_status.status(store, "g", now=T0).powers[2].ready
+    empty = store_submissions.submit(store, "g", "France", "", now=T0, ready=True)
     assert not empty.ready and "it has no order line" in (empty.ready_refused or "")
-    ok = store.submit("g", "France", "A par - bur", now=T0, ready=True)
+    ok = store_submissions.submit(store, "g", "France", "A par - bur", now=T0, ready=True)
     assert ok.ready and ok.ready_refused is None
-    none = store.submit("g", "France", "no orders", now=T0, ready=True)
+    none = store_submissions.submit(store, "g", "France", "no orders", now=T0, ready=True)
     assert none.ready and none.standing_orders == []
 
 
@@ -107,45 +116,47 @@ def test_rollback_carries_the_orders_forward_as_they_stood(store: GameStore) -> 
         {"Crown": ["glo", "oxf", "wor"], "Manchester": ["cam", "suf"]},
         homes={},
     )
-    store.create_game("g", "w3k", now=T0, position=position_to_data(v, winter))
-    crown = store.submit("g", "Crown", "Send 1 supply to Manchester\nBuild A Oxfordshire", now=T0)
-    manchester = store.submit("g", "Manchester", "Build A Cambridge\nBuild F Norfolk", now=T0)
+    store_games.create_game(store, "g", "w3k", now=T0, position=position_to_data(v, winter))
+    crown = store_submissions.submit(store, "g", "Crown", "Send 1 supply to Manchester\nBuild A Oxfordshire", now=T0)
+    manchester = store_submissions.submit(store, "g", "Manchester", "Build A Cambridge\nBuild F Norfolk", now=T0)
     assert [ln.accepted for ln in manchester.lines] == [True, False]  # nor: not owned
     assert crown.standing_orders == ["Send 1 supply to Manchester", "Build A oxf"]
-    manchester = store.submit("g", "Manchester", "Build A Cambridge\nBuild A Suffolk", now=T0 + timedelta(minutes=5))
+    manchester = store_submissions.submit(
+        store, "g", "Manchester", "Build A Cambridge\nBuild A Suffolk", now=T0 + timedelta(minutes=5)
+    )
     assert [ln.accepted for ln in manchester.lines] == [True, False]  # suf: occupied
-    store.process("g", now=T0, force=True)
-    first = store.phase_record("g", "Winter 1643")
-    name, carried = store.rollback("g", "Winter 1643", now=T0 + timedelta(hours=1))
+    store_processing.process(store, "g", now=T0, force=True)
+    first = store_history.phase_record(store, "g", "Winter 1643")
+    name, carried = store_history.rollback(store, "g", "Winter 1643", now=T0 + timedelta(hours=1))
     assert name == "Winter 1643 Adjustments"
     assert [(c.power, c.version, c.orders) for c in carried] == [("Crown", 1, 2), ("Manchester", 2, 1)]
-    rec = store.phase_record("g", "Winter 1643")
+    rec = store_history.phase_record(store, "g", "Winter 1643")
     assert rec["status"] == "open"
     subs = {sub["power"]: sub for sub in rec["submissions"]}
     assert subs.keys() == {"Crown", "Manchester"}
     assert all(sub["carried_from"] is not None and sub["stands"] and not sub["ready"] for sub in subs.values())
     assert subs["Manchester"]["text"] == "Build A Cambridge\nBuild A Suffolk"
-    store.process("g", now=T0 + timedelta(hours=2), force=True)
-    again = store.phase_record("g", phase_id=rec["id"])
+    store_processing.process(store, "g", now=T0 + timedelta(hours=2), force=True)
+    again = store_history.phase_record(store, "g", phase_id=rec["id"])
     assert again["orders"] == first["orders"] and again["results"] == first["results"]
     assert again["orders"]["Crown"] == ["Send 1 supply to Manchester", "Build A oxf"]
 
 
 def test_rollback_keeps_builds_and_a_supply_transfer(store: GameStore) -> None:
-    store.create_game("g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
-    store.submit("g", "Germany", "F kie - den\nA mun - ruh", now=T0)
-    store.process("g", now=T0, force=True)
-    store.submit("g", "Germany", "F den H\nA ruh - bel", now=T0)
-    store.process("g", now=T0, force=True)
-    assert store.status("g", now=T0).phase == "Winter 1901 Adjustments"
-    r = store.submit("g", "Germany", "Build A mun\nBuild F kie", now=T0)
+    store_games.create_game(store, "g", "standard", now=T0, settings=GameSettings(deadlines={"movement": "2d"}))
+    store_submissions.submit(store, "g", "Germany", "F kie - den\nA mun - ruh", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
+    store_submissions.submit(store, "g", "Germany", "F den H\nA ruh - bel", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
+    assert store_status.status(store, "g", now=T0).phase == "Winter 1901 Adjustments"
+    r = store_submissions.submit(store, "g", "Germany", "Build A mun\nBuild F kie", now=T0)
     assert r.standing_orders == ["Build A mun", "Build F kie"]
-    store.process("g", now=T0, force=True)
-    _, carried = store.rollback("g", "Winter 1901", now=T0 + timedelta(hours=1))
+    store_processing.process(store, "g", now=T0, force=True)
+    _, carried = store_history.rollback(store, "g", "Winter 1901", now=T0 + timedelta(hours=1))
     assert [(c.power, c.orders) for c in carried] == [("Germany", 2)]
-    done = store.process("g", now=T0 + timedelta(days=3))
+    done = store_processing.process(store, "g", now=T0 + timedelta(days=3))
     assert done == ["Winter 1901 Adjustments"]
-    rec = store.phase_record("g", "Winter 1901")
+    rec = store_history.phase_record(store, "g", "Winter 1901")
     assert rec["orders"]["Germany"] == ["Build A mun", "Build F kie"]
 
 
@@ -179,13 +190,13 @@ def test_a_w3k_power_with_no_builds_of_its_own_may_order_builds_for_supply_it_is
         {"Crown": ["glo", "oxf"], "Manchester": ["cam"]},
         homes={},
     )
-    store.create_game("g", "w3k", now=T0, position=position_to_data(v, winter))
-    assert [p.power for p in store.status("g", now=T0).powers if p.must_act] == ["Crown"]
-    store.submit("g", "Crown", "Send 1 supply to Manchester", now=T0)
-    r = store.submit("g", "Manchester", "Build A Cambridge", now=T0)
+    store_games.create_game(store, "g", "w3k", now=T0, position=position_to_data(v, winter))
+    assert [p.power for p in store_status.status(store, "g", now=T0).powers if p.must_act] == ["Crown"]
+    store_submissions.submit(store, "g", "Crown", "Send 1 supply to Manchester", now=T0)
+    r = store_submissions.submit(store, "g", "Manchester", "Build A Cambridge", now=T0)
     assert r.lines[0].accepted and "counts only if another power sends Manchester supply" in (r.lines[0].note or "")
-    store.process("g", now=T0, force=True)
-    results = store.phase_record("g", "Winter 1643")["results"]
+    store_processing.process(store, "g", now=T0, force=True)
+    results = store_history.phase_record(store, "g", "Winter 1643")["results"]
     assert {(x["power"], x["order"], x["result"]) for x in results if not x["automatic"]} == {
         ("Crown", "Send 1 supply to Manchester", "succeeds"),
         ("Manchester", "Build A cam", "succeeds"),
@@ -194,10 +205,10 @@ def test_a_w3k_power_with_no_builds_of_its_own_may_order_builds_for_supply_it_is
 
 def test_chat_alone_is_not_taking_part(store: GameStore) -> None:
     _new(store)
-    r = store.submit("g", "France", "Sorry, I'll send my orders tomorrow!", now=T0)
+    r = store_submissions.submit(store, "g", "France", "Sorry, I'll send my orders tomorrow!", now=T0)
     assert not r.stands and r.standing is None
-    store.process("g", now=T0 + timedelta(days=3))
-    assert "France" in store.phase_record("g", "Spring 1901 Movement")["missed"]
+    store_processing.process(store, "g", now=T0 + timedelta(days=3))
+    assert "France" in store_history.phase_record(store, "g", "Spring 1901 Movement")["missed"]
 
 
 def test_a_mail_sent_in_the_same_second_as_a_web_version_comes_after_it(store: GameStore) -> None:
@@ -206,16 +217,18 @@ def test_a_mail_sent_in_the_same_second_as_a_web_version_comes_after_it(store: G
     season walk with the worker had the web's orders counted, not the revision mailed after them)."""
     _new(store)
     sent = T0 + timedelta(hours=1)
-    store.submit("g", "France", "A Par - Bur", now=sent + timedelta(milliseconds=119), source="web")
-    store.submit("g", "France", "A Par - Pic", now=sent, source="mail")
+    store_submissions.submit(store, "g", "France", "A Par - Bur", now=sent + timedelta(milliseconds=119), source="web")
+    store_submissions.submit(store, "g", "France", "A Par - Pic", now=sent, source="mail")
     assert "a par - pic" in [o.lower() for o in _standing_orders(store)]
 
 
 def test_a_mail_of_an_earlier_second_still_comes_before_a_later_web_version(store: GameStore) -> None:
     _new(store)
     sent = T0 + timedelta(hours=1)
-    store.submit("g", "France", "A Par - Bur", now=sent + timedelta(seconds=1, milliseconds=5), source="web")
-    store.submit("g", "France", "A Par - Pic", now=sent, source="mail")
+    store_submissions.submit(
+        store, "g", "France", "A Par - Bur", now=sent + timedelta(seconds=1, milliseconds=5), source="web"
+    )
+    store_submissions.submit(store, "g", "France", "A Par - Pic", now=sent, source="mail")
     assert "a par - bur" in [o.lower() for o in _standing_orders(store)]
 
 

@@ -11,6 +11,9 @@ import pytest
 
 from dippouch.game import GameError
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person
 from dippouch.store.tournaments.stored import EMPTY_COUNTS, MAX_RUNNING, add_game, create_tournament, tournaments
 
@@ -27,20 +30,20 @@ def _cup(store: GameStore, name: str, person: int, now: datetime = T0) -> None:
 
 def _drawn(store: GameStore, name: str) -> str:
     """A game of three people that ended in a draw they all voted for."""
-    store.create_game(name, "hundred3", now=T0)
-    powers = [p for p, _, _ in store.players(name)]
+    store_games.create_game(store, name, "hundred3", now=T0)
+    powers = [p for p, _, _ in store_games.players(store, name)]
     for power in powers:
-        store.assign(name, power, f"{name}-{power}", now=T0)
+        store_games.assign(store, name, power, f"{name}-{power}", now=T0)
     for power in powers:
-        store.vote(name, power, True, now=T0)
-    assert store.status(name, now=T0).state == "finished"
+        store_votes.vote(store, name, power, True, now=T0)
+    assert store_status.status(store, name, now=T0).state == "finished"
     return name
 
 
 def test_a_person_runs_a_few_tournaments_at_once_and_a_finished_one_frees_its_place(store: GameStore) -> None:
     ann, bob = (create_person(store, n, now=T0) for n in ("Ann", "Bob"))
     live = "live"
-    store.create_game(live, "hundred3", now=T0)
+    store_games.create_game(store, live, "hundred3", now=T0)
     for i in range(MAX_RUNNING):
         _cup(store, f"Cup {i}", ann)
     with pytest.raises(GameError) as refused:

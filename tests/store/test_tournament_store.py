@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from dippouch.game import GameError, GameSettings, RecordNotFound
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.tournaments.stored import (
     MAX_GAMES,
     NAME_LIMIT,
@@ -96,8 +97,8 @@ def test_a_full_tournament_takes_no_more_games(store: GameStore) -> None:
 
 
 def test_the_facts_a_game_joins_by(store: GameStore) -> None:
-    store.create_game("g1", "standard", now=T0)
-    store.create_game("p1", "standard", now=T0, settings=GameSettings(practice="tag"))
+    store_games.create_game(store, "g1", "standard", now=T0)
+    store_games.create_game(store, "p1", "standard", now=T0, settings=GameSettings(practice="tag"))
     facts = games_facts(store, ["g1", "p1", "nothing"])
     assert set(facts) == {"g1", "p1"}
     assert (facts["g1"].variant, facts["g1"].status, facts["g1"].practice, facts["g1"].visibility) == (

@@ -18,6 +18,11 @@ from dbsupport import migrated_sqlite
 from dippouch import settings
 from dippouch.store import GameStore, processing
 from dippouch.store import claims as store_claims
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.processing import Adjudicated
 from workersupport import wait_until
 
@@ -83,12 +88,12 @@ def test_the_trace_records_a_long_writer_and_the_code_that_began_it(
     _paused_at(monkeypatch, tmp_path, "process:locked", DIPPOUCH_WRITE_TRACE=str(trace))
     store = GameStore(url)
     try:
-        store.create_game("g", "standard", now=T0)
-        store.submit("g", "France", "A par - bur", now=T0)
-        t, out = _in_thread(lambda: store.process("g", now=T0, force=True))
+        store_games.create_game(store, "g", "standard", now=T0)
+        store_submissions.submit(store, "g", "France", "A par - bur", now=T0)
+        t, out = _in_thread(lambda: processing.process(store, "g", now=T0, force=True))
         wait_until("the processing to hold the lock", (tmp_path / "process-locked.reached").exists)
         # The other writers of the process wait meanwhile: one that asks now waits for the processing's commit.
-        w, written = _in_thread(lambda: store.submit("g", "England", "F lon - nth", now=T0))
+        w, written = _in_thread(lambda: store_submissions.submit(store, "g", "England", "F lon - nth", now=T0))
         wait_until("the waiting writer to be seen waiting", lambda: w.is_alive())
         held_for = 0.3  # how long the processing holds the lock: what the trace must report
         threading.Event().wait(held_for)
@@ -117,7 +122,7 @@ def test_the_trace_records_a_long_writer_and_the_code_that_began_it(
 def test_without_the_setting_nothing_is_traced(tmp_path: Path) -> None:
     store = GameStore(migrated_sqlite(tmp_path / "games.db"))
     try:
-        store.create_game("g", "standard", now=T0)
+        store_games.create_game(store, "g", "standard", now=T0)
         assert settings.current().write_trace is None
         with store.engine.begin() as conn:
             assert not any(k.startswith("dippouch_traced") for k in conn.info)
@@ -138,12 +143,12 @@ def _play(store: GameStore, name: str, years: int, seed: int) -> int:
     from dippouch.core.notation import format_order
     from dippouch.game import position_from_data, powers_to_act
 
-    store.create_game(name, "standard", now=T0)
-    v = store.variant(name)
+    store_games.create_game(store, name, "standard", now=T0)
+    v = variant_copy.variant_of(store, name)
     rng = random.Random(seed)
     now, processed = T0, 0
     while True:
-        open_ = next(h for h in store.history(name) if h.status == "open")
+        open_ = next(h for h in store_history.history(store, name) if h.status == "open")
         pos = position_from_data(v, open_.position)
         if pos.phase.year >= v.start.phase.year + years:
             return processed
@@ -158,15 +163,15 @@ def _play(store: GameStore, name: str, years: int, seed: int) -> int:
                 places = places[:need]
             text = "\n".join(format_order(v, rng.choice(legal[p]), phase_kind=kind) for p in places if legal[p])
             if rng.random() >= 0.1:
-                store.submit(name, power, text or "no orders", now=now)
+                store_submissions.submit(store, name, power, text or "no orders", now=now)
         now += timedelta(hours=1)
-        processed += len(store.process(name, now=now, force=True, limit=1))
+        processed += len(processing.process(store, name, now=now, force=True, limit=1))
 
 
 def _records(store: GameStore, name: str) -> list[tuple[Any, ...]]:
     out = []
-    for h in store.history(name):
-        r = store.phase_record(name, h.name, open_ok=True, submissions=False)
+    for h in store_history.history(store, name):
+        r = store_history.phase_record(store, name, h.name, open_ok=True, submissions=False)
         out.append((r["name"], r["kind"], r["orders"], r["results"], r["missed"], r["next_position"]))
     return out
 
@@ -197,20 +202,20 @@ def test_a_submission_landing_between_the_adjudication_and_the_write_is_adjudica
     _paused_at(monkeypatch, tmp_path, "process:adjudicated")
     store = GameStore(url)
     try:
-        store.create_game("g", "standard", now=T0)
-        store.submit("g", "France", "A par - pic", now=T0 + timedelta(minutes=1))
-        deadline = store.status("g", now=T0).deadline
+        store_games.create_game(store, "g", "standard", now=T0)
+        store_submissions.submit(store, "g", "France", "A par - pic", now=T0 + timedelta(minutes=1))
+        deadline = store_status.status(store, "g", now=T0).deadline
         assert deadline is not None
         after = deadline + timedelta(minutes=1)
         if by == "process now":
-            t, out = _in_thread(lambda: store.process("g", now=T0 + timedelta(minutes=5), force=True))
+            t, out = _in_thread(lambda: processing.process(store, "g", now=T0 + timedelta(minutes=5), force=True))
         else:
             t, out = _in_thread(lambda: store_claims.process_next_due(store, now=after))
         wait_until("the phase to be adjudicated from its snapshot", (tmp_path / "process-adjudicated.reached").exists)
-        store.submit("g", "France", "A par - bur", now=T0 + timedelta(minutes=2))
+        store_submissions.submit(store, "g", "France", "A par - bur", now=T0 + timedelta(minutes=2))
         (tmp_path / "process-adjudicated.go").touch()
         assert _result(t, out)
-        rec = store.phase_record("g", "Spring 1901 Movement", submissions=False)
+        rec = store_history.phase_record(store, "g", "Spring 1901 Movement", submissions=False)
     finally:
         store.close()
     assert rec["orders"]["France"] == ["A par - bur"]

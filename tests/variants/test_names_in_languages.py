@@ -13,6 +13,7 @@ from dippouch.catalog import load_variant, variant_from_data
 from dippouch.core.errors import VariantError
 from dippouch.core.variant import play_hash
 from dippouch.names import board_unit, place_in
+from dippouch.store import games as store_games
 from websupport import ACCEPT, Site
 
 NAMED = """\
@@ -76,7 +77,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(folder))
     monkeypatch.setenv("DIPPOUCH_SETTINGS", str(tmp_path / "settings.toml"))
     s = Site(f"sqlite:///{tmp_path / 'web.db'}")
-    s.web.store.create_game("g", "named", now=s.clock())
+    store_games.create_game(s.web.store, "g", "named", now=s.clock())
     return s
 
 

@@ -18,6 +18,10 @@ from dippouch.core.rules.ad1000 import game_end as core_game_end
 from dippouch.game import game_end
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 V = load_variant("1000ad")
@@ -130,16 +134,16 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
 
 
 def test_game_opens_with_placements_and_keeps_units_back(store: GameStore) -> None:
-    store.create_game("g", "1000ad", now=T0)
-    status = store.status("g", now=T0)
+    store_games.create_game(store, "g", "1000ad", now=T0)
+    status = store_status.status(store, "g", now=T0)
     assert status.phase == "Winter 999 Adjustments"
     assert all(p.must_act for p in status.powers)
-    check = store.submit("g", "Byzantines", "Build A cro", now=T0)
+    check = store_submissions.submit(store, "g", "Byzantines", "Build A cro", now=T0)
     assert check.lines[0].error is not None  # outside the homeland: refused at submission
-    store.submit("g", "Byzantines", "Build A apu\nBuild F var/ec\nBuild 3D edi", now=T0)
-    store.submit("g", "Vikings", "Build F hve", now=T0)
-    assert store.process("g", now=T0, force=True) == ["Winter 999 Adjustments"]
-    status = store.status("g", now=T0)
+    store_submissions.submit(store, "g", "Byzantines", "Build A apu\nBuild F var/ec\nBuild 3D edi", now=T0)
+    store_submissions.submit(store, "g", "Vikings", "Build F hve", now=T0)
+    assert store_processing.process(store, "g", now=T0, force=True) == ["Winter 999 Adjustments"]
+    status = store_status.status(store, "g", now=T0)
     assert status.phase == "Spring 1000 Movement"
     units = {p.power: p.units for p in status.powers}
     assert units["Byzantines"] == 3 and units["Vikings"] == 1 and units["British"] == 0

@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
 from dippouch.render.geometry import GEOMETRY_DIR
+from dippouch.store import games as store_games
+from dippouch.store import variant_copy as variant_copy
 
 runner = CliRunner()
 register_commands()
@@ -110,8 +112,8 @@ def test_a_game_of_a_user_variant_is_drawn_from_the_geometry_beside_its_file(
     assert checked.exit_code == 0, checked.output
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
     try:
-        store.create_game("g", "v1898", now=datetime(2026, 3, 1, tzinfo=UTC))
-        v = store.variant("g")
+        store_games.create_game(store, "g", "v1898", now=datetime(2026, 3, 1, tzinfo=UTC))
+        v = variant_copy.variant_of(store, "g")
         assert geometry_path(v) == folder / "geometry" / "v1898.json"
         assert load_geometry(v).variant == "v1898"
         svg = render_svg(v, v.start)

@@ -10,6 +10,10 @@ import pytest
 
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
@@ -34,34 +38,34 @@ def store(tmp_path: Path) -> Iterator[GameStore]:
 def test_hundred_game_follows_the_chosen_calendar(
     store: GameStore, options: dict[str, bool] | None, names: list[str]
 ) -> None:
-    store.create_game("h", "hundred", now=T0, options=options)
-    assert store.status("h", now=T0).phase == names[0]
-    assert store.process("h", now=T0, force=True) == [names[0]]
-    assert store.status("h", now=T0).phase == names[1]
-    assert store.process("h", now=T0, force=True) == [names[1]]
-    status = store.status("h", now=T0)
+    store_games.create_game(store, "h", "hundred", now=T0, options=options)
+    assert store_status.status(store, "h", now=T0).phase == names[0]
+    assert store_processing.process(store, "h", now=T0, force=True) == [names[0]]
+    assert store_status.status(store, "h", now=T0).phase == names[1]
+    assert store_processing.process(store, "h", now=T0, force=True) == [names[1]]
+    status = store_status.status(store, "h", now=T0)
     assert status.phase == names[2]
     # The mercenary: only France has something to do in the first adjustment phase.
     assert [p.power for p in status.powers if p.must_act] == ["France"]
-    store.submit("h", "France", "Remove A par", now=T0)
-    assert store.process("h", now=T0, force=True) == [names[2]]
-    assert store.status("h", now=T0).phase == names[3]
+    store_submissions.submit(store, "h", "France", "Remove A par", now=T0)
+    assert store_processing.process(store, "h", now=T0, force=True) == [names[2]]
+    assert store_status.status(store, "h", now=T0).phase == names[3]
     report = stored_report(store, "h", names[2])
     assert report.startswith(f"{names[2]} results, game h (Hundred)")
     assert "Remove A Paris" in report
 
 
 def test_1897_game_opens_with_winter_builds(store: GameStore) -> None:
-    store.create_game("g", "1897", now=T0)
-    status = store.status("g", now=T0)
+    store_games.create_game(store, "g", "1897", now=T0)
+    status = store_status.status(store, "g", now=T0)
     assert status.phase == "Winter 1897 Adjustments"
     assert all(p.must_act for p in status.powers)
-    check = store.submit("g", "Russia", "Build A StP", now=T0)
+    check = store_submissions.submit(store, "g", "Russia", "Build A StP", now=T0)
     assert check.lines[0].error is not None  # refused at submission, with the reason
-    store.submit("g", "Russia", "Build F Sev", now=T0)
-    store.submit("g", "England", "Build F Lon", now=T0)
-    assert store.process("g", now=T0, force=True) == ["Winter 1897 Adjustments"]
-    status = store.status("g", now=T0)
+    store_submissions.submit(store, "g", "Russia", "Build F Sev", now=T0)
+    store_submissions.submit(store, "g", "England", "Build F Lon", now=T0)
+    assert store_processing.process(store, "g", now=T0, force=True) == ["Winter 1897 Adjustments"]
+    status = store_status.status(store, "g", now=T0)
     assert status.phase == "Spring 1898 Movement"
     centres = {p.power: p.centres for p in status.powers}
     assert centres["Russia"] == 1 and centres["England"] == 1 and centres["France"] == 0

@@ -32,6 +32,9 @@ from dippouch.game import GameSettings, position_to_data
 from dippouch.mail.outbox import unsubscribe_token
 from dippouch.play import sandbox
 from dippouch.play.tournaments import add_game, new_tournament
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.openings import open_game
 from dippouch.store.people.accounts import create_signin_link
 from dippouch.store.people.persons import create_person
@@ -45,13 +48,13 @@ def _seed(site: LiveSite, person: int) -> dict[str, str]:
     sandbox, a tournament the person runs, an unsubscribe link of theirs. Answers the addresses that need what
     was made (a channel's id, a sandbox's secret, a link's token)."""
     store = site.store
-    store.create_game("classic", "standard", now=T0, settings=GameSettings(deadlines={"movement": "3d"}))
+    store_games.create_game(store, "classic", "standard", now=T0, settings=GameSettings(deadlines={"movement": "3d"}))
     for power in ("England", "France", "Germany"):
-        store.assign("classic", power, f"{power} Player", now=T0)
-    store.submit("classic", "France", "A Paris - Burgundy\nF Brest - Mid-Atlantic Ocean", now=T0)
-    store.submit("classic", "Germany", "A Munich - Burgundy", now=T0)
-    store.process("classic", now=T0, force=True)
-    store.submit("classic", "France", "A Marseilles - Spain", now=T0)
+        store_games.assign(store, "classic", power, f"{power} Player", now=T0)
+    store_submissions.submit(store, "classic", "France", "A Paris - Burgundy\nF Brest - Mid-Atlantic Ocean", now=T0)
+    store_submissions.submit(store, "classic", "Germany", "A Munich - Burgundy", now=T0)
+    store_processing.process(store, "classic", now=T0, force=True)
+    store_submissions.submit(store, "classic", "France", "A Marseilles - Spain", now=T0)
     talk = press.send(store, "classic", "France", ["England"], "Keep the Channel empty?", now=T0)
     press.send(
         store,
@@ -62,8 +65,8 @@ def _seed(site: LiveSite, person: int) -> dict[str, str]:
         now=T0,
     )
     press.announce(store, "classic", "The deadline holds.", now=T0)
-    store.create_game("three-kingdoms", "w3k", now=T0)
-    store.create_game("autumn-open", "standard", now=T0)
+    store_games.create_game(store, "three-kingdoms", "w3k", now=T0)
+    store_games.create_game(store, "autumn-open", "standard", now=T0)
     open_game(store, "autumn-open", now=T0, press="Full press")
     new_tournament(store, "Club", "sos", variant="standard", creator_id=person, now=T0)
     add_game(store, "Club", "classic", in_round="1", now=T0)

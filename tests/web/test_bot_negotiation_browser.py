@@ -10,6 +10,7 @@ import pytest
 
 from browsersupport import LiveSite, shoot, watch_errors
 from dippouch.bots.seats import bot_seats
+from dippouch.store import history as store_history
 
 
 def _thread(page: Any, label: str) -> Any:
@@ -50,7 +51,7 @@ def test_a_player_asks_a_bot_for_a_support_gets_yes_and_the_bot_orders_it(live_s
     page.wait_for_url("**/play/France")
     expect(page.locator("#flash")).to_contain_text("Spring 1901 Movement has been processed")
 
-    spring = next(h for h in store.history(game) if h.name == "Spring 1901 Movement")
+    spring = next(h for h in store_history.history(store, game) if h.name == "Spring 1901 Movement")
     germany = {r["order"]: r["result"] for r in spring.results or [] if r["power"] == "Germany"}
     assert germany.get("A mun S A par - bur") == "given", germany
     france = {r["order"]: r["result"] for r in spring.results or [] if r["power"] == "France"}

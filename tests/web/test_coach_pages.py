@@ -22,6 +22,7 @@ from dippouch.core.legal_orders import all_legal_orders, legal_orders
 from dippouch.core.notation import format_order
 from dippouch.play import coach as coaching
 from dippouch.play.coach import LOST_CHANCE, TURN, CoachTask
+from dippouch.store import history as store_history
 from dippouch.store.learning.coach import phases_to_analyse
 from dippouch.store.learning.models import CoachPhaseRow
 from websupport import Site
@@ -75,7 +76,7 @@ def test_every_movement_phase_of_the_ten_years_is_analysed_with_legal_orders_bes
     names = [name for name, _ in stored]
     assert names == [f"{season} {year} Movement" for year in range(1901, 1911) for season in ("Spring", "Fall")]
     v = load_variant("standard")
-    phases = {h.name: h for h in site.web.store.history(GAME)}
+    phases = {h.name: h for h in store_history.history(site.web.store, GAME)}
     for name, data in stored:
         h = phases[name]
         pos = position_from_json(v, h.position)
@@ -196,7 +197,7 @@ def test_a_practice_game_and_a_sandbox_give_a_hint_of_legal_orders(site: Site, m
     r = visitor.get(f"/api/games/{game}/powers/France/hint")
     assert r.status_code == 200, r.text
     v = load_variant("standard")
-    (current,) = [h for h in site.web.store.history(game) if h.status == "open"]
+    (current,) = [h for h in store_history.history(site.web.store, game) if h.status == "open"]
     legal = legal_orders(v, position_from_json(v, current.position), "France")
     texts = {format_order(v, o) for options in legal.values() for o in options}
     hint = r.json()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.store import GameStore
+from dippouch.store import processing as store_processing
 from websupport import Site
 
 
@@ -24,7 +25,7 @@ def site(tmp_path: Path) -> Site:
 def _process(site: Site) -> None:
     other = GameStore(site.db)  # type: ignore[attr-defined]
     try:
-        assert other.process("g", now=site.clock(), force=True) == ["Spring 1901 Movement"]
+        assert store_processing.process(other, "g", now=site.clock(), force=True) == ["Spring 1901 Movement"]
     finally:
         other.close()
     site.web.touched("g")  # as a worker's change shows here within the second the state is trusted

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 
 LIGHT_BG = "rgb(244, 241, 234)"  # app.css --bg
 
@@ -34,7 +35,7 @@ def _sea(page: Any) -> list[str]:
 
 @pytest.fixture
 def game(live_site: LiveSite) -> LiveSite:
-    live_site.store.create_game("dusk", "standard", now=live_site.now())
+    store_games.create_game(live_site.store, "dusk", "standard", now=live_site.now())
     return live_site
 
 

@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person
 from websupport import Site
 
@@ -58,8 +60,8 @@ def test_a_rated_duel_shows_its_board_apart_on_the_ratings_page(tmp_path: Path) 
     site.api(a, "/api/duels", {"pairing": "fva"})
     game = site.api(b, "/api/duels", {"pairing": "fva"}).json()["game"]
     for power in ("Austria", "France"):
-        store.vote(game, power, True, now=now)
-    assert store.status(game, now=now).state == "finished"
+        store_votes.vote(store, game, power, True, now=now)
+    assert store_status.status(store, game, now=now).state == "finished"
     choose_scoring(store, game, "centres", now=now)
     update_ratings(store)
     page = site.browser().get("/ratings").text

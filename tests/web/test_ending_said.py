@@ -10,6 +10,9 @@ from dippouch.catalog import load_variant
 from dippouch.core.messages import msg
 from dippouch.game import Ending, draw_agreed
 from dippouch.saying import say
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from websupport import Site
 
 
@@ -17,10 +20,10 @@ def test_a_drawn_game_says_its_ending_in_german_and_english(tmp_path: Path) -> N
     site = Site(f"sqlite:///{tmp_path / 'w.db'}")
     site.new_game("g")
     store = site.web.store
-    store.process("g", now=site.clock(), force=True)
+    store_processing.process(store, "g", now=site.clock(), force=True)
     for power in load_variant("standard").power_names:
-        store.vote("g", power, True, now=site.clock())
-    ending = store.status("g", now=site.clock()).ending
+        store_votes.vote(store, "g", power, True, now=site.clock())
+    ending = store_status.status(store, "g", now=site.clock()).ending
     assert ending is not None and ending.kind == "draw" and ending.why is not None
     # Every survivor voted yes: the powers are named once, not as voters and again as sharers.
     english = "Draw agreed and shared by Austria, England, France, Germany, Italy, Russia, Turkey."

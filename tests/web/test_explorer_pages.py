@@ -13,6 +13,11 @@ import pytest
 
 from dippouch.play.explorer import explore
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from websupport import Site
 
 OPENING = {"France": "A Par-Bur\nA Mar S A Par-Bur\nF Bre-Mao", "Germany": "A Mun S A Par-Bur\nF Kie-Hol\nA Ber-Kie"}
@@ -26,16 +31,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     store: GameStore = site.web.store
     now = site.clock()
     for name, orders in (("open", OPENING), ("hidden", {"France": "A Par-Gas\nA Mar H\nF Bre H"})):
-        store.create_game(name, "standard", now=now)
+        store_games.create_game(store, name, "standard", now=now)
         for power in ("France", "Germany"):
-            store.assign(name, power, f"{name} {power}", now=now)
+            store_games.assign(store, name, power, f"{name} {power}", now=now)
         for turn, given in enumerate((orders, FALL if name == "open" else {}), start=1):
             for power, text in given.items():
-                store.submit(name, power, text, now=now + timedelta(hours=turn))
-            store.process(name, now=now + timedelta(hours=turn, minutes=30), force=True)
+                store_submissions.submit(store, name, power, text, now=now + timedelta(hours=turn))
+            store_processing.process(store, name, now=now + timedelta(hours=turn, minutes=30), force=True)
         for power in ("France", "Germany"):
-            if store.status(name, now=now + timedelta(hours=4)).state != "finished":
-                store.vote(name, power, True, now=now + timedelta(hours=4))
+            if store_status.status(store, name, now=now + timedelta(hours=4)).state != "finished":
+                store_votes.vote(store, name, power, True, now=now + timedelta(hours=4))
     site.web.access.set_visibility("hidden", "private")
     return site
 

@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
 from dippouch.store import GameStore
+from dippouch.store import status as store_status
+from dippouch.store import transfer as store_transfer
 from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
@@ -26,7 +28,7 @@ def site(tmp_path: Path) -> Site:
 
 
 def _fog(site: Site, game: str) -> bool:
-    return bool(site.web.store.status(game, now=site.clock()).settings.fog)
+    return bool(store_status.status(site.web.store, game, now=site.clock()).settings.fog)
 
 
 def _person(site: Site, name: str) -> Any:
@@ -44,7 +46,9 @@ def test_the_desk_and_the_api_make_a_fog_game_of_any_variant(site: Site) -> None
     r = site.api(site.coordinator, "/api/games", {"name": "api", "variant": "standard", "fog": True})
     assert r.status_code == 200, r.text
     assert _fog(site, "api")
-    settings = site.web.store.game_file("desk", view="coordinator", now=site.clock())["game"]["settings"]
+    settings = store_transfer.game_file(site.web.store, "desk", view="coordinator", now=site.clock())["game"][
+        "settings"
+    ]
     assert settings["fog"] is True
     # The game's JSON says the reader is in the fog (a visitor) while it runs.
     assert site.browser().get("/api/games/desk").json()["fog"] is True
@@ -72,5 +76,5 @@ def test_the_command_line_makes_a_fog_game(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     store = GameStore(db)
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    assert store.status("foggy", now=now).settings.fog is True
-    assert store.status("clear", now=now).settings.fog is False
+    assert store_status.status(store, "foggy", now=now).settings.fog is True
+    assert store_status.status(store, "clear", now=now).settings.fog is False

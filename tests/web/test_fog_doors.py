@@ -34,6 +34,11 @@ from dippouch.mail.ocr import confirm, proposals
 from dippouch.notify import summary as notify_summary
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.mail.photos import record_reading
 from dippouch.store.people import absences
 from dippouch.store.people.persons import create_person, seat_person
@@ -67,8 +72,8 @@ FALL = {
 def _process(site: Site, orders: dict[str, str]) -> None:
     store, now = site.web.store, site.clock()
     for power, text in orders.items():
-        store.submit(GAME, power, text, now=now)
-    store.process(GAME, now=now, force=True)
+        store_submissions.submit(store, GAME, power, text, now=now)
+    store_processing.process(store, GAME, now=now, force=True)
     site.web.touched(GAME)
 
 
@@ -78,7 +83,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     s = Site(f"sqlite:///{path}", limits={})
     s.new_game(GAME, fog="on")
     for p in POWERS:
-        s.web.store.assign(GAME, p, f"{p} Player", now=s.clock())
+        store_games.assign(s.web.store, GAME, p, f"{p} Player", now=s.clock())
     _process(s, SPRING)
     _process(s, FALL)  # Winter 1901 Adjustments is open: three phases behind it
     return s
@@ -292,12 +297,12 @@ def test_after_the_end_everyone_sees_the_whole_game(tmp_path: Path) -> None:
     s = Site(f"sqlite:///{tmp_path / 'ended.db'}", limits={})
     s.new_game(GAME, fog="on")
     for p in POWERS:
-        s.web.store.assign(GAME, p, f"{p} Player", now=s.clock())
+        store_games.assign(s.web.store, GAME, p, f"{p} Player", now=s.clock())
     _process(s, SPRING)
     visitor = _browser(s, None)
     assert "Army Ukraine" not in visitor.get(f"/api/games/{GAME}").text
     for p in POWERS:
-        s.web.store.vote(GAME, p, True, now=s.clock())
+        store_votes.vote(s.web.store, GAME, p, True, now=s.clock())
     s.web.touched(GAME)
     game = visitor.get(f"/api/games/{GAME}").json()
     assert game["state"] == "finished" and not game.get("fog")
@@ -322,7 +327,7 @@ def test_the_line_check_and_the_receipt_tell_of_no_unit_out_of_sight(tmp_path: P
     s = Site(f"sqlite:///{tmp_path / 'check.db'}", limits={})
     s.new_game(GAME, fog="on")
     for p in POWERS:
-        s.web.store.assign(GAME, p, f"{p} Player", now=s.clock())
+        store_games.assign(s.web.store, GAME, p, f"{p} Player", now=s.clock())
     fr = _browser(s, ME)
     v = s.web.variant_of(GAME)
     unseen = _finder(v, [u for u in v.start.units.values() if u not in set(sight(v, v.start, ME).units.values())])
@@ -380,8 +385,8 @@ def test_a_coordinator_sees_the_whole_board_unless_they_play(site: Site) -> None
     r = site.api(both, f"/api/games/{GAME}/export", {"reason": "to see the board"})
     assert r.status_code == 403 and "fog of war" in r.text
     # After the deadline a coordinator reads the orders sent: one who plays, only their own power's.
-    site.web.store.submit(GAME, "Russia", "Build A mos", now=site.clock())
-    site.web.store.submit(GAME, ME, "Waive", now=site.clock())
+    store_submissions.submit(site.web.store, GAME, "Russia", "Build A mos", now=site.clock())
+    store_submissions.submit(site.web.store, GAME, ME, "Waive", now=site.clock())
     site.clock.advance(days=3)
     site.web.touched(GAME)
     desk = both.get(f"/api/games/{GAME}/coordinate").json()
@@ -401,8 +406,8 @@ def _sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, fog: bool, r
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
     store = GameStore(f"sqlite:///{tmp_path / ('fog' if fog else 'clear')}.db")
     t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-    store.create_game(GAME, "standard", now=t0, settings=GameSettings(fog=fog))
-    store.assign(GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
+    store_games.create_game(store, GAME, "standard", now=t0, settings=GameSettings(fog=fog))
+    store_games.assign(store, GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
     m = EmailMessage()
     m["From"], m["Subject"] = "jane@example.org", f"{GAME} - {ME} - Spring 1901 Movement"
     m.set_content("")
@@ -451,19 +456,21 @@ def test_standing_orders_carried_for_an_absent_player_are_checked_on_their_sight
         ],
         "supply_centers": {ME: ["mar"], "Germany": ["mun"]},
     }
-    store.create_game(GAME, "standard", now=t0, settings=GameSettings(deadlines=deadlines, fog=True), position=position)
+    store_games.create_game(
+        store, GAME, "standard", now=t0, settings=GameSettings(deadlines=deadlines, fog=True), position=position
+    )
     pid = create_person(store, "Ann", now=t0)
-    store.assign(GAME, ME, "Ann", now=t0)
+    store_games.assign(store, GAME, ME, "Ann", now=t0)
     seat_person(store, GAME, ME, pid, now=t0)
     absences.set_absence_policy(store, GAME, "standing", now=t0)
-    store.submit(GAME, ME, "A bur - bel\nA mar S A mun - bur", now=t0)
+    store_submissions.submit(store, GAME, ME, "A bur - bel\nA mar S A mun - bur", now=t0)
     process_due(store, now=t0 + timedelta(days=2, minutes=1))
-    assert store.phase_record(GAME, "S1901M")["orders"][ME] == ["A bur - bel", "A mar S A mun - bur"]
+    assert store_history.phase_record(store, GAME, "S1901M")["orders"][ME] == ["A bur - bel", "A mar S A mun - bur"]
     absences.record_absence(store, pid, date(2026, 8, 4), date(2026, 8, 6), now=t0)
     process_due(store, now=datetime(2026, 8, 5, 12, 2, tzinfo=UTC))
     (use,) = absences.absence_uses(store, GAME)
     assert use.policy == "standing" and use.detail["carried"] == [], use.detail
-    assert "A mar S A mun - bur" not in store.phase_record(GAME, "F1901M")["orders"].get(ME, [])
+    assert "A mar S A mun - bur" not in store_history.phase_record(store, GAME, "F1901M")["orders"].get(ME, [])
     # What the game page's JSON and the absences' tell of it: neither how many orders nor how many units.
     site.web.touched(GAME)
     for door in (f"/api/games/{GAME}", f"/api/games/{GAME}/absences"):
@@ -511,8 +518,8 @@ def test_text_beside_a_photograph_is_judged_on_the_senders_sight(
     def taken(fog: bool, body: str) -> bool:
         store = GameStore(f"sqlite:///{tmp_path / f'{fog}-{body.split()[4]}.db'}")
         t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-        store.create_game(GAME, "standard", now=t0, settings=GameSettings(fog=fog))
-        store.assign(GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
+        store_games.create_game(store, GAME, "standard", now=t0, settings=GameSettings(fog=fog))
+        store_games.assign(store, GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
         m = EmailMessage()
         m["From"], m["Subject"] = "jane@example.org", f"{GAME} - {ME} - Spring 1901 Movement"
         m.set_content(body)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 from dippouch.store.people.persons import create_person
 
 
@@ -25,7 +26,7 @@ def test_the_front_door_pages_at_both_sizes(live_site: LiveSite) -> None:
     site, base = live_site, live_site.base
     now = site.now()
     ivan = create_person(site.store, "Ivan", now=now)
-    site.store.create_game("rel3", "hundred3", now=now)
+    store_games.create_game(site.store, "rel3", "hundred3", now=now)
     open_game(site.store, "rel3", now=now, min_reliability=50, mode="preferences")
     found: list[str] = []
     for size in (PHONE, DESKTOP):

@@ -49,6 +49,10 @@ from starlette.routing import Match
 
 import dippouch.web
 from dippouch.mail.outbox import unsubscribe_token
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person
 from dippouch.store.press import messages as store_press
 from dippouch.web.http.security import CSRF_COOKIE, SESSION_COOKIE, csrf_for_session
@@ -160,20 +164,20 @@ class World:
         # A running game with letters and a second phase.
         site.new_game("g")
         for p in POWERS:
-            store.assign("g", p, f"{p} Player", now=now)
+            store_games.assign(store, "g", p, f"{p} Player", now=now)
         store_press.send(store, "g", "France", ["England"], "Between us", now=now)
         store_press.send(store, "g", "England", POWERS, "To everyone", now=now)
-        store.submit("g", "France", "A par - bur", now=now)
-        store.process("g", now=now, force=True)
+        store_submissions.submit(store, "g", "France", "A par - bur", now=now)
+        store_processing.process(store, "g", now=now, force=True)
         store_press.send(store, "g", "England", ["France"], "Still here?", now=now)
         # A finished game (drawn in its third phase).
         site.new_game("ended")
         for p in POWERS:
-            store.assign("ended", p, f"{p} Player", now=now)
+            store_games.assign(store, "ended", p, f"{p} Player", now=now)
         for _ in range(2):
-            store.process("ended", now=now, force=True)
+            store_processing.process(store, "ended", now=now, force=True)
         for p in POWERS:
-            store.vote("ended", p, True, now=now)
+            store_votes.vote(store, "ended", p, True, now=now)
         site.web.touched("ended")
         # An open game with a person signed up; a game a person coordinates.
         self.ann = create_person(store, "Ann", now=now, email="ann@example.org")

@@ -25,6 +25,10 @@ from typer.testing import CliRunner
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.cli import app
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import sealing as store_sealing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import transfer as store_transfer
 from websupport import Site
 from workersupport import dippouch_command
 
@@ -70,10 +74,10 @@ def test_the_public_game_file_has_no_e_mail_address(site: Site) -> None:
 
 def test_the_store_gives_the_public_view_without_addresses(db_url: str) -> None:
     store = GameStore(db_url)
-    store.create_game("g", "standard", now=_t())
-    store.assign("g", "France", "Bruno", now=_t(), email=ADDRESSES["France"])
-    assert not _leaks(json.dumps(store.game_file("g", view="public", now=_t())))
-    assert ADDRESSES["France"] in json.dumps(store.game_file("g", view="coordinator", now=_t()))
+    store_games.create_game(store, "g", "standard", now=_t())
+    store_games.assign(store, "g", "France", "Bruno", now=_t(), email=ADDRESSES["France"])
+    assert not _leaks(json.dumps(store_transfer.game_file(store, "g", view="public", now=_t())))
+    assert ADDRESSES["France"] in json.dumps(store_transfer.game_file(store, "g", view="coordinator", now=_t()))
     store.close()
 
 
@@ -104,10 +108,10 @@ def test_an_unsealed_export_on_the_web_needs_a_reason_and_the_players_see_it(sit
     # Nor does a form posted from another site.
     r = site.coordinator.post("/games/g/export.json", data={"reason": "x"}, headers={"Origin": "https://evil.example"})
     assert r.status_code == 403 and "A par - bur" not in r.text
-    assert site.web.store.unsealings("g") == []
+    assert store_sealing.unsealings(site.web.store, "g") == []
     r = site.api(site.coordinator, "/api/games/g/export", {"reason": "moving to the new server"})
     assert r.status_code == 200 and "A par - bur" in r.text
-    (u,) = site.web.store.unsealings("g")
+    (u,) = store_sealing.unsealings(site.web.store, "g")
     assert u["reason"] == "moving to the new server" and u["phase"] == "Spring 1901 Movement"
     assert u["at"] == site.clock() and "coordinator (key" in u["who"]
     assert any(e["kind"] == "unsealed" for e in r.json()["events"]), "the file carries its own record"
@@ -118,7 +122,7 @@ def test_an_unsealed_export_on_the_web_needs_a_reason_and_the_players_see_it(sit
     site.clock.advance(days=13)
     r = site.api(site.coordinator, "/api/games/g/export", {"reason": "after the deadline"})
     assert r.status_code == 200, r.text
-    assert len(site.web.store.unsealings("g")) == 1
+    assert len(store_sealing.unsealings(site.web.store, "g")) == 1
 
 
 def test_a_new_key_for_a_seated_power_while_sealed_is_recorded_with_its_reason(site: Site) -> None:
@@ -128,17 +132,17 @@ def test_a_new_key_for_a_seated_power_while_sealed_is_recorded_with_its_reason(s
     assert r.status_code == 400 and "give the reason" in r.json()["error"]
     r = site.post_form(site.coordinator, "/games/g/coordinate/link", {"power": "France"})
     assert r.status_code == 400 and "give the reason" in r.text
-    assert site.web.store.unsealings("g") == []
+    assert store_sealing.unsealings(site.web.store, "g") == []
     r = bot.post(
         "/api/games/g/keys", json={"role": "player", "power": "France", "reason": "Bruno lost his link"}, headers=auth
     )
     assert r.status_code == 200, r.text
-    (u,) = site.web.store.unsealings("g")
+    (u,) = store_sealing.unsealings(site.web.store, "g")
     assert u["power"] == "France" and u["reason"] == "Bruno lost his link" and "France" in u["what"]
     assert "Bruno lost his link" in site.browser().get("/games/g").text
     # An empty seat has no orders to read: its key needs no reason and leaves no record.
     r = bot.post("/api/games/g/keys", json={"role": "player", "power": "Turkey"}, headers=auth)
-    assert r.status_code == 200 and len(site.web.store.unsealings("g")) == 1
+    assert r.status_code == 200 and len(store_sealing.unsealings(site.web.store, "g")) == 1
 
 
 def _db(tmp_path: Path) -> str:
@@ -148,20 +152,20 @@ def _db(tmp_path: Path) -> str:
 def test_an_unsealed_export_by_the_command_line_needs_a_reason_is_recorded_and_private(tmp_path: Path) -> None:
     db = _db(tmp_path)
     store = GameStore(db)
-    store.create_game("g", "standard", now=_t())
-    store.assign("g", "France", "Bruno", now=_t(), email=ADDRESSES["France"])
-    store.submit("g", "France", "A par - bur", now=_t())
+    store_games.create_game(store, "g", "standard", now=_t())
+    store_games.assign(store, "g", "France", "Bruno", now=_t(), email=ADDRESSES["France"])
+    store_submissions.submit(store, "g", "France", "A par - bur", now=_t())
     out = tmp_path / "g.json"
     r = runner.invoke(app, ["export", "g", str(out), "--unsealed", "--db", db, "--now", NOW])
     assert r.exit_code != 0 and "give the reason" in r.output and not out.exists()
-    assert store.unsealings("g") == []
+    assert store_sealing.unsealings(store, "g") == []
     r = runner.invoke(
         app, ["export", "g", str(out), "--unsealed", "--reason", "moving servers", "--db", db, "--now", NOW]
     )
     assert r.exit_code == 0, r.output
     assert "A par - bur" in out.read_text()
     assert stat.S_IMODE(out.stat().st_mode) == 0o600, "a file with sealed orders is for its owner only"
-    (u,) = store.unsealings("g")
+    (u,) = store_sealing.unsealings(store, "g")
     assert u["reason"] == "moving servers" and "dippouch export" in u["who"]
     # An existing file readable by others is made private as it is overwritten; so is the sealed export
     # (it holds the players' addresses).

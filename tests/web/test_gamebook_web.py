@@ -16,6 +16,10 @@ from dippouch.catalog import load_variant
 from dippouch.game import position_to_data
 from dippouch.render import render_svg
 from dippouch.render.atlas import atlas_layout
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.press import messages as store_press
 from dippouch.store.repository import GameStore
 from dippouch.web.routes import gamebook
@@ -44,18 +48,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     for name in ("ended", "going"):
         s.new_game(name)
         for p in POWERS:
-            store.assign(name, p, f"{p} Player", now=s.clock())
-        store.submit(name, "France", "A par - bur", now=s.clock())
+            store_games.assign(store, name, p, f"{p} Player", now=s.clock())
+        store_submissions.submit(store, name, "France", "A par - bur", now=s.clock())
         store_press.send(store, name, "England", ["France"], "Between us: the Channel stays empty", now=s.clock())
         store_press.send(store, name, "England", POWERS, "To the world: England wants peace", now=s.clock())
     for _ in range(2):
-        store.process("ended", now=s.clock(), force=True)
-    store.process("going", now=s.clock(), force=True)
+        store_processing.process(store, "ended", now=s.clock(), force=True)
+    store_processing.process(store, "going", now=s.clock(), force=True)
     for p in POWERS:
-        store.vote("ended", p, True, now=s.clock())
+        store_votes.vote(store, "ended", p, True, now=s.clock())
     s.web.touched("ended")
     s.new_game("hidden", visibility="private")
-    store.process("hidden", now=s.clock(), force=True)
+    store_processing.process(store, "hidden", now=s.clock(), force=True)
     return s
 
 
@@ -127,7 +131,7 @@ def test_a_book_is_made_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> Non
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(gamebook, "book_pdf", counted)
-    site.web.store.process("going", now=site.clock(), force=True)  # a new state: a new book
+    store_processing.process(site.web.store, "going", now=site.clock(), force=True)  # a new state: a new book
     first = site.browser().get("/games/going/book.pdf")
     second = site.browser().get("/games/going/book.pdf")
     assert first.status_code == second.status_code == 200
@@ -146,13 +150,15 @@ def finished_w3k(store: GameStore, name: str, now: datetime) -> None:
     """A W3K game of three kingdoms played two phases, then drawn (as tests/web/test_replay.py plays it)."""
     v = load_variant("w3k")
     units = {"Crown": ["A lon", "A yor"], "Montrose": ["A edi", "F gls"], "Ormond": ["A dub", "A bel"]}
-    store.create_game(name, "w3k", now=now, position=position_to_data(v, board(v, "Summer 1642", units, KINGDOMS)))
-    store.submit(name, "Crown", "A London - Middlesex", now=now)
+    store_games.create_game(
+        store, name, "w3k", now=now, position=position_to_data(v, board(v, "Summer 1642", units, KINGDOMS))
+    )
+    store_submissions.submit(store, name, "Crown", "A London - Middlesex", now=now)
     for _ in range(2):
-        store.process(name, now=now, force=True)
+        store_processing.process(store, name, now=now, force=True)
     for power in KINGDOMS:
-        store.assign(name, power, f"{power} Player", now=now)
-    endings = [store.vote(name, power, True, now=now) for power in KINGDOMS]
+        store_games.assign(store, name, power, f"{power} Player", now=now)
+    endings = [store_votes.vote(store, name, power, True, now=now) for power in KINGDOMS]
     assert endings[-1] is not None and endings[-1].kind == "draw", endings
 
 

@@ -16,6 +16,9 @@ import pytest
 from dippouch.characters import hidden_character
 from dippouch.game import GameError
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import transfer as store_transfer
 from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import ACCEPT, START, Site
@@ -68,15 +71,15 @@ def test_a_game_named_with_a_hidden_character_is_refused_at_every_door(site: Sit
     # The store's own check; a line's control characters (below 32) keep their own words ("write it on one line").
     store_said = "a control character" if any(ord(c) < 32 for c in name) else f"{re.escape(said)}: invisible"
     with pytest.raises(GameError, match=f"a game's name .* contains {store_said}"):
-        site.web.store.create_game(name, "standard", now=site.clock())
-    assert [g[0] for g in site.web.store.games()] == [T]
+        store_games.create_game(site.web.store, name, "standard", now=site.clock())
+    assert [g[0] for g in store_games.games(site.web.store)] == [T]
 
 
 def test_a_player_named_with_a_hidden_character_is_refused(site: Site) -> None:
     r = site.post_form(site.coordinator, f"/games/{T}/coordinate/assign", {"power": "France", "player": "Bo\u200bb"})
     assert r.status_code == 400
     assert "the player's name contains U+200B ZERO WIDTH SPACE at position 3" in _text(r)
-    france = next(p for p in site.web.store.status(T, now=site.clock()).powers if p.power == "France")
+    france = next(p for p in store_status.status(site.web.store, T, now=site.clock()).powers if p.power == "France")
     assert france.player is None
 
 
@@ -98,11 +101,11 @@ def test_the_refusal_is_said_in_the_readers_language(site: Site, lang: str, said
 def test_an_imported_game_file_with_a_hidden_character_in_a_players_name_is_refused(tmp_path: Path) -> None:
     """The store's own check: a game file is read by the store whatever door it came in by."""
     store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    store.create_game("base", "standard", now=START)
-    store.assign("base", "France", "Bruno", now=START)
-    data = store.export_game("base")
+    store_games.create_game(store, "base", "standard", now=START)
+    store_games.assign(store, "base", "France", "Bruno", now=START)
+    data = store_transfer.export_game(store, "base")
     data["game"]["name"] = "copy"
     data["players"][0]["name"] = "Bru\u2067no"
     with pytest.raises(GameError, match=r"contains U\+2067 RIGHT-TO-LEFT ISOLATE at position 4: invisible"):
-        store.import_game(data)
+        store_transfer.import_game(store, data)
     store.close()

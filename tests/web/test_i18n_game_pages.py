@@ -15,6 +15,9 @@ import pytest
 
 from browsersupport import LiveSite, running_site, watch_errors
 from dbsupport import migrated_sqlite
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from websupport import ACCEPT, Site
 
 # What each page says, in each language: a heading or button every visitor of that page sees.
@@ -57,8 +60,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     """A game whose first movement phase is processed (results, a replay of three pictures) with France seated."""
     s = Site(f"sqlite:///{tmp_path_factory.mktemp('i18n') / 'web.db'}", limits={})
     s.new_game("g")
-    s.web.store.submit("g", "France", "A par - bur", now=s.clock())
-    assert s.web.store.process("g", now=s.clock(), force=True) == ["Spring 1901 Movement"]
+    store_submissions.submit(s.web.store, "g", "France", "A par - bur", now=s.clock())
+    assert store_processing.process(s.web.store, "g", now=s.clock(), force=True) == ["Spring 1901 Movement"]
     return s
 
 
@@ -143,9 +146,9 @@ T0 = datetime.now(UTC)
 def live(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[LiveSite]:
     db = tmp_path_factory.mktemp("i18n-live") / "site.db"
     with running_site(migrated_sqlite(db), chromium) as s:
-        s.store.create_game("g", "standard", now=T0)
-        s.store.submit("g", "France", "A par - bur", now=T0)
-        assert s.store.process("g", now=T0, force=True) == ["Spring 1901 Movement"]
+        store_games.create_game(s.store, "g", "standard", now=T0)
+        store_submissions.submit(s.store, "g", "France", "A par - bur", now=T0)
+        assert store_processing.process(s.store, "g", now=T0, force=True) == ["Spring 1901 Movement"]
         yield s
 
 

@@ -25,6 +25,7 @@ import pytest
 from dippouch.play.openings import Joined, resign_message
 from dippouch.press.rules import Attempt, PressRules, refusal
 from dippouch.saying import say
+from dippouch.store import votes as store_votes
 from dippouch.store.openings import Opening, Resigned
 from dippouch.store.people.persons import create_person
 from dippouch.store.press import messages as store_press
@@ -98,7 +99,7 @@ def test_a_finished_game_s_open_press_page_shows_its_rules_in_the_page_s_languag
     r = site.api(en, "/api/games/done/powers/England/press", {"to": ["all"], "text": "To the world"})
     assert r.status_code == 200, r.text
     for p in POWERS:
-        site.web.store.vote("done", p, True, now=site.clock())
+        store_votes.vote(site.web.store, "done", p, True, now=site.clock())
     site.web.touched("done")
     page = _get(site.browser(), "/games/done/press", lang)
     assert "To the world" in page and 'id="press-rules"' in page

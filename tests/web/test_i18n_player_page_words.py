@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from websupport import ACCEPT, Site
 
 TEXT = "A par - pruss\nA mar - pie"
@@ -56,11 +59,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     standing with a refused line; and a game at Winter 1901 where France builds."""
     s = Site(f"sqlite:///{tmp_path_factory.mktemp('i18n-player') / 'web.db'}", limits={})
     s.new_game("g")
-    s.web.store.submit("g", "France", "A par - bur\nA mar - bur\nF bre - pic", now=s.clock())
-    s.web.store.submit("g", "Germany", "A mun - bur", now=s.clock())
-    s.web.store.process("g", now=s.clock(), force=True)
-    s.web.store.submit("g", "France", TEXT, now=s.clock())
-    s.web.store.create_game(
+    store_submissions.submit(s.web.store, "g", "France", "A par - bur\nA mar - bur\nF bre - pic", now=s.clock())
+    store_submissions.submit(s.web.store, "g", "Germany", "A mun - bur", now=s.clock())
+    store_processing.process(s.web.store, "g", now=s.clock(), force=True)
+    store_submissions.submit(s.web.store, "g", "France", TEXT, now=s.clock())
+    store_games.create_game(
+        s.web.store,
         "builds",
         "standard",
         now=s.clock(),
@@ -157,8 +161,8 @@ def test_the_live_line_check_speaks_the_page_s_language_in_a_browser(live_site: 
     from browsersupport import DESKTOP, watch_errors
 
     now = datetime.now(UTC)
-    live_site.store.create_game("g", "standard", now=now)
-    live_site.store.assign("g", "France", "Player", now=now)
+    store_games.create_game(live_site.store, "g", "standard", now=now)
+    store_games.assign(live_site.store, "g", "France", "Player", now=now)
     page = live_site.player("g", "France", DESKTOP, locale="de-DE")
     errors = watch_errors(page)
     page.locator("#orders").fill("A par - pruss")

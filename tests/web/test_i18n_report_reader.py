@@ -8,6 +8,8 @@ import html
 
 import pytest
 
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from websupport import ACCEPT, Site
 
 # The report's first line, in each language (the game is German: "de" is the report as mailed).
@@ -24,8 +26,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     """A standard game in German with its first movement phase processed."""
     s = Site(f"sqlite:///{tmp_path_factory.mktemp('report') / 'web.db'}", limits={})
     s.new_game("g", language="de")
-    s.web.store.submit("g", "France", "A par - bur", now=s.clock())
-    assert s.web.store.process("g", now=s.clock(), force=True) == ["Spring 1901 Movement"]
+    store_submissions.submit(s.web.store, "g", "France", "A par - bur", now=s.clock())
+    assert store_processing.process(s.web.store, "g", now=s.clock(), force=True) == ["Spring 1901 Movement"]
     return s
 
 

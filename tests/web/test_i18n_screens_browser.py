@@ -13,6 +13,7 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, running_site, shoot, watch_errors
 from dbsupport import migrated_sqlite
+from dippouch.store import games as store_games
 
 LOCALES = {"en": "en-GB", "de": "de-DE", "fr": "fr-FR"}
 OPENING = {"en": "Spring 1901 Movement", "de": "Frühjahr 1901 Bewegung", "fr": "Printemps 1901 Mouvements"}
@@ -26,8 +27,8 @@ def game(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Li
     """One site for the module: the tests read the same game, each in its own contexts (the language a page
     switches to is its browser's cookie), and a person made by one test is on no page another reads."""
     with running_site(migrated_sqlite(tmp_path_factory.mktemp("i18n") / "site.db"), chromium) as site:
-        site.store.create_game(GAME, "standard", now=site.now())
-        site.store.assign(GAME, "France", "Bruno", now=site.now())
+        store_games.create_game(site.store, GAME, "standard", now=site.now())
+        store_games.assign(site.store, GAME, "France", "Bruno", now=site.now())
         yield site
 
 

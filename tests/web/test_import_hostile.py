@@ -24,6 +24,11 @@ from dbsupport import migrated_sqlite
 from dippouch.cli import app
 from dippouch.core.variant import content_hash
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import transfer as store_transfer
 from websupport import Site
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -31,14 +36,14 @@ Data = dict[str, Any]
 
 
 def _base(store: GameStore) -> Data:
-    store.create_game("base", "standard", now=T0)
-    store.assign("base", "France", "Bruno", now=T0, email="bruno@example.org")
-    store.assign("base", "Germany", "Carla", now=T0)
-    store.submit("base", "France", "A par - bur\nF bre - mao", now=T0)
-    store.process("base", now=T0, force=True)
-    store.submit("base", "France", "A bur - mun", now=T0)
-    store.submit("base", "Germany", "A ber - kie", now=T0)
-    data = store.export_game("base")
+    store_games.create_game(store, "base", "standard", now=T0)
+    store_games.assign(store, "base", "France", "Bruno", now=T0, email="bruno@example.org")
+    store_games.assign(store, "base", "Germany", "Carla", now=T0)
+    store_submissions.submit(store, "base", "France", "A par - bur\nF bre - mao", now=T0)
+    store_processing.process(store, "base", now=T0, force=True)
+    store_submissions.submit(store, "base", "France", "A bur - mun", now=T0)
+    store_submissions.submit(store, "base", "Germany", "A ber - kie", now=T0)
+    data = store_transfer.export_game(store, "base")
     data["game"]["name"] = "h"
     return data
 
@@ -193,9 +198,9 @@ def _hostile(base: Data, change: Callable[[Data], None]) -> Data:
 def test_the_untouched_export_imports(base: Data, tmp_path: Path) -> None:
     """The control: every hostile file below is this one with one thing made wrong."""
     store = GameStore(migrated_sqlite(tmp_path / "g.db"))
-    assert store.import_game(copy.deepcopy(base)) == "h"
-    assert store.status("h", now=T0).phase == "Fall 1901 Movement"
-    assert store.process("h", now=T0, force=True) == ["Fall 1901 Movement"]
+    assert store_transfer.import_game(store, copy.deepcopy(base)) == "h"
+    assert store_status.status(store, "h", now=T0).phase == "Fall 1901 Movement"
+    assert store_processing.process(store, "h", now=T0, force=True) == ["Fall 1901 Movement"]
     store.close()
 
 
@@ -217,7 +222,7 @@ def test_a_hostile_file_is_refused_by_the_command_line(
     assert "Traceback" not in r.output and r.exit_code == 2, r.output
     assert message in " ".join(r.output.split()), r.output
     store = GameStore(db)
-    assert store.games() == [], "nothing of a refused file is stored"
+    assert store_games.games(store) == [], "nothing of a refused file is stored"
     store.close()
 
 
@@ -236,7 +241,7 @@ def test_a_hostile_file_is_refused_by_the_web_form_and_the_api(
     )
     assert r.status_code == 400, (r.status_code, r.text[-500:])
     assert message in r.json()["error"], r.json()
-    assert site.web.store.games() == [], "nothing of a refused file is stored"
+    assert store_games.games(site.web.store) == [], "nothing of a refused file is stored"
 
 
 def _unescaped(text: str) -> str:
@@ -252,7 +257,7 @@ def test_hostile_files_are_refused_on_postgresql_too(db_url: str, base: Data) ->
     store = GameStore(db_url)
     for case, change, message in HOSTILE:
         with pytest.raises(GameError) as e:
-            store.import_game(_hostile(base, change))
+            store_transfer.import_game(store, _hostile(base, change))
         assert message in str(e.value), (case, str(e.value))
-    assert store.games() == []
+    assert store_games.games(store) == []
     store.close()

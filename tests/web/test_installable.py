@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 from websupport import Site
 
 
@@ -130,7 +131,7 @@ def test_a_game_page_describes_the_game_for_a_pasted_link(site: Site) -> None:
 @pytest.mark.slow
 def test_the_offline_page_is_shown_once_the_network_is_gone(live_site: LiveSite) -> None:
     site = live_site
-    site.store.create_game("autumn", "standard", now=site.now())
+    store_games.create_game(site.store, "autumn", "standard", now=site.now())
     ctx = site.context(PHONE)
     page = ctx.new_page()
     errors = watch_errors(page)

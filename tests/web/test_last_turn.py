@@ -17,6 +17,9 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.names import order_text
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site, check_api_answer
 
@@ -225,12 +228,12 @@ def test_the_last_turn_in_a_browser(live_site: LiveSite, size: dict[str, int]) -
     """The map drawn in the viewer with the orders on it, the results table (on a phone inside the last turn's
     fold, which its summary line opens), and the page no wider than the screen."""
     store, now = live_site.store, datetime.now(UTC)
-    store.create_game("bt", "standard", now=now)
+    store_games.create_game(store, "bt", "standard", now=now)
     for power in ("France", "Germany"):
-        store.assign("bt", power, f"{power} Player", now=now)
+        store_games.assign(store, "bt", power, f"{power} Player", now=now)
     for power, text in BOUNCE.items():
-        store.submit("bt", power, text, now=now)
-    store.process("bt", now=now, force=True)
+        store_submissions.submit(store, "bt", power, text, now=now)
+    store_processing.process(store, "bt", now=now, force=True)
     page = live_site.player("bt", "France", size)
     errors = watch_errors(page)
     if size is PHONE:  # folded to a line there (tests/web/test_phone_map_last_turn_browser.py)

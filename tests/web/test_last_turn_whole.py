@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from websupport import Site
 
 
@@ -15,9 +17,9 @@ def _play(site: Site, orders: dict[str, str]) -> None:
     store = site.web.store
     now = site.clock()
     for power, text in orders.items():
-        store.submit("g", power, text, now=now)
+        store_submissions.submit(store, "g", power, text, now=now)
     site.clock.advance(hours=1)
-    store.process("g", now=site.clock() + timedelta(seconds=1), force=True)
+    store_processing.process(store, "g", now=site.clock() + timedelta(seconds=1), force=True)
     site.web.touched("g")  # as the doors that process tell the pages
 
 

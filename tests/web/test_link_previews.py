@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from dippouch.store import history as store_history
 from websupport import TEST_SITE, Site
 
 
@@ -84,7 +85,7 @@ def test_a_private_games_preview_is_no_strangers_business(site: Site) -> None:
 
 def test_a_processed_phase_page_shows_its_orders_as_its_preview(site: Site) -> None:
     site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
-    first = site.web.store.phase_record("demo", "Spring 1901 Movement")["id"]
+    first = store_history.phase_record(site.web.store, "demo", "Spring 1901 Movement")["id"]
     page = site.browser().get(f"/games/demo/phases/{first}")
     image = _meta(page.text, "og:image")
     assert image is not None and image.endswith(f"/phases/{first}/preview-orders.png")

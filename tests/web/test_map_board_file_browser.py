@@ -17,6 +17,8 @@ import pytest
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
 from dippouch.render import RenderOptions, render_svg
 from dippouch.render.shots import busiest_phase
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
 from dippouch.web.views.games import board_url
 
 T0 = datetime.now(UTC)
@@ -59,7 +61,7 @@ def _differing(a: Any, b: Any) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["w3k", "standard", "1000ad"])
 def test_a_picture_drawn_by_reference_is_the_whole_picture(live_site: LiveSite, variant: str) -> None:
-    live_site.store.create_game("g", variant, now=T0)
+    store_games.create_game(live_site.store, "g", variant, now=T0)
     v = live_site.web.variant_of("g")
     board = board_url(live_site.web, "g")
     assert board is not None
@@ -83,8 +85,8 @@ def test_a_picture_drawn_by_reference_is_the_whole_picture(live_site: LiveSite, 
 def test_the_players_page_draws_its_board_without_script(live_site: LiveSite) -> None:
     """Without script the player's map is the picture the server sent: the browser draws the board's file by
     itself (each province coloured by its owner), with the units over it."""
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", "Crown", "Player", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", "Crown", "Player", now=T0)
     page = live_site.player("kingdoms", "Crown", DESKTOP, java_script_enabled=False)
     page.wait_for_load_state("load")
     board = page.locator("[data-map] .map-viewport svg")
@@ -109,10 +111,10 @@ def test_the_players_map_drawn_by_reference_at_both_sizes_light_and_dark(
     """The W3K player's page with its map drawn over the board's file, at both sizes in both colour schemes
     (the map keeps its own light board in dark mode): every province in view drawn, the player's units over
     them. Screenshots: test-artifacts/web/w3k-player-board-<size>-<scheme>.png."""
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", "Crown", "Player", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", "Crown", "Player", now=T0)
     orders = "F Bristol - Somerset\nF Glamorganshire - Carmarthenshire\nA Oxfordshire H"
-    live_site.store.submit("kingdoms", "Crown", orders, now=T0)
+    store_submissions.submit(live_site.store, "kingdoms", "Crown", orders, now=T0)
     page = live_site.player("kingdoms", "Crown", size, color_scheme=scheme)
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()

@@ -12,6 +12,8 @@ import pytest
 from test_web_entry_browser import _point_in
 
 from browsersupport import DESKTOP, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime.now(UTC)
 LOCALES = {"de": "de-DE", "fr": "fr-FR"}
@@ -28,9 +30,11 @@ WHICH_BUILD = {"de": "Was soll in Marseilles aufgebaut werden?", "fr": "Que cons
 def test_map_entry_names_a_unit_handed_over_in_the_pages_language(live_site: LiveSite, lang: str) -> None:
     from playwright.sync_api import expect
 
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", "Manchester", "Player", now=T0)
-    live_site.store.submit("kingdoms", "Protectorate", "Army Deptford is under the orders of Manchester", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", "Manchester", "Player", now=T0)
+    store_submissions.submit(
+        live_site.store, "kingdoms", "Protectorate", "Army Deptford is under the orders of Manchester", now=T0
+    )
     page = live_site.player("kingdoms", "Manchester", DESKTOP, locale=LOCALES[lang])
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()
@@ -58,7 +62,8 @@ def test_map_entry_names_a_unit_handed_over_in_the_pages_language(live_site: Liv
 def test_map_entry_names_a_build_site_in_the_pages_language(live_site: LiveSite, lang: str) -> None:
     from playwright.sync_api import expect
 
-    live_site.store.create_game(
+    store_games.create_game(
+        live_site.store,
         "builds",
         "standard",
         now=T0,
@@ -68,7 +73,7 @@ def test_map_entry_names_a_build_site_in_the_pages_language(live_site: LiveSite,
             "supply_centers": {"France": ["par", "bre", "mar", "spa", "por"]},
         },
     )
-    live_site.store.assign("builds", "France", "Player", now=T0)
+    store_games.assign(live_site.store, "builds", "France", "Player", now=T0)
     page = live_site.player("builds", "France", DESKTOP, locale=LOCALES[lang])
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()

@@ -23,6 +23,7 @@ import pytest
 
 import dippouch.store.press.messages as press
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 
 WIDE = {"width": 1366, "height": 900}
 SIZES = [pytest.param(WIDE, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -30,8 +31,8 @@ T0 = datetime.now(UTC)
 
 
 def _game(site: LiveSite, name: str, variant: str = "standard", power: str = "France") -> None:
-    site.store.create_game(name, variant, now=T0)
-    site.store.assign(name, power, f"{power} Player", now=T0)
+    store_games.create_game(site.store, name, variant, now=T0)
+    store_games.assign(site.store, name, power, f"{power} Player", now=T0)
 
 
 def _focused(page: Any) -> str:
@@ -187,8 +188,8 @@ def test_escape_and_the_build_chooser_by_keyboard(live_site: LiveSite) -> None:
         "units": [{"power": "France", "unit": "A spa"}, {"power": "France", "unit": "F por"}],
         "supply_centers": {"France": ["par", "bre", "mar", "spa", "por"]},
     }
-    live_site.store.create_game("winter", "standard", now=T0, position=position)
-    live_site.store.assign("winter", "France", "France Player", now=T0)
+    store_games.create_game(live_site.store, "winter", "standard", now=T0, position=position)
+    store_games.assign(live_site.store, "winter", "France", "France Player", now=T0)
     page = live_site.player("winter", "France", WIDE)
     page.locator("[data-map][data-viewer-ready]").wait_for()
     _tab_to_map(page)
@@ -212,9 +213,9 @@ def test_w3k_by_keyboard_on_a_phone(live_site: LiveSite) -> None:
     by typing the unit's and the destination's names gives the order a click gives."""
     from playwright.sync_api import expect
 
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
     power = next(iter(live_site.web.variant_of("kingdoms").power_names))
-    live_site.store.assign("kingdoms", power, "Player", now=T0)
+    store_games.assign(live_site.store, "kingdoms", power, "Player", now=T0)
     page = live_site.player("kingdoms", power, PHONE)
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()
@@ -251,7 +252,7 @@ def test_a_press_conversation_opens_on_the_conversation_on_a_phone(live_site: Li
     """Failed before: the channel page's thread list came first below 900 px and the conversation's title
     stood at y = 1008 on an 844 px screen (seen with this test's measurement on the old app.css)."""
     _game(live_site, "talk")
-    live_site.store.assign("talk", "England", "England Player", now=T0)
+    store_games.assign(live_site.store, "talk", "England", "England Player", now=T0)
     for i in range(6):
         press.send(live_site.web.store, "talk", "England", ["France"], f"Message {i}: " + "shall we talk? " * 6, now=T0)
     page = live_site.player("talk", "France", PHONE)

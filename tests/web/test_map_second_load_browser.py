@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from browsersupport import PHONE, LiveSite, watch_errors
+from dippouch.store import games as store_games
 from dippouch.web.http.metrics import REQUEST_SECONDS
 
 T0 = datetime.now(UTC)
@@ -78,7 +79,7 @@ def _served(route: str) -> int:
 
 @pytest.mark.slow
 def test_the_second_load_of_a_w3k_game_page_fetches_no_map(live_site: LiveSite) -> None:
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
     page = live_site.context(PHONE).new_page()
     errors = watch_errors(page)
     _, _, first = _load(page, f"{live_site.base}/games/kingdoms")
@@ -92,8 +93,8 @@ def test_the_second_load_of_a_w3k_game_page_fetches_no_map(live_site: LiveSite) 
 
 @pytest.mark.slow
 def test_the_second_load_of_a_w3k_players_page_fetches_no_map_shapes(live_site: LiveSite) -> None:
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", "Crown", "Player", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", "Crown", "Player", now=T0)
     # Signed in as the Crown's player without having seen the page yet (the key's link would open it).
     key_id, _ = live_site.web.access.create_key("player", game="kingdoms", power="Crown", now=T0)
     context = live_site.context(PHONE)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
 from dippouch.store.people import accounts as store_accounts
 from dippouch.store.people.persons import create_person, person_by_email
@@ -108,7 +109,7 @@ def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite) -> Non
     now = site.now()
     ann = create_person(site.store, "Ann", now=now, email="ann@example.org")
     bob = create_person(site.store, "Bob", now=now, email="bob@example.org")
-    site.store.create_game("demo", "standard", now=now)
+    store_games.create_game(site.store, "demo", "standard", now=now)
     for power, who in (("England", "ann"), ("France", "bob")):
         seat(site.store, "demo", power, who.title(), now=now, email=f"{who}@example.org")
     sent = send_press(site.store, "demo", "France", "Shall we?", to=["England"], now=now, via="web")

@@ -14,6 +14,7 @@ import pytest
 
 from dippouch.play.press import send_press
 from dippouch.play.seats import seat
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
 from dippouch.store.moderation import stored as store_moderation
 from dippouch.store.people import accounts as store_accounts
@@ -316,7 +317,9 @@ def test_in_a_game_that_hides_its_players_a_block_from_a_message_mutes_the_power
 
     ann, a = person(site, "Ann")
     person(site, "Bob")
-    site.web.store.create_game("masked", "standard", now=site.clock(), settings=GameSettings(anonymous=True))
+    store_games.create_game(
+        site.web.store, "masked", "standard", now=site.clock(), settings=GameSettings(anonymous=True)
+    )
     for power, name in (("England", "Ann"), ("France", "Bob")):
         seat(site.web.store, "masked", power, name, now=site.clock(), email=f"{name.lower()}@example.org")
     sent = send_press(site.web.store, "masked", "France", "Guess who", to=["England"], now=site.clock(), via="web")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from websupport import Site
 
 
@@ -25,10 +27,10 @@ def test_the_form_offers_the_systems_and_languages(site: Site) -> None:
 
 def test_a_game_is_made_with_its_system_and_language(site: Site) -> None:
     site.new_game("g", scoring="sos", language="fr")
-    settings = site.web.store.status("g", now=site.clock()).settings
+    settings = store_status.status(site.web.store, "g", now=site.clock()).settings
     assert settings.scoring == "sos" and settings.language == "fr"
     site.new_game("plain")
-    settings = site.web.store.status("plain", now=site.clock()).settings
+    settings = store_status.status(site.web.store, "plain", now=site.clock()).settings
     assert settings.scoring is None and settings.language == "en"
 
 
@@ -37,4 +39,4 @@ def test_an_unknown_system_is_refused_in_words(site: Site) -> None:
     assert r.status_code in (303, 400), r.text
     shown = site.coordinator.get(r.headers["location"]).text if r.status_code == 303 else r.text
     assert "did you mean &#39;carnage&#39;" in shown or "did you mean 'carnage'" in shown
-    assert "g" not in {row[0] for row in site.web.store.games()}
+    assert "g" not in {row[0] for row in store_games.games(site.web.store)}

@@ -14,6 +14,10 @@ from typing import Any
 import pytest
 
 from dippouch.people.reliability import PROBATION_SEATS, Record, meets, on_probation
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import transfer as store_transfer
 from dippouch.store.people.persons import create_person, seat_person
 from dippouch.web.http.security import SESSION_COOKIE
 from websupport import Site
@@ -55,10 +59,10 @@ def test_a_record_that_missed_phases_is_told_before_the_form_and_refused(site: S
     game = _strict(site, least=70)
     pid, bo = _person(site, "Bo")
     site.new_game("past", "hundred3")
-    site.web.store.assign("past", "England", "Bo", now=site.clock())
+    store_games.assign(site.web.store, "past", "England", "Bo", now=site.clock())
     seat_person(site.web.store, "past", "England", pid, now=site.clock())
     site.clock.advance(days=3)
-    site.web.store.process("past", now=site.clock(), force=True)
+    store_processing.process(site.web.store, "past", now=site.clock(), force=True)
     page = bo.get(f"/games/{game}/opening").text
     said = page.split('id="reliability-standing"', 1)[1].split("</span>", 1)[0]
     assert "Yours is 0%: this game cannot take you yet" in said, said
@@ -91,7 +95,7 @@ def _veteran(site: Site, name: str) -> tuple[int, Any]:
     pid, c = _person(site, name)
     for i in range(PROBATION_SEATS):
         past = site.new_game(f"past-{name.lower()}-{i}", "hundred3")
-        site.web.store.assign(past, "England", name, now=site.clock())
+        store_games.assign(site.web.store, past, "England", name, now=site.clock())
         seat_person(site.web.store, past, "England", pid, now=site.clock())
     return pid, c
 
@@ -140,7 +144,7 @@ def test_the_api_makes_a_game_not_for_newcomers_says_so_and_refuses_one(site: Si
     _, ann = _person(site, "Ann")
     r = site.api(ann, "/api/games/new", {"template": "variant-hundred3", "name": "vets", "newcomers": False})
     assert r.status_code == 200, r.text
-    assert site.web.store.status("vets", now=site.clock()).settings.newcomers is False
+    assert store_status.status(site.web.store, "vets", now=site.clock()).settings.newcomers is False
     listed = {g["game"]: g["newcomers"] for g in ann.get("/api/open").json()["games"]}
     assert listed == {"vets": False}
     assert ann.get("/api/games/vets/opening").json()["newcomers"] is False
@@ -148,19 +152,25 @@ def test_the_api_makes_a_game_not_for_newcomers_says_so_and_refuses_one(site: Si
     r = site.api(ivan, "/api/games/vets/signup", {"preferences": ["France"]})
     assert r.status_code == 400 and "not for newcomers" in r.text, r.text
     r = site.api(ann, "/api/games/new", {"template": "variant-hundred3", "name": "open3"})
-    assert r.status_code == 200 and site.web.store.status("open3", now=site.clock()).settings.newcomers
+    assert r.status_code == 200 and store_status.status(site.web.store, "open3", now=site.clock()).settings.newcomers
 
 
 def test_the_coordinators_form_keeps_a_game_from_newcomers_and_the_setting_is_kept_in_its_file(site: Site) -> None:
     site.new_game("desk", "hundred3", newcomers="no")
     site.new_game("plain", "hundred3")
-    assert site.web.store.status("desk", now=site.clock()).settings.newcomers is False
-    assert site.web.store.status("plain", now=site.clock()).settings.newcomers is True
+    assert store_status.status(site.web.store, "desk", now=site.clock()).settings.newcomers is False
+    assert store_status.status(site.web.store, "plain", now=site.clock()).settings.newcomers is True
     assert (
-        site.web.store.game_file("desk", view="coordinator", now=site.clock())["game"]["settings"]["newcomers"] is False
+        store_transfer.game_file(site.web.store, "desk", view="coordinator", now=site.clock())["game"]["settings"][
+            "newcomers"
+        ]
+        is False
     )
     assert (
-        "newcomers" not in site.web.store.game_file("plain", view="coordinator", now=site.clock())["game"]["settings"]
+        "newcomers"
+        not in store_transfer.game_file(site.web.store, "plain", view="coordinator", now=site.clock())["game"][
+            "settings"
+        ]
     )
     r = site.api(site.coordinator, "/api/games/desk/opening", {"mode": "preferences"})
     assert r.status_code == 200, r.text
@@ -172,7 +182,7 @@ def test_the_coordinators_form_keeps_a_game_from_newcomers_and_the_setting_is_ke
 def test_a_seat_in_the_pool_of_a_game_not_for_newcomers_is_not_a_newcomers_to_claim(site: Site) -> None:
     site.new_game("desk", "hundred3", newcomers="no")
     assert site.api(site.coordinator, "/api/games/desk/opening", {"mode": "coordinator"}).status_code == 200
-    site.web.store.assign("desk", "England", "Bo", now=site.clock())
+    store_games.assign(site.web.store, "desk", "England", "Bo", now=site.clock())
     r = site.api(site.coordinator, "/api/games/desk/opening/free", {"power": "England"})
     assert r.status_code == 200, r.text
     _, ivan = _person(site, "Ivan")

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from dippouch.play import votes
 from dippouch.store import GameStore
+from dippouch.store import processing as store_processing
 from dippouch.store.models_pages import SharedPageRow
 from dippouch.store.page_cache import bump_pages
 from dippouch.web.app import create_app
@@ -100,7 +101,7 @@ def test_processing_by_a_worker_is_never_shown_stale(pair: Pair) -> None:
     anon_a, anon_b, fay_b = pair.a.browser(), pair.b(), pair.b(key)
     for c in (anon_a, anon_b, fay_b):
         assert ">Spring 1901 Movement<" in c.get("/games/g").text
-    assert pair.other.process("g", now=pair.a.clock(), force=True) == ["Spring 1901 Movement"]
+    assert store_processing.process(pair.other, "g", now=pair.a.clock(), force=True) == ["Spring 1901 Movement"]
     # A signed-in reader's page is checked against the game's state on every request.
     page = fay_b.get("/games/g").text
     assert ">Fall 1901 Movement<" in page and "Orders for France" in page

@@ -10,7 +10,9 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store import page_cache as store_pages
+from dippouch.store import submissions as store_submissions
 from dippouch.web.app import kept_gettext
 
 
@@ -26,8 +28,8 @@ def test_the_lookup_reads_what_sqlalchemy_reads(db_url: str) -> None:
     store = GameStore(db_url)
     try:
         now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-        store.create_game("g", "standard", now=now)
-        store.submit("g", "France", "A Par H", now=now + timedelta(minutes=1))
+        store_games.create_game(store, "g", "standard", now=now)
+        store_submissions.submit(store, "g", "France", "A Par H", now=now + timedelta(minutes=1))
         state = store_pages.shared_page(store, "g", "page", "de")
         assert state is not None and state.body is None
         store_pages.keep_page(store, state.game_id, "page", "de", "v1", "<p>kept</p>", now + timedelta(minutes=2))
@@ -109,7 +111,7 @@ def test_a_connection_the_server_dropped_is_an_error_of_the_store_and_leaves_the
         pytest.skip("the lookup goes through the driver on PostgreSQL only")
     store = GameStore(db_url)
     try:
-        store.create_game("g", "standard", now=datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
+        store_games.create_game(store, "g", "standard", now=datetime(2026, 12, 1, 9, 0, tzinfo=UTC))
         with store.one_read.connect() as conn:
             pid = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
             with store.engine.connect() as killer:

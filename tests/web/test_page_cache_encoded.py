@@ -14,6 +14,7 @@ import brotli
 import pytest
 from fastapi.testclient import TestClient
 
+from dippouch.store import processing as store_processing
 from dippouch.web.http.encoded import Gapped, accepted, chosen, compressed
 from dippouch.web.http.security import Viewer
 from dippouch.web.views import games, page_cache
@@ -145,7 +146,7 @@ def test_a_map_s_kept_bytes_change_when_the_phase_does(site: Site) -> None:
         return url.group(1), gzip.decompress(_raw(c, url.group(1), "gzip")[1])
 
     before_url, before = shown()
-    site.web.store.process("g", now=site.clock(), force=True)
+    store_processing.process(site.web.store, "g", now=site.clock(), force=True)
     site.web.touched("g")
     after_url, after = shown()
     assert after_url != before_url

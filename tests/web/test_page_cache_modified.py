@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.store import GameStore
+from dippouch.store import processing as store_processing
 from dippouch.web.views.page_cache import last_modified
 from websupport import Site
 
@@ -33,7 +34,7 @@ def _process(site: Site) -> None:
     site.clock.advance(minutes=1)
     other = GameStore(site.db)  # type: ignore[attr-defined]
     try:
-        assert other.process("g", now=site.clock(), force=True) == ["Spring 1901 Movement"]
+        assert store_processing.process(other, "g", now=site.clock(), force=True) == ["Spring 1901 Movement"]
     finally:
         other.close()
     site.web.touched("g")

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from dippouch.play import votes
 from dippouch.store import GameStore
+from dippouch.store import processing as store_processing
 from dippouch.store.models_pages import SharedPageRow
 from dippouch.web.app import create_app
 from dippouch.web.views import player_page
@@ -91,7 +92,7 @@ def test_every_seat_reads_the_part_one_seat_made(pair: Pair, monkeypatch: pytest
 def test_processing_by_a_worker_is_never_shown_stale(pair: Pair) -> None:
     germany = pair.b("Germany")
     assert "Last turn:" not in _page(germany, "Germany")
-    assert pair.other.process("g", now=pair.a.clock(), force=True) == ["Spring 1901 Movement"]
+    assert store_processing.process(pair.other, "g", now=pair.a.clock(), force=True) == ["Spring 1901 Movement"]
     page = _page(germany, "Germany")
     assert "Orders for Fall 1901 Movement" in page and "Last turn:" in page
     # The seat's own orders come first in the last turn's results, whoever made the shared part.

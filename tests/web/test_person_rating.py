@@ -11,6 +11,9 @@ from dippouch.play.duels import ask_for_duel
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person, seat_person
 from websupport import Site
 
@@ -19,13 +22,13 @@ POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"
 
 def _drawn(store: GameStore, people: tuple[int, ...], now: datetime) -> None:
     """Game "g" with ``people`` in its first seats, drawn by everyone's vote and scored by centres."""
-    store.create_game("g", "standard", now=now)
+    store_games.create_game(store, "g", "standard", now=now)
     for power, person in zip(POWERS, people, strict=False):
-        store.assign("g", power, power, now=now)
+        store_games.assign(store, "g", power, power, now=now)
         seat_person(store, "g", power, person, now=now)
     for power in POWERS:
-        if store.status("g", now=now).state != "finished":
-            store.vote("g", power, True, now=now)
+        if store_status.status(store, "g", now=now).state != "finished":
+            store_votes.vote(store, "g", power, True, now=now)
     choose_scoring(store, "g", "centres", now=now)
 
 
@@ -56,8 +59,8 @@ def test_the_person_page_shows_each_variant_pool_and_a_duel_player_off_the_overa
     duel = ask_for_duel(store, eve, "fva", now=now, rng=Random(1)).got.game
     assert duel is not None
     for power in ("France", "Austria"):
-        if store.status(duel, now=now).state != "finished":
-            store.vote(duel, power, True, now=now)
+        if store_status.status(store, duel, now=now).state != "finished":
+            store_votes.vote(store, duel, power, True, now=now)
     choose_scoring(store, duel, "centres", now=now)
     update_ratings(store)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dippouch.store import processing as store_processing
 from websupport import Site
 
 
@@ -12,7 +13,7 @@ def test_a_phase_and_its_neighbours_match_the_history(tmp_path: Path) -> None:
     site.new_game("g", movement="2d")
     site.new_game("h", movement="2d")
     for _ in range(3):
-        site.web.store.process("g", now=site.clock(), force=True)
+        store_processing.process(site.web.store, "g", now=site.clock(), force=True)
     access = site.web.access
     history = access.phases("g")
     ids = [p.id for p in history]

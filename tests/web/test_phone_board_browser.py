@@ -16,6 +16,9 @@ import pytest
 
 import dippouch.store.press.messages as store_press
 from browsersupport import DESKTOP, PHONE, LiveSite, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import submissions as store_submissions
 
 SHOTS = Path("/tmp/shots/board")
 W3K_PLAYERS = 10
@@ -29,13 +32,15 @@ def _shot(page: Any, name: str, *, full_page: bool = False) -> None:
 def _w3k(site: LiveSite) -> list[str]:
     """A W3K game whose ten powers have players with long names, each having sent orders (the table's pills)."""
     now = datetime.now(UTC)
-    site.store.create_game("kingdoms", "w3k", now=now)
+    store_games.create_game(site.store, "kingdoms", "w3k", now=now)
     powers = list(site.web.variant_of("kingdoms").power_names)
     for i, power in enumerate(powers[:W3K_PLAYERS]):
-        site.store.assign("kingdoms", power, f"Player Number {i + 1} Longname", now=now)
-    units = site.store.phase_record("kingdoms", "Summer 1642 Movement")["position"]["units"]
+        store_games.assign(site.store, "kingdoms", power, f"Player Number {i + 1} Longname", now=now)
+    units = store_history.phase_record(site.store, "kingdoms", "Summer 1642 Movement")["position"]["units"]
     for power in powers[:4]:  # every unit holds: "submitted", the widest pill
-        site.store.submit("kingdoms", power, "\n".join(f"{u['unit']} H" for u in units if u["power"] == power), now=now)
+        store_submissions.submit(
+            site.store, "kingdoms", power, "\n".join(f"{u['unit']} H" for u in units if u["power"] == power), now=now
+        )
     site.web.touched("kingdoms")
     return powers
 
@@ -119,9 +124,9 @@ def test_the_press_beside_the_board_on_a_desktop(live_site: LiveSite) -> None:
 
     site = live_site
     now = datetime.now(UTC)
-    site.store.create_game("talk", "standard", now=now)
+    store_games.create_game(site.store, "talk", "standard", now=now)
     for power in ("England", "France"):
-        site.store.assign("talk", power, f"{power} Player", now=now)
+        store_games.assign(site.store, "talk", power, f"{power} Player", now=now)
     en = site.player("talk", "England", DESKTOP)
     en.locator("#orders").fill("A Lvp - Yor\nF Lon - Nth")
     board = en.locator("[data-map]").first.bounding_box()

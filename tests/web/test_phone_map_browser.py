@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 
 T0 = datetime.now(UTC)
 
@@ -83,8 +84,8 @@ MIDDLE = """p => { const r = document.querySelector('[data-interactive] .region[
 
 
 def _germany(site: LiveSite) -> Any:
-    site.store.create_game("g", "standard", now=T0)
-    site.store.assign("g", "Germany", "Bob", now=T0)
+    store_games.create_game(site.store, "g", "standard", now=T0)
+    store_games.assign(site.store, "g", "Germany", "Bob", now=T0)
     page = site.player("g", "Germany", PHONE)
     page.locator("[data-map][data-viewer-ready]").wait_for()
     return page
@@ -140,8 +141,8 @@ def test_a_tap_beside_denmark_is_denmark_for_the_fleet_in_kiel(live_site: LiveSi
 
 @pytest.mark.slow
 def test_a_tap_on_great_yarmouth_on_w3k_gives_the_order_to_it(live_site: LiveSite) -> None:
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", "Manchester", "Player", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", "Manchester", "Player", now=T0)
     page = live_site.player("kingdoms", "Manchester", PHONE)
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()

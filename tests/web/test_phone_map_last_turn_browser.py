@@ -12,18 +12,21 @@ from datetime import UTC, datetime
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 BOUNCE = {"France": "A par - bur\nA mar - spa", "Germany": "A mun - bur"}
 
 
 def _game(site: LiveSite) -> None:
     store, now = site.store, datetime.now(UTC)
-    store.create_game("lt", "standard", now=now)
+    store_games.create_game(store, "lt", "standard", now=now)
     for power in ("France", "Germany"):
-        store.assign("lt", power, f"{power} Player", now=now)
+        store_games.assign(store, "lt", power, f"{power} Player", now=now)
     for power, text in BOUNCE.items():
-        store.submit("lt", power, text, now=now)
-    store.process("lt", now=now, force=True)
+        store_submissions.submit(store, "lt", power, text, now=now)
+    store_processing.process(store, "lt", now=now, force=True)
 
 
 @pytest.mark.slow

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
 
 T0 = datetime.now(UTC)
 
@@ -42,8 +43,8 @@ province drawn in parts: its largest)."""
 
 @pytest.mark.slow
 def test_every_w3k_province_in_view_is_24_px_on_a_phone_for_the_crown(live_site: LiveSite) -> None:
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", "Crown", "Player", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", "Crown", "Player", now=T0)
     page = live_site.player("kingdoms", "Crown", PHONE)
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()
@@ -165,8 +166,8 @@ def test_every_w3k_province_in_view_is_a_24_px_target_on_a_phone(live_site: Live
     province is chosen by a tap within its reach; where two small provinces' reaches meet, a tap asks which."""
     from playwright.sync_api import expect
 
-    live_site.store.create_game("kingdoms", "w3k", now=T0)
-    live_site.store.assign("kingdoms", power, "Player", now=T0)
+    store_games.create_game(live_site.store, "kingdoms", "w3k", now=T0)
+    store_games.assign(live_site.store, "kingdoms", power, "Player", now=T0)
     page = live_site.player("kingdoms", power, PHONE)
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()

@@ -24,6 +24,8 @@ import pytest
 
 import dippouch.store.press.messages as press
 from browsersupport import PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 
 DESKTOP = {"width": 1280, "height": 800}
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -61,8 +63,8 @@ _RING = """() => {
 
 
 def _game(site: LiveSite, name: str, position: dict[str, Any] | None = None) -> None:
-    site.store.create_game(name, "standard", now=T0, position=position)
-    site.store.assign(name, "France", "France Player", now=T0)
+    store_games.create_game(site.store, name, "standard", now=T0, position=position)
+    store_games.assign(site.store, name, "France", "France Player", now=T0)
 
 
 def _focused(page: Any) -> str:
@@ -96,7 +98,7 @@ def _box(page: Any) -> list[str]:
 
 
 def _standing(site: LiveSite, game: str, power: str) -> list[str]:
-    rec = site.store.phase_record(game, open_ok=True)
+    rec = store_history.phase_record(site.store, game, open_ok=True)
     subs = [s for s in rec["submissions"] if s["power"] == power and s.get("stands", True) and not s["late"]]
     assert subs, f"no standing version of {power} in {game}"
     return [ln["order"] for ln in subs[-1]["lines"] if ln["order"] and not ln["error"]]
@@ -321,7 +323,7 @@ def test_a_message_arriving_with_the_page_is_announced_after_it_loads(live_site:
     from playwright.sync_api import expect
 
     _game(live_site, "said")
-    live_site.store.assign("said", "England", "England Player", now=T0)
+    store_games.assign(live_site.store, "said", "England", "England Player", now=T0)
     page = live_site.player("said", "France")
     errors = watch_errors(page)
     page.add_init_script(

@@ -20,6 +20,8 @@ from dippouch.bots.base import HoldBot
 from dippouch.bots.engine import DippouchError, Move, PhaseKind, Support, Variant, format_order, parse_order
 from dippouch.bots.seats import bot_seats
 from dippouch.game import position_from_data
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 
 pytestmark = pytest.mark.slow
 
@@ -103,12 +105,12 @@ def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(
     assert len(bots) == 6
     played = 0
     while True:
-        st = web.store.status(game, now=web.now())
+        st = store_status.status(web.store, game, now=web.now())
         if st.state != "active" or st.phase is None or int(st.phase.split()[1]) > LAST_YEAR:
             break
         variant = st.game_variant
         assert variant is not None
-        record = web.store.phase_record(game, st.phase, open_ok=True, submissions=False)
+        record = store_history.phase_record(web.store, game, st.phase, open_ok=True, submissions=False)
         text = _newcomer_orders(variant, record["position"], "France")
         page.locator("textarea[name=orders]").fill(text)
         page.locator("input[name=ready]").check()
@@ -122,11 +124,15 @@ def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(
     page.screenshot(path=str(ARTIFACTS / "practice-adapt-1904.png"), full_page=False)
     assert errors == []
     ctx.close()
-    st = web.store.status(game, now=web.now())
+    st = store_status.status(web.store, game, now=web.now())
     assert st.phase is not None and int(st.phase.split()[1]) > LAST_YEAR
     variant = st.game_variant
     assert variant is not None
-    movement = [h.results or [] for h in web.store.history(game) if h.status == "processed" and h.kind == "movement"]
+    movement = [
+        h.results or []
+        for h in store_history.history(web.store, game)
+        if h.status == "processed" and h.kind == "movement"
+    ]
     assert len(movement) >= 2 * (LAST_YEAR - 1900)
     assert any(r["result"] == "fails" for phase in movement for r in phase), "no bounce at all: nothing was tested"
     bounced = sum(1 for phase in movement for r in phase if r["result"] == "fails" and r["power"] in bots)
@@ -135,8 +141,8 @@ def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(
     )
     repeated = _repeated_bounces(variant, movement, bots)
     if repeated:
-        for n, phase in enumerate(movement):
-            print(n + 1, [(r["power"], r["order"], r["result"]) for r in phase if not r.get("automatic")])
+        for n, results in enumerate(movement):
+            print(n + 1, [(r["power"], r["order"], r["result"]) for r in results if not r.get("automatic")])
     assert repeated == []
 
 

@@ -13,6 +13,8 @@ import pytest
 
 import dippouch.store.press.messages as press
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 
 T0 = datetime.now(UTC)
 
@@ -20,9 +22,9 @@ T0 = datetime.now(UTC)
 @pytest.fixture
 def talk(live_site: LiveSite) -> LiveSite:
     """The site with a standard game, talk, whose England, France and Germany have players."""
-    live_site.store.create_game("talk", "standard", now=T0)
+    store_games.create_game(live_site.store, "talk", "standard", now=T0)
     for power in ("England", "France", "Germany"):
-        live_site.store.assign("talk", power, f"{power} Player", now=T0)
+        store_games.assign(live_site.store, "talk", power, f"{power} Player", now=T0)
     return live_site
 
 
@@ -126,7 +128,7 @@ def test_players_talk_in_the_browser(talk: LiveSite) -> None:
     fr.goto(f"{talk.base}/games/talk/play/France")
     time.sleep(2.5)  # a few of the stream's looks: nothing arrives before the results
     expect(fr.locator("#press-live")).to_have_text("")
-    talk.web.store.process("talk", now=datetime.now(UTC), force=True)
+    store_processing.process(talk.web.store, "talk", now=datetime.now(UTC), force=True)
     expect(fr.locator("#press-live")).to_have_text("New message from England.")
     expect(_thread(fr, "England").locator("summary .unread")).to_have_text("1 unread")
     _shoot(fr, "press-postal-desktop")
@@ -162,10 +164,10 @@ def test_a_reply_by_email_arrives_on_the_open_page(
     }.items():
         monkeypatch.setenv(k, v)
     store = live_site.web.store
-    store.create_game("letters", "standard", now=T0)
-    store.assign("letters", "England", "Ann", now=T0)
-    store.assign("letters", "France", "Bea", now=T0)
-    store.set_email("letters", "France", "bea@example.org", now=T0)
+    store_games.create_game(store, "letters", "standard", now=T0)
+    store_games.assign(store, "letters", "England", "Ann", now=T0)
+    store_games.assign(store, "letters", "France", "Bea", now=T0)
+    store_games.set_email(store, "letters", "France", "bea@example.org", now=T0)
     mail_setup(store, "letters", now=T0, changes={})  # the game's mail takes replies: copies go
     _, key = live_site.web.access.create_key("player", game="letters", power="England", now=T0)
     en = live_site.key_page(key)

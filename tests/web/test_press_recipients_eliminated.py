@@ -7,6 +7,7 @@ from pathlib import Path
 
 from dippouch.catalog import load_variant
 from dippouch.game import position_to_data
+from dippouch.store import games as store_games
 from websupport import Site
 
 
@@ -16,7 +17,7 @@ def test_an_eliminated_power_is_no_recipient(tmp_path: Path) -> None:
     start = position_to_data(v, v.start)
     start["units"] = [u for u in start["units"] if u["power"] != "Austria"]
     start["supply_centers"] = {p: c for p, c in start["supply_centers"].items() if p != "Austria"}
-    site.web.store.create_game("late", "standard", now=site.clock(), position=start)
+    store_games.create_game(site.web.store, "late", "standard", now=site.clock(), position=start)
     france = site.player("late", "France")
     page = france.get("/games/late/play/France").text
     compose = page.split('id="press"', 1)[1]

@@ -15,6 +15,9 @@ import pytest
 
 import dippouch.store.press.messages as press
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import votes as store_votes
 
 ALL = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
@@ -25,9 +28,9 @@ def _now() -> datetime:
 
 def _game(site: LiveSite, name: str, rules: dict[str, Any], position: dict[str, Any] | None = None) -> None:
     """A standard game whose powers have players (named "<Power> Player"), with the press ``rules``."""
-    site.store.create_game(name, "standard", now=_now(), position=position)
+    store_games.create_game(site.store, name, "standard", now=_now(), position=position)
     for power in ALL:
-        site.store.assign(name, power, f"{power} Player", now=_now())
+        store_games.assign(site.store, name, power, f"{power} Player", now=_now())
     press.set_press_rules(site.store, name, rules, now=_now())
     site.web.touched(name)
 
@@ -255,7 +258,7 @@ def test_postal_grey_and_anonymous_press_and_the_end_of_the_game(live_site: Live
         "held until the phase's results"
     )
     assert fr.shown("By the next post") is None
-    site.store.process("post", now=_now(), force=True)
+    store_processing.process(site.store, "post", now=_now(), force=True)
     site.web.touched("post")
     msg = fr.shown("By the next post")
     assert msg is not None
@@ -287,7 +290,7 @@ def test_postal_grey_and_anonymous_press_and_the_end_of_the_game(live_site: Live
     # only, as a private letter stays private after the end unless the game says otherwise
     # (open_private_after_end; tests/press/test_press_privacy.py).
     for power in ALL:
-        site.store.vote("grey", power, True, now=_now())
+        store_votes.vote(site.store, "grey", power, True, now=_now())
     site.web.touched("grey")
     msg = fr.shown("Guess who")
     assert msg is not None

@@ -9,6 +9,8 @@ import pytest
 from fastapi.routing import APIRoute
 
 import dippouch.store.press.messages as store_press
+from dippouch.store import processing as store_processing
+from dippouch.store import votes as store_votes
 from dippouch.web.routes import press as web_press
 from websupport import Site, json_routes
 
@@ -214,7 +216,7 @@ def test_a_visitor_reads_the_press_page_only_once_the_game_is_over_and_its_press
     assert visitor.get("/games/nosuch/press").status_code == 404
     store = site.web.store
     for p in ["England", *OTHERS]:
-        store.vote("demo", p, True, now=site.clock())
+        store_votes.vote(store, "demo", p, True, now=site.clock())
     site.web.touched("demo")
     page = visitor.get("/games/demo/press")
     assert "To the world" in page.text and "Between us" not in page.text  # a letter stays a letter
@@ -235,7 +237,7 @@ def test_a_channel_marks_where_each_phases_talk_begins(site: Site) -> None:
     r = site.api(en, _p("England"), {"to": ["France"], "text": "Spring words"})
     channel = r.json()["channel"]
     site.api(fr, _p("France") + f"/channels/{channel}", {"text": "Spring answer"})
-    site.web.store.process("demo", now=site.web.now(), force=True)
+    store_processing.process(site.web.store, "demo", now=site.web.now(), force=True)
     site.api(en, _p("England"), {"to": ["France"], "text": "Autumn words"})
     page = fr.get(_p("France") + f"/channels/{channel}").json()
     assert [(m["text"], m["phase"]) for m in page["messages"]] == [

@@ -17,6 +17,10 @@ from typer.testing import CliRunner
 from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.play.puzzles import Puzzle, daily_index
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.learning.puzzles import add_puzzles, puzzles
 from websupport import Site
 
@@ -146,14 +150,16 @@ def test_the_finished_public_games_movement_phases_are_read(tmp_path: Path) -> N
     now = site.clock()
     powers = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
     for name in ("open", "hidden", "running"):
-        store.create_game(name, "standard", now=now)
+        store_games.create_game(store, name, "standard", now=now)
         for power in powers:
-            store.assign(name, power, f"{name} {power}", now=now)
-        store.process(name, now=now + timedelta(hours=1), force=True)  # once: twice would be civil disorder
+            store_games.assign(store, name, power, f"{name} {power}", now=now)
+        store_processing.process(
+            store, name, now=now + timedelta(hours=1), force=True
+        )  # once: twice would be civil disorder
         if name != "running":
             for power in powers:
-                if store.status(name, now=now + timedelta(hours=3)).state != "finished":
-                    store.vote(name, power, True, now=now + timedelta(hours=3))
+                if store_status.status(store, name, now=now + timedelta(hours=3)).state != "finished":
+                    store_votes.vote(store, name, power, True, now=now + timedelta(hours=3))
     site.web.access.set_visibility("hidden", "private")
     got = list(store_sources(finished_positions(store)))
     assert [(s.label, s.position["phase"]) for s in got] == [

@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from dippouch.store import processing as store_processing
 from dippouch.web.app import create_app
 from websupport import TEST_SITE, Site
 
@@ -114,7 +115,7 @@ def test_each_page_kind_asks_no_more_than_recorded(site: Site, tmp_path: Path) -
     got["map"], r = count.get(anon, "/games/g/map.svg")
     got["map, 304"], _ = count.get(anon, "/games/g/map.svg", 304, headers={"If-None-Match": r.headers["etag"]})
     got["home"], _ = count.get(anon, "/")
-    site.web.store.process("g", now=site.clock(), force=True)
+    store_processing.process(site.web.store, "g", now=site.clock(), force=True)
     site.web.touched("g")
     got["game page, made after processing"], r = count.get(anon, "/games/g")
     assert "Latest results" in r.text

@@ -11,13 +11,16 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.game import GameSettings
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import votes as store_votes
 from websupport import Site
 
 
 @pytest.fixture
 def site(tmp_path: Path) -> Site:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
-    s.web.store.create_game("g", "standard", now=s.clock())
+    store_games.create_game(s.web.store, "g", "standard", now=s.clock())
     return s
 
 
@@ -76,12 +79,12 @@ def test_an_anonymous_game_hides_its_players_names_while_it_runs(tmp_path: Path)
     """Scores (with names) come only at the end, when an anonymous game shows its names anyway; until then the
     page names no player: not on the chart, the events, nor anywhere else."""
     s = Site(f"sqlite:///{tmp_path / 'a.db'}", limits={})
-    s.web.store.create_game("a", "standard", now=s.clock(), settings=GameSettings(anonymous=True))
-    s.web.store.assign("a", "France", "Zebulon Secretname", now=s.clock())
+    store_games.create_game(s.web.store, "a", "standard", now=s.clock(), settings=GameSettings(anonymous=True))
+    store_games.assign(s.web.store, "a", "France", "Zebulon Secretname", now=s.clock())
     assert "Secretname" not in s.browser().get("/games/a/records").text
     assert "Secretname" not in s.browser().get("/api/games/a/records").text
     for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey", "France"):
-        s.web.store.vote("a", power, True, now=s.clock())
+        store_votes.vote(s.web.store, "a", power, True, now=s.clock())
     s.web.touched("a")  # as the web's own vote does: the game's marker is read afresh
     data = s.browser().get("/api/games/a/records").json()
     assert {r["power"]: r["player"] for r in data["scores"]}["France"] == "Zebulon Secretname"
@@ -91,8 +94,8 @@ def test_a_game_no_system_can_share_out_still_shows_its_records(tmp_path: Path) 
     """1897 opens with builds: processed with none ordered, nobody has a unit or a centre and the game ends with
     no powers left. Draw-size scoring has nobody to share it among; the page says so and shows the rest."""
     s = Site(f"sqlite:///{tmp_path / 'e.db'}", limits={})
-    s.web.store.create_game("e", "1897", now=s.clock())
-    s.web.store.process("e", now=s.clock(), force=True)
+    store_games.create_game(s.web.store, "e", "1897", now=s.clock())
+    store_processing.process(s.web.store, "e", now=s.clock(), force=True)
     data = s.browser().get("/api/games/e/records").json()
     assert data["finished"] is True and data["scores"] is None
     assert "nobody survived to share the game" in data["scores_note"]

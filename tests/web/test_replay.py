@@ -16,6 +16,10 @@ from PIL import Image
 from dippouch.catalog import load_variant
 from dippouch.game import position_to_data
 from dippouch.play.replays import FRAME_MS, LAST_FRAME_MS, replay_frames
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
+from dippouch.store import votes as store_votes
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.web.http import jobs
@@ -50,13 +54,13 @@ def finished_w3k(store: GameStore, name: str, now: datetime, phases: int = 2) ->
     v = load_variant("w3k")
     units = {"Crown": ["A lon", "A yor"], "Montrose": ["A edi", "F gls"], "Ormond": ["A dub", "A bel"]}
     start = board(v, "Summer 1642", units, KINGDOMS)
-    store.create_game(name, "w3k", now=now, position=position_to_data(v, start))
-    store.submit(name, "Crown", "A London - Middlesex", now=now)
+    store_games.create_game(store, name, "w3k", now=now, position=position_to_data(v, start))
+    store_submissions.submit(store, name, "Crown", "A London - Middlesex", now=now)
     for _ in range(phases):
-        store.process(name, now=now, force=True)
+        store_processing.process(store, name, now=now, force=True)
     for power in KINGDOMS:
-        store.assign(name, power, f"{power} Player", now=now)  # a power nobody plays has no vote
-    endings = [store.vote(name, power, True, now=now) for power in KINGDOMS]
+        store_games.assign(store, name, power, f"{power} Player", now=now)  # a power nobody plays has no vote
+    endings = [store_votes.vote(store, name, power, True, now=now) for power in KINGDOMS]
     assert endings[-1] is not None and endings[-1].kind == "draw", endings
 
 

@@ -16,6 +16,9 @@ from test_replay import finished_w3k
 
 from browsersupport import PHONE, LiveSite, running_site, shoot, watch_errors
 from dbsupport import migrated_sqlite
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 WIDE = {"width": 1366, "height": 900}
 SIZES = [pytest.param(WIDE, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -35,11 +38,11 @@ def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Li
     a W3K game finished by a draw between kingdoms."""
     db = tmp_path_factory.mktemp("replay") / "site.db"
     with running_site(migrated_sqlite(db), chromium) as s:
-        s.store.create_game("g", "standard", now=T0)
+        store_games.create_game(s.store, "g", "standard", now=T0)
         for phase, orders in ORDERS.items():
             for power, text in orders.items():
-                s.store.submit("g", power, text, now=T0, phase=phase)
-            assert s.store.process("g", now=T0, force=True) == [phase]
+                store_submissions.submit(s.store, "g", power, text, now=T0, phase=phase)
+            assert store_processing.process(s.store, "g", now=T0, force=True) == [phase]
         finished_w3k(s.store, "w3k", T0)
         yield s
 

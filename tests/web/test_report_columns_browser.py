@@ -9,6 +9,9 @@ from datetime import UTC, datetime
 import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 
 T0 = datetime.now(UTC)
 
@@ -23,17 +26,18 @@ LINES = """r => { const s = getComputedStyle(r), lh = parseFloat(s.lineHeight) |
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_report_keeps_its_columns_and_scrolls_by_keyboard(live_site: LiveSite, size: dict[str, int]) -> None:
     store = live_site.store
-    store.create_game("classic", "standard", now=T0)
+    store_games.create_game(store, "classic", "standard", now=T0)
     for power in ("England", "France", "Germany"):
-        store.assign("classic", power, f"{power} Player", now=T0)
-    store.submit(
+        store_games.assign(store, "classic", power, f"{power} Player", now=T0)
+    store_submissions.submit(
+        store,
         "classic",
         "France",
         "A Paris - Burgundy\nF Brest - Mid-Atlantic Ocean\nA Marseilles S A Paris - Burgundy",
         now=T0,
     )
-    store.submit("classic", "Germany", "A Munich - Burgundy\nF Kiel - Denmark", now=T0)
-    store.process("classic", now=T0, force=True)
+    store_submissions.submit(store, "classic", "Germany", "A Munich - Burgundy\nF Kiel - Denmark", now=T0)
+    store_processing.process(store, "classic", now=T0, force=True)
     page = live_site.context(size).new_page()
     errors = watch_errors(page)
     page.goto(f"{live_site.base}/games/classic")

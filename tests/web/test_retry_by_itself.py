@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from browsersupport import LiveSite
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 from dippouch.web.http.budget import WorkBudget
 from websupport import Site
 
@@ -29,8 +31,8 @@ def test_a_refused_drawing_says_when_and_links_to_itself(tmp_path: Path) -> None
 
 
 def test_the_page_asks_again_by_itself_and_the_drawing_comes(live_site: LiveSite) -> None:
-    live_site.store.create_game("g", "standard", now=live_site.now())
-    live_site.store.process("g", now=live_site.now(), force=True)
+    store_games.create_game(live_site.store, "g", "standard", now=live_site.now())
+    store_processing.process(live_site.store, "g", now=live_site.now(), force=True)
     live_site.app.state.budget = WorkBudget(0.5, 5.0)  # the GIF leaves a debt of some seconds
     page = live_site.context().new_page()
     assert page.goto(f"{live_site.base}/games/g/replay.gif").status == 200
@@ -49,8 +51,8 @@ def test_the_page_asks_again_by_itself_and_the_drawing_comes(live_site: LiveSite
         raise AssertionError("the drawing never came")
     assert page.url.endswith("/games/g/replay.webp")
     # Stopped, it stays: no request made again once the wait is over.
-    live_site.store.create_game("h", "standard", now=live_site.now())
-    live_site.store.process("h", now=live_site.now(), force=True)
+    store_games.create_game(live_site.store, "h", "standard", now=live_site.now())
+    store_processing.process(live_site.store, "h", now=live_site.now(), force=True)
     live_site.app.state.budget = WorkBudget(0.5, 5.0)  # a full share again
     assert page.goto(f"{live_site.base}/games/h/replay.gif").status == 200
     refused = page.goto(f"{live_site.base}/games/h/replay.webp")

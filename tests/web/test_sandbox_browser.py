@@ -8,6 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import games as store_games
+from dippouch.store import submissions as store_submissions
+from dippouch.store import transfer as store_transfer
 
 
 def _wide(page: Any) -> int:
@@ -105,10 +108,10 @@ def test_a_live_phase_s_sandbox_adjudicates_a_convoy_and_a_retreat_and_never_tou
     from playwright.sync_api import expect
 
     store = live_site.store
-    store.create_game("live", "standard", now=live_site.now())
-    store.submit("live", "France", "A par - bur", now=live_site.now())
+    store_games.create_game(store, "live", "standard", now=live_site.now())
+    store_submissions.submit(store, "live", "France", "A par - bur", now=live_site.now())
     phase = live_site.web.access.phases("live")[-1]
-    before = store.export_game("live")
+    before = store_transfer.export_game(store, "live")
     page = live_site.context(DESKTOP).new_page()
     errors = watch_errors(page)
     page.goto(f"{live_site.base}/games/live/phases/{phase.id}")
@@ -142,7 +145,7 @@ def test_a_live_phase_s_sandbox_adjudicates_a_convoy_and_a_retreat_and_never_tou
     assert page.url == here
     shoot(page, "web", "sandbox-live-retreat-desktop")
 
-    assert store.export_game("live") == before  # phases, submissions, votes, events: all as they were
+    assert store_transfer.export_game(store, "live") == before  # phases, submissions, votes, events: all as they were
     game = live_site.web.access.phases("live")
     assert [(h.id, h.status) for h in game] == [(phase.id, "open")]
     assert errors == []

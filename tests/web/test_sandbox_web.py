@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from dippouch.store import transfer as store_transfer
 from dippouch.store.people.persons import create_person
 from websupport import Site
 
@@ -59,7 +60,7 @@ def test_a_live_phase_s_sandbox_adjudicates_a_convoy_and_a_retreat_and_never_tou
     sent = site.api(france, f"/api/games/{game}/powers/France/orders", {"text": "A par - bur"})
     assert sent.status_code == 200, sent.text
     phase = site.web.access.phases(game)[-1]
-    before = site.web.store.export_game(game)
+    before = store_transfer.export_game(site.web.store, game)
     c = site.browser()  # a visitor, not signed in: the game is public
     page = c.get(f"/games/{game}/phases/{phase.id}")
     assert page.status_code == 200 and "Open in a sandbox" in page.text
@@ -94,7 +95,9 @@ def test_a_live_phase_s_sandbox_adjudicates_a_convoy_and_a_retreat_and_never_tou
     view = c.get("/api" + here).json()
     assert view["phase"] == "Spring 1902 Retreats" and view["orders"] == "A bur - ruh"
 
-    assert site.web.store.export_game(game) == before  # phases, submissions, votes, events: all as they were
+    assert (
+        store_transfer.export_game(site.web.store, game) == before
+    )  # phases, submissions, votes, events: all as they were
 
 
 def test_a_variant_s_opening_the_share_link_read_only_and_a_person_s_list(site: Site) -> None:

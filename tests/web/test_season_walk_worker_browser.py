@@ -46,6 +46,8 @@ import dippouch.cli.mail  # noqa: F401 - registers the mail commands
 from browsersupport import ARTIFACTS, LiveSite, running_site, watch_errors
 from dippouch.cli import app
 from dippouch.store import deadlines as store_deadlines
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.store.mail.review import review_state
 from dippouch.store.models import GameRow, PhaseRow
 from mailservers import ImapServer, SmtpServer, start_dovecot, start_smtp, worker_mail_env
@@ -130,7 +132,7 @@ def phase_name(page: Any) -> str:
 
 
 def status(site: LiveSite) -> dict[str, Any]:
-    st = site.store.status(GAME, now=site.now())
+    st = store_status.status(site.store, GAME, now=site.now())
     return {"phase": st.phase, "deadline": st.deadline}
 
 
@@ -147,7 +149,7 @@ def pick(page: Any, loc: str, text: str) -> None:
 
 
 def orders_of(site: LiveSite, phase: str) -> dict[str, list[str]]:
-    return {p: list(o) for p, o in site.store.phase_record(GAME, phase)["orders"].items()}
+    return {p: list(o) for p, o in store_history.phase_record(site.store, GAME, phase)["orders"].items()}
 
 
 @pytest.fixture
@@ -261,7 +263,7 @@ def _walk(
     # ------------------------------------------------------------ the deadline passes; nobody clicks
     wait_until(
         "the worker to take the Summer mail in",
-        lambda: len(site.store.phase_record(GAME, "Summer 1642 Movement")["submissions"]) >= 5,
+        lambda: len(store_history.phase_record(site.store, GAME, "Summer 1642 Movement")["submissions"]) >= 5,
         timeout=60,
     )
     wait_until(
@@ -370,7 +372,7 @@ def _walk(
     shot(crown, "crown-winter-desktop")
     deadline_in(site, SOON)
     wait_until("the worker to process Winter", lambda: status(site)["phase"] == "Spring 1643 Movement", timeout=60)
-    winter = site.store.phase_record(GAME, "Winter 1643 Adjustments")
+    winter = store_history.phase_record(site.store, GAME, "Winter 1643 Adjustments")
     units = {(u["power"], u["unit"]) for u in winter["next_position"]["units"]}
     assert {("Cumberland", "F fur"), ("Crown", "A wor")} <= units
 

@@ -11,6 +11,9 @@ import pytest
 
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone
 from dippouch.play.tournaments import add_game, new_tournament
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import votes as store_votes
 from dippouch.store.people.persons import create_person, seat_person
 
 
@@ -18,15 +21,15 @@ def drawn_at_once(site: LiveSite, game: str, ann: int, bob: int) -> None:
     """``game`` drawn in its first phase by all seven: Ann France, Bob Germany, the others seated by name only
     ("Zed" England, "Rus" Russia ...), on their home centres (Russia 4, the others 3: Σc² = 70)."""
     now = site.now()
-    site.store.create_game(game, "standard", now=now)
+    store_games.create_game(site.store, game, "standard", now=now)
     for power, person in (("France", ann), ("Germany", bob)):
-        site.store.assign(game, power, f"{game} {power}", now=now)
+        store_games.assign(site.store, game, power, f"{game} {power}", now=now)
         seat_person(site.store, game, power, person, now=now)
     for power, name in (("England", "Zed"), ("Russia", "Rus"), ("Austria", "Aus"), ("Italy", "Ita"), ("Turkey", "Tur")):
-        site.store.assign(game, power, name, now=now)
+        store_games.assign(site.store, game, power, name, now=now)
     for power in ("France", "Germany", "England", "Russia", "Austria", "Italy", "Turkey"):
-        site.store.vote(game, power, True, now=now)
-    assert site.store.status(game, now=now).state == "finished"
+        store_votes.vote(site.store, game, power, True, now=now)
+    assert store_status.status(site.store, game, now=now).state == "finished"
 
 
 def _person_with_game_key(site: LiveSite, pid: int, game: str, size: dict[str, int], **options: Any) -> Any:
@@ -78,7 +81,7 @@ def test_no_serious_axe_violation_on_the_tournament_pages(live_site: LiveSite, s
     now = site.now()
     ann, bob = (create_person(site.store, n, now=now) for n in ("Ann", "Bob"))
     drawn_at_once(site, "club1", ann, bob)
-    site.store.create_game("club2", "standard", now=now)
+    store_games.create_game(site.store, "club2", "standard", now=now)
     new_tournament(site.store, "Club night", "sos", creator_id=ann, now=now)
     for game, rnd in (("club1", "1"), ("club2", "2")):
         add_game(site.store, "Club night", game, in_round=rnd, now=now)

@@ -19,6 +19,8 @@ import sqlalchemy as sa
 
 from dippouch.game import GameSettings
 from dippouch.play.tournaments import Key, rank_players
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 from dippouch.store.people.persons import create_person
 from websupport import Site, check_api_answer
 
@@ -36,7 +38,7 @@ class World:
         for game in ("g1", "g2", "g3"):
             site.new_game(game)
         site.new_game("w1", "w3k")
-        store.create_game("practice1", "standard", now=now, settings=GameSettings(practice="tag"))
+        store_games.create_game(store, "practice1", "standard", now=now, settings=GameSettings(practice="tag"))
         site.new_game("secret1")
         site.web.access.set_visibility("secret1", "private")
         # Ann coordinates g2 (a game coordinator's key in her session); Bob coordinates nothing.
@@ -241,8 +243,8 @@ def test_why_a_game_is_not_counted_is_said_in_the_page_s_language(tmp_path: Path
 
     site = Site(f"sqlite:///{tmp_path / 't.db'}", limits={})
     store, now = site.web.store, site.clock()
-    store.create_game("empty", "1897", now=now)
-    store.process("empty", now=now, force=True)
+    store_games.create_game(store, "empty", "1897", now=now)
+    store_processing.process(store, "empty", now=now, force=True)
     create_tournament(store, "Cup", system="dss", variant=None, creator_id=None, now=now)
     add_game(store, "Cup", "empty", round_number=None, now=now)
     games = sa.table("tournaments", sa.column("name", sa.String()), sa.column("games", sa.JSON()))

@@ -12,7 +12,9 @@ import pytest
 
 from browsersupport import ARTIFACTS, DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.game import GameSettings
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
+from dippouch.store import status as store_status
 from dippouch.store.people.persons import create_person, seat_person
 
 T0 = datetime.now(UTC)
@@ -22,9 +24,9 @@ POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"
 def _table(site: LiveSite) -> dict[str, Any]:
     """Game 'walk', majority rule, its creator seated as France; each power's page open (Italy's on a phone)."""
     store = site.store
-    store.create_game("walk", "standard", now=T0, settings=GameSettings(vote_rule="majority"))
+    store_games.create_game(store, "walk", "standard", now=T0, settings=GameSettings(vote_rule="majority"))
     for power in POWERS:
-        store.assign("walk", power, f"{power} Player", now=T0)
+        store_games.assign(store, "walk", power, f"{power} Player", now=T0)
     pid = create_person(store, "Creator", now=T0, email="creator@example.org")
     store_openings.open_game(store, "walk", now=T0, creator_id=pid)
     seat_person(store, "walk", "France", pid, now=T0)
@@ -103,11 +105,11 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     italy.reload()
     expect(italy.locator("#proposal-1")).to_contain_text("refused")
     expect(italy.locator("#proposal-1")).to_contain_text("No: England, Germany, Russia, Turkey.")
-    assert live_site.store.status("walk", now=live_site.now()).state != "paused"
+    assert store_status.status(live_site.store, "walk", now=live_site.now()).state != "paused"
     _shoot(italy, "pause-refused-phone")
 
     # An extension of 24 hours: France, Italy, Austria and England say yes: passed, the deadline moved.
-    before = live_site.store.status("walk", now=live_site.now()).deadline
+    before = store_status.status(live_site.store, "walk", now=live_site.now()).deadline
     _propose(france, "extend", "24")
     _vote(italy, 2, True)
     _vote(pages["Austria"], 2, True)
@@ -121,7 +123,7 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     _shoot(italy, "extension-open-phone-dark")
     _vote(pages["England"], 2, True)
     expect(pages["England"].locator("#proposal-2")).to_contain_text("passed")
-    after = live_site.store.status("walk", now=live_site.now()).deadline
+    after = store_status.status(live_site.store, "walk", now=live_site.now()).deadline
     assert before is not None and after is not None and (after - before).total_seconds() == 24 * 3600
 
     # A draw of every survivor under the majority rule, by the page's one draw control (its button proposes it,
@@ -135,7 +137,7 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     italy.locator("#draw").screenshot(path=str(ARTIFACTS / "votes" / "draw-open-phone-box.png"))
     for power in ("Russia", "Turkey", "Austria"):
         _draw(pages[power])
-    st = live_site.store.status("walk", now=live_site.now())
+    st = store_status.status(live_site.store, "walk", now=live_site.now())
     assert st.state == "finished" and st.ending is not None and st.ending.kind == "draw"
     france.reload()
     italy.reload()

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch.cli import app, register_commands
+from dippouch.store import status as store_status
 from websupport import Site, page_words
 
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -69,14 +70,14 @@ def _ballot(site: Site, door: str, players: dict[str, Any], power: str, pid: int
 def test_each_kind_passes_through_each_door(tmp_path: Path, door: str, kind: str) -> None:
     site, players = _site(tmp_path)
     store = site.web.store
-    before = store.status("demo", now=site.clock())
+    before = store_status.status(store, "demo", now=site.clock())
     said = _propose(site, door, players, kind, tmp_path)
     assert "Proposal 1 is open" in said, said
     for power in ("Austria", "England", "Germany", "Italy", "Russia"):
         _ballot(site, door, players, power, 1, True, tmp_path)
     said = _ballot(site, door, players, "Turkey", 1, True, tmp_path)
     assert "Proposal 1 passed" in said, said
-    st = store.status("demo", now=site.clock())
+    st = store_status.status(store, "demo", now=site.clock())
     if kind == "pause":
         assert st.state == "paused"
     elif kind == "extend":
@@ -117,7 +118,7 @@ def test_a_refusal_is_the_same_words_at_every_door(tmp_path: Path, door: str) ->
             else html.unescape(r.text)
         )
     assert "scores a draw the same whoever it names" in " ".join(said.split()), said
-    assert site.web.store.status("demo", now=site.clock()).state != "finished"
+    assert store_status.status(site.web.store, "demo", now=site.clock()).state != "finished"
 
 
 def test_the_page_shows_who_voted_what_in_an_open_game_and_counts_under_a_secret_ballot(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.store import games as store_games
 from websupport import Site
 
 
@@ -36,7 +37,8 @@ def test_the_line_check_names_each_lines_subject_and_the_units_left_without_an_o
 def test_builds_are_about_their_site_and_transfers_about_no_unit(site: Site) -> None:
     """Each build is about its own site (so several builds each keep a line); a W3K supply transfer and a
     waive are about no unit or site (each stands alone)."""
-    site.web.store.create_game(
+    store_games.create_game(
+        site.web.store,
         "w",
         "w3k",
         now=datetime.now(UTC),
@@ -56,7 +58,8 @@ def test_builds_are_about_their_site_and_transfers_about_no_unit(site: Site) -> 
 
 
 def test_a_fleet_move_onto_a_coast_names_the_coast_for_the_map(site: Site) -> None:
-    site.web.store.create_game(
+    store_games.create_game(
+        site.web.store,
         "s",
         "standard",
         now=datetime.now(UTC),

@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 
 from dippouch.catalog import load_variant
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
@@ -35,14 +37,14 @@ def _game(server: dict[str, Any], variant: str, power: str, position: dict[str, 
     """A new game (at ``position``, in the adjudication contract's shape) and a player key for ``power``."""
     web = server["web"]
     name = f"{variant}-{next(_games)}"
-    web.store.create_game(name, variant, now=datetime.now(UTC), position=position)
+    store_games.create_game(web.store, name, variant, now=datetime.now(UTC), position=position)
     _, secret = web.access.create_key("player", game=name, power=power, now=datetime.now(UTC))
     return name, secret
 
 
 def _standing(server: dict[str, Any], game: str, power: str) -> list[str]:
     """The accepted orders of the power's standing version, as the store keeps them."""
-    rec = server["web"].store.phase_record(game, open_ok=True)
+    rec = store_history.phase_record(server["web"].store, game, open_ok=True)
     subs = [s for s in rec["submissions"] if s["power"] == power and s.get("stands", True) and not s["late"]]
     assert subs, f"no standing version of {power} in {game}"
     return [ln["order"] for ln in subs[-1]["lines"] if ln["order"] and not ln["error"]]

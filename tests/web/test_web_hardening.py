@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dippouch.core.variant import Variant
+from dippouch.store import processing as store_processing
 from websupport import START, Site
 
 
@@ -222,7 +223,7 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
     assert re.search(rb"Pages:\s+5\n", size), size
     assert len(calls) == 1
     site.clock.advance(days=5)
-    site.web.store.process("g", now=site.clock(), force=True)
+    store_processing.process(site.web.store, "g", now=site.clock(), force=True)
     site.web.touched("g") if hasattr(site.web, "touched") else None
     assert site.browser().get("/games/g/map.pdf").status_code == 200
     assert len(calls) == 2  # a new phase, a new picture, drawn once

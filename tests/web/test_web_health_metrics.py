@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 from dippouch.web.app import create_app
 from dippouch.worker.service import Worker
 from websupport import TEST_SITE
@@ -102,12 +104,12 @@ def _health(port: int) -> dict[str, object] | None:
 def _due_game(db: str) -> GameStore:
     store = GameStore(db)
     settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
-    store.create_game("g", "standard", now=store.clock() - timedelta(hours=2), settings=settings)
+    store_games.create_game(store, "g", "standard", now=store.clock() - timedelta(hours=2), settings=settings)
     return store
 
 
 def _processed(store: GameStore) -> list[str]:
-    return [r.name for r in store.history("g") if r.status == "processed"]
+    return [r.name for r in store_history.history(store, "g") if r.status == "processed"]
 
 
 def test_serve_processes_deadlines_itself_on_the_single_machine_default(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from test_web_browser import ARTIFACTS, PHONE, _context, _errors, _shoot
 
 import browsersupport
 from dippouch.mail.intake import take_in
+from dippouch.store import history as store_history
 from dippouch.store.mail.review import review_state
 from photosupport import need_tesseract, photo
 from websupport import Site
@@ -62,7 +63,7 @@ def browser(chromium: Any) -> Any:
 
 def _recorded(site: Site, power: str) -> str:
     st = review_state(site.web.store, "g", now=site.clock())
-    rec = site.web.store.phase_record("g", phase_id=st.phase_id)
+    rec = store_history.phase_record(site.web.store, "g", phase_id=st.phase_id)
     subs = [s for s in rec["submissions"] if s["power"] == power]
     return str(subs[-1]["text"]) if subs else ""
 

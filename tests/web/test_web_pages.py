@@ -11,6 +11,8 @@ import sqlalchemy as sa
 
 from dippouch.catalog import load_variant
 from dippouch.game import check_orders
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
 from test_shelf_sample import heavy_variants
 from websupport import Site
 
@@ -206,28 +208,28 @@ def test_the_desk_seats_players_with_their_address_for_mail(site: Site) -> None:
         c, "/games/m/coordinate/assign", {"power": "France", "player": "Ann", "email": "Ann <ann@Example.ORG>"}
     )
     assert r.status_code == 200
-    assert site.web.store.emails("m")["France"] == ("Ann", "ann@example.org")
+    assert store_games.emails(site.web.store, "m")["France"] == ("Ann", "ann@example.org")
     assert "ann@example.org" in c.get("/games/m/coordinate").text
     r = site.post_form(c, "/games/m/coordinate/email", {"power": "France", "email": "ann@new.example"})
     assert r.status_code == 303
-    assert site.web.store.emails("m")["France"] == ("Ann", "ann@new.example")
+    assert store_games.emails(site.web.store, "m")["France"] == ("Ann", "ann@new.example")
     r = site.post_form(c, "/games/m/coordinate/assign", {"power": "Italy", "player": "Ines", "email": "not an address"})
     assert r.status_code == 400 and "is not an e-mail address" in r.text
-    assert "Italy" not in site.web.store.emails("m")  # nothing half-done
+    assert "Italy" not in store_games.emails(site.web.store, "m")  # nothing half-done
     auth = {"Authorization": f"Bearer {site.coordinator_key}"}
     r = site.browser().post(
         "/api/games/m/players", json={"power": "Italy", "player": "Ines", "email": "ines@example.org"}, headers=auth
     )
-    assert r.status_code == 200 and site.web.store.emails("m")["Italy"] == ("Ines", "ines@example.org")
+    assert r.status_code == 200 and store_games.emails(site.web.store, "m")["Italy"] == ("Ines", "ines@example.org")
     r = site.browser().post("/api/games/m/players/Italy/email", json={"email": "ines@new.example"}, headers=auth)
-    assert r.status_code == 200 and site.web.store.emails("m")["Italy"] == ("Ines", "ines@new.example")
+    assert r.status_code == 200 and store_games.emails(site.web.store, "m")["Italy"] == ("Ines", "ines@new.example")
     # A player cannot change addresses (the address decides whose mail counts as that power's orders).
     fr = site.player("m", "Germany", "Gus")
     assert (
         site.post_form(fr, "/games/m/coordinate/email", {"power": "France", "email": "evil@example.org"}).status_code
         == 403
     )
-    assert site.web.store.emails("m")["France"] == ("Ann", "ann@new.example")
+    assert store_games.emails(site.web.store, "m")["France"] == ("Ann", "ann@new.example")
 
 
 def test_export_and_import(site: Site) -> None:
@@ -389,7 +391,7 @@ def test_calendar_feed_dates_a_phase_processed_early_by_its_processing(site: Sit
     """The web feed says what the CLI's does: a phase processed before its deadline ended when it was processed."""
     site.new_game("early")
     site.clock.advance(days=1)
-    site.web.store.process("early", now=site.clock(), force=True)
+    store_processing.process(site.web.store, "early", now=site.clock(), force=True)
     text = site.browser().get("/games/early/calendar.ics").text
     spring = next(e for e in text.split("BEGIN:VEVENT")[1:] if "Spring 1901" in e)
     assert f"DTSTART:{site.clock():%Y%m%dT%H%M%SZ}" in spring, spring

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.store import GameStore
+from dippouch.store import processing as store_processing
 from dippouch.web.http.service import PAGE_TTL, STATE_TTL
 from websupport import Site
 
@@ -28,7 +29,7 @@ def _worker_processes(site: Site) -> None:
     """Process the open phase from another store, as a worker process would (the web app is not told)."""
     other = GameStore(site.db)  # type: ignore[attr-defined]
     try:
-        assert other.process("g", now=site.clock(), force=True) == ["Spring 1901 Movement"]
+        assert store_processing.process(other, "g", now=site.clock(), force=True) == ["Spring 1901 Movement"]
     finally:
         other.close()
 

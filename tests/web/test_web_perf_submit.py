@@ -1,7 +1,7 @@
 """A submission reads a bounded number of rows however many versions its power has sent, and still picks the same standing version as the rule over every version does.
 
 Counted, not timed: an ORM "load" event counts the submission rows built from the database, and a cursor
-event counts the SQL statements, so the test fails if ``GameStore.submit`` goes back to loading every earlier
+event counts the SQL statements, so the test fails if ``dippouch.store.submissions.submit`` goes back to loading every earlier
 version (it did: a hot phase's hundreds of versions made each submission cost O(versions)).
 """
 
@@ -18,6 +18,9 @@ import sqlalchemy as sa
 
 from dippouch.game import GameError
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.models import SubmissionRow
 from dippouch.store.standing import standing as _standing
 
@@ -48,23 +51,23 @@ def counting(store: GameStore) -> Iterator[dict[str, int]]:
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
     st = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
-    st.create_game("g", "standard", now=T0)
+    store_games.create_game(st, "g", "standard", now=T0)
     yield st
     st.close()
 
 
 def _fill(store: GameStore, versions: int, start: int = 0) -> None:
     for i in range(start, start + versions):
-        store.submit("g", "France", ORDERS if i % 3 else "", now=T0 + timedelta(minutes=i))
+        store_submissions.submit(store, "g", "France", ORDERS if i % 3 else "", now=T0 + timedelta(minutes=i))
 
 
 def test_submit_reads_a_bounded_number_of_rows(store: GameStore) -> None:
     _fill(store, 3)
     with counting(store) as few:
-        store.submit("g", "France", ORDERS, now=T0 + timedelta(hours=1))
+        store_submissions.submit(store, "g", "France", ORDERS, now=T0 + timedelta(hours=1))
     _fill(store, 200, start=3)
     with counting(store) as many:
-        res = store.submit("g", "France", ORDERS, now=T0 + timedelta(hours=5))
+        res = store_submissions.submit(store, "g", "France", ORDERS, now=T0 + timedelta(hours=5))
     assert res.version == 205
     # The standing version (and, for "version N stands", the one it names): a row or two, not 205.
     assert many["rows"] <= 2, many
@@ -72,10 +75,10 @@ def test_submit_reads_a_bounded_number_of_rows(store: GameStore) -> None:
 
 
 def test_version_instruction_reads_a_bounded_number_of_rows(store: GameStore) -> None:
-    store.submit("g", "France", "Version 7\n" + ORDERS, now=T0)
+    store_submissions.submit(store, "g", "France", "Version 7\n" + ORDERS, now=T0)
     _fill(store, 100, start=1)
     with counting(store) as seen:
-        res = store.submit("g", "France", "Version 7 stands", now=T0 + timedelta(hours=3))
+        res = store_submissions.submit(store, "g", "France", "Version 7 stands", now=T0 + timedelta(hours=3))
     assert (res.reinstates, res.standing) == (1, 1)
     assert seen["rows"] <= 4, seen
 
@@ -84,7 +87,7 @@ def test_standing_version_matches_the_rule_over_every_version(store: GameStore) 
     """Random versions of two powers: on time and late (received times out of order, as post typed in later is), with
     no accepted order (recorded, replacing nothing), labelled, and "version N stands" naming our number or
     the player's. After each, the store's answer is the rule applied to every row of the power."""
-    deadline = store.status("g", now=T0).deadline
+    deadline = store_status.status(store, "g", now=T0).deadline
     assert deadline is not None
     rng = random.Random(13)
     for i in range(80):
@@ -100,7 +103,7 @@ def test_standing_version_matches_the_rule_over_every_version(store: GameStore) 
             text = ORDERS
         power = rng.choice(["France", "Germany"])
         try:
-            res = store.submit("g", power, text, now=received)
+            res = store_submissions.submit(store, "g", power, text, now=received)
         except GameError:
             continue  # names no version, or one that is itself an instruction: refused, as before
         with store.session() as s:
@@ -109,16 +112,16 @@ def test_standing_version_matches_the_rule_over_every_version(store: GameStore) 
         assert res.standing == (expected.version if expected is not None else None), (i, text, received)
         # The game's status (pages, the CLI) asks the database for every power's standing version at once.
         latest = _standing(rows, deadline, on_time_only=False)
-        shown = {p.power: p.version for p in store.status("g", now=T0, drift=False).powers if p.version}
+        shown = {p.power: p.version for p in store_status.status(store, "g", now=T0, drift=False).powers if p.version}
         assert shown == {p: r.version for p, r in latest.items()}, (i, text, received)
 
 
 def test_status_reads_each_powers_standing_version_only(store: GameStore) -> None:
     """The game page's status after every submission: a row or two a power, not every version."""
     _fill(store, 150)
-    store.submit("g", "Germany", ORDERS.replace("par", "mun"), now=T0)
-    store.submit("g", "France", "Version 2 stands", now=T0 + timedelta(days=1))
+    store_submissions.submit(store, "g", "Germany", ORDERS.replace("par", "mun"), now=T0)
+    store_submissions.submit(store, "g", "France", "Version 2 stands", now=T0 + timedelta(days=1))
     with counting(store) as seen:
-        st = store.status("g", now=T0, drift=False)
+        st = store_status.status(store, "g", now=T0, drift=False)
     assert {p.power: p.version for p in st.powers if p.version} == {"France": 2, "Germany": 1}
     assert seen["rows"] <= 4, seen

@@ -12,6 +12,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.play.reports import stored_report
+from dippouch.store import games as store_games
 from mailservers import SmtpServer
 from websupport import Site
 
@@ -148,7 +149,7 @@ def test_the_order_box_example_in_a_retreat_phase_is_a_retreat(site: Site) -> No
         "home_centers": {p: sorted(v.map.provinces[h].abbr for h in hs) for p, hs in v.start.homes.items()},
         "dislodged": [{"power": "France", "unit": "A par", "retreats": ["gas", "pic"], "attacker_from": "bur"}],
     }
-    site.web.store.create_game("r", "standard", now=START, position=position)
+    store_games.create_game(site.web.store, "r", "standard", now=START, position=position)
     page = site.player("r", "France").get("/games/r/play/France").text
     assert _placeholder(page).splitlines() == ["A Paris R Gascony"], _placeholder(page)
 
@@ -286,7 +287,7 @@ def test_a_w3k_draw_between_kingdoms_passes_when_all_vote(site: Site) -> None:
         "supply_centers": {"Crown": ["lon", "yor"], "Argyll": ["edi", "gls"]},
         "home_centers": {p: [] for p in v.power_names},
     }
-    site.web.store.create_game("k", "w3k", now=START, position=position)
+    store_games.create_game(site.web.store, "k", "w3k", now=START, position=position)
     crown, argyll = site.player("k", "Crown"), site.player("k", "Argyll")
     r = site.api(crown, "/api/games/k/powers/Crown/vote", {"draw": True})
     assert r.status_code == 200 and r.json()["ending"] is None

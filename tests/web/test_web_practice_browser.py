@@ -13,6 +13,7 @@ from test_web_browser import ARTIFACTS
 from browsersupport import served
 from dbsupport import migrated_sqlite
 from dippouch.bots.seats import bot_seats
+from dippouch.store import status as store_status
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +68,7 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
     assert inside <= box, f"the practice link runs {inside - box} px past its box"
     web = server["web"]
     assert len(bot_seats(web.store, game)) == 6
-    st = web.store.status(game, now=web.now())
+    st = store_status.status(web.store, game, now=web.now())
     assert sum(1 for p in st.powers if p.version is not None) == 6  # the bots have sent their orders
     assert power == "France"
     # Orders marked ready move the game on at once: the bots are always ready.
@@ -86,7 +87,7 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
     page.wait_for_url("**/play/France")
     # The flash, not the screen reader's copy of it (written into the status region after load).
     expect(page.locator("#flash")).to_contain_text("Spring 1901 Movement has been processed")
-    assert web.store.status(game, now=web.now()).phase == "Fall 1901 Movement"
+    assert store_status.status(web.store, game, now=web.now()).phase == "Fall 1901 Movement"
     page.screenshot(path=str(ARTIFACTS / f"practice-after-ready-{label}.png"), full_page=False)
     assert errors == []
     ctx.close()

@@ -16,6 +16,8 @@ import pytest
 from dippouch.bots.practice import practice_idle, stop_left_practice_games
 from dippouch.bots.seats import bot_seats
 from dippouch.game import GameSettings
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.store.bots import open_practice_games
 from dippouch.web.views.practice import client_tag
 from dippouch.worker.service import process_due
@@ -40,7 +42,7 @@ def _start(site: Site, **form: str) -> tuple[Any, str, str]:
 
 
 def _submissions(site: Site, game: str, phase: str) -> dict[str, list[tuple[int, str, bool]]]:
-    rec = site.web.store.phase_record(game, phase, open_ok=True)
+    rec = store_history.phase_record(site.web.store, game, phase, open_ok=True)
     out: dict[str, list[tuple[int, str, bool]]] = {}
     for sub in rec["submissions"]:
         out.setdefault(sub["power"], []).append((sub["version"], sub["source"], sub["ready"]))
@@ -61,7 +63,7 @@ def test_one_post_makes_a_game_of_bots_and_lands_the_visitor_on_their_player_pag
     subs = _submissions(site, game, "Spring 1901 Movement")
     assert set(subs) == others  # every bot has sent its orders, ready; the visitor has sent nothing yet
     assert all(versions == [(1, "bot", True)] for versions in subs.values())
-    settings = store.status(game, now=site.clock()).settings
+    settings = store_status.status(store, game, now=site.clock()).settings
     assert settings.practice and settings.deadlines["movement"] == "10m" and settings.missed_limit == 0
     assert open_practice_games(store) == {game: settings.practice}
     # Listed apart: not in the public list, in the visitor's own practice list.
@@ -81,12 +83,12 @@ def test_orders_marked_ready_when_ready_get_the_phase_processed_and_the_bots_pla
     )
     assert r.status_code == 303, r.text
     assert "Spring 1901 Movement has been processed" in unquote(r.cookies.get("dp_flash", ""))
-    st = site.web.store.status(game, now=site.clock())
+    st = store_status.status(site.web.store, game, now=site.clock())
     assert st.phase == "Fall 1901 Movement"
     subs = _submissions(site, game, "Fall 1901 Movement")
     assert set(subs) == {"Austria", "England", "France", "Italy", "Russia", "Turkey"}
     assert all(v == [(1, "bot", True)] for v in subs.values())
-    germany = site.web.store.phase_record(game, "Spring 1901 Movement")["submissions"]
+    germany = store_history.phase_record(site.web.store, game, "Spring 1901 Movement")["submissions"]
     assert [(s["power"], s["source"], s["ready"]) for s in germany if s["power"] == "Germany"] == [
         ("Germany", "web", True)
     ]
@@ -219,7 +221,7 @@ def test_a_practice_game_its_person_left_is_stopped_and_leaves_the_caps(db_url: 
     site.clock.advance(days=1, minutes=1)
     # The worker's pass (the deadline scheduler's too) stops it before it would process its due phase.
     assert [p.game for p in process_due(store, now=site.clock())] == []
-    st = store.status(game, now=site.clock())
+    st = store_status.status(store, game, now=site.clock())
     assert st.state == "paused" and st.phase == "Spring 1901 Movement"
     assert open_practice_games(store) == {}
     # The address may start another now.

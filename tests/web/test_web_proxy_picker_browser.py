@@ -11,6 +11,8 @@ import pytest
 from test_web_browser import ARTIFACTS, browser, server
 from test_web_entry_browser import DESKTOP, _game, _open, _pick, _sent_exactly
 
+from dippouch.store import submissions as store_submissions
+
 __all__ = ["browser", "server"]
 
 
@@ -26,8 +28,13 @@ def test_a_unit_handed_over_is_offered_in_the_allys_pick_list_and_the_picked_ord
     expect(page.locator("select[name='pick:cam']")).to_have_count(1)
     expect(page.locator("select[name='pick:dep']")).to_have_count(0)
 
-    server["web"].store.submit(
-        game, "Protectorate", "Army Deptford is under the orders of Manchester", now=datetime.now(UTC), source="web"
+    store_submissions.submit(
+        server["web"].store,
+        game,
+        "Protectorate",
+        "Army Deptford is under the orders of Manchester",
+        now=datetime.now(UTC),
+        source="web",
     )
     page.reload()
     page.locator("details.picks").evaluate("d => d.open = true")

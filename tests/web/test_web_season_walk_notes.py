@@ -8,6 +8,7 @@ from typing import Any
 
 from dippouch.catalog import load_variant
 from dippouch.game import check_orders, position_from_data, unordered
+from dippouch.store import games as store_games
 
 WINTER = {
     "phase": "Winter 1642 Adjustments",
@@ -37,7 +38,7 @@ def _winter_page(tmp_path: Any, data: dict[str, Any]) -> str:
     from websupport import Site
 
     site = Site(f"sqlite:///{tmp_path / 'walk.db'}")
-    site.web.store.create_game("winter", "w3k", now=datetime.now(UTC), position=data)
+    store_games.create_game(site.web.store, "winter", "w3k", now=datetime.now(UTC), position=data)
     _, key = site.web.access.create_key("player", game="winter", power="Protectorate", now=datetime.now(UTC))
     r = site.browser(key).get("/games/winter/play/Protectorate")
     assert r.status_code == 200, r.text

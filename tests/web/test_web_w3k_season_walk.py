@@ -19,6 +19,8 @@ import pytest
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 from test_web_entry_browser import DESKTOP, _box, _click_unit, _point_in, _tap
 
+from dippouch.store import history as store_history
+
 __all__ = ["browser", "server"]
 
 GAME = "walk"
@@ -96,7 +98,7 @@ def _report_orders(page: Any, base: str, power: str) -> str:
 
 def _standing(server: dict[str, Any], phase: str, power: str) -> list[str]:
     """The accepted orders of the power's standing version in ``phase``, as the store keeps them."""
-    rec = server["web"].store.phase_record(GAME, phase)
+    rec = store_history.phase_record(server["web"].store, GAME, phase)
     subs = [s for s in rec["submissions"] if s["power"] == power and s.get("stands", True) and not s["late"]]
     assert subs, f"no standing version of {power} in {phase}"
     return [ln["order"] for ln in subs[-1]["lines"] if ln["order"] and not ln["error"]]
@@ -182,7 +184,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     _shot(manchester, "player-proxy-desktop")
     flash = _send(manchester, twice=True)
     assert "recorded" in flash, flash
-    rec = store.phase_record(GAME, "Summer 1642 Movement")
+    rec = store_history.phase_record(store, GAME, "Summer 1642 Movement")
     versions = [s for s in rec["submissions"] if s["power"] == "Manchester"]
     assert len(versions) == 1, [v["text"] for v in versions]
 
@@ -228,7 +230,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
         ("Irish Confederacy", "A Kilkenny H  (no order received)"),
     ):
         assert re.search(rf"^{re.escape(power)}: +{re.escape(order)}", report, re.M), (power, order, report)
-    rec = store.phase_record(GAME, "Summer 1642 Movement")
+    rec = store_history.phase_record(store, GAME, "Summer 1642 Movement")
     units = {(u["power"], u["unit"]) for u in rec["next_position"]["units"]}
     assert {("Crown", "A sta"), ("Protectorate", "A lon"), ("Ormond", "A ker"), ("Argyll", "F don")} <= units
     _shot(coord, "game-after-summer-desktop")
@@ -262,7 +264,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     assert re.search(r"^Crown: +A Staffordshire H$", report, re.M), report
 
     # ------------------------------------------------------------------ Winter 1643
-    centres = store.phase_record(GAME, "Winter 1643 Adjustments")["position"]["supply_centers"]
+    centres = store_history.phase_record(store, GAME, "Winter 1643 Adjustments")["position"]["supply_centers"]
     assert "sta" in centres["Crown"] and "lan" in centres["Cumberland"] and "che" in centres["Cumberland"]
     cumberland.reload()
     assert "Winter 1643 Adjustments" in _phase(cumberland)
@@ -283,7 +285,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     expect(cumberland.locator("#unordered")).to_be_hidden()
     _process(coord, base, "Winter 1643 Adjustments")
     assert _status(coord, base) == "Spring 1643 Movement"
-    rec = store.phase_record(GAME, "Winter 1643 Adjustments")
+    rec = store_history.phase_record(store, GAME, "Winter 1643 Adjustments")
     units = {(u["power"], u["unit"]) for u in rec["next_position"]["units"]}
     assert {("Cumberland", "F fur"), ("Crown", "A wor"), ("Hamilton", "A elg")} <= units
     coord.goto(f"{base}/games/{GAME}")

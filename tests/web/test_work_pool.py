@@ -35,6 +35,7 @@ from dippouch.catalog import load_variant, variant_from_data
 from dippouch.core.errors import DippouchError
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.game import GameError, position_to_data
+from dippouch.store import history as store_history
 from dippouch.web.http.budget import WorkBudget
 from dippouch.web.http.pool import NICE, WorkPool
 from dippouch.web.http.security import Busy
@@ -183,8 +184,8 @@ def _bots_play(site: Site) -> list[Any]:
         r = site.api(site.coordinator, "/api/games/b/actions", {"action": "process"})
         assert r.status_code == 200, r.text
     sent = []
-    for h in site.web.store.history("b"):
-        record = site.web.store.phase_record("b", phase_id=h.id)
+    for h in store_history.history(site.web.store, "b"):
+        record = store_history.phase_record(site.web.store, "b", phase_id=h.id)
         sent.append((h.name, sorted((s["power"], s["text"]) for s in record["submissions"])))
     return sent
 
@@ -225,7 +226,7 @@ def test_the_schedulers_bots_think_in_the_processing_lane(pool: WorkPool, tmp_pa
     site.clock.advance(hours=2)
     assert sched.tick() == ["s: Spring 1901 Movement"]
     assert ("process", "think_from_data") in recorded.jobs
-    record = site.web.store.phase_record("s", phase_id=site.web.store.history("s")[0].id)
+    record = store_history.phase_record(site.web.store, "s", phase_id=store_history.history(site.web.store, "s")[0].id)
     assert {x["power"] for x in record["submissions"]} >= {"France", "Italy"}
     assert sorted(p for lane, p in recorded.jobs if p == "think_from_data") == ["think_from_data"] * 2
 

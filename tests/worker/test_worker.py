@@ -22,7 +22,11 @@ import sqlalchemy as sa
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
 from dippouch.store import claims as store_claims
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 from dippouch.store import processing as store_processing
+from dippouch.store import submissions as store_submissions
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.worker.service import ScanMemory, Worker, process_due
 from workersupport import check_ledger, dippouch_command, printed_port, start_worker, stop, wait_until
@@ -37,11 +41,11 @@ def store(db_url: str):  # type: ignore[no-untyped-def]
 
 def _game(store: GameStore, name: str, *, opened: datetime, movement: str = "1h") -> None:
     settings = GameSettings(deadlines={"movement": movement, "retreats": "1h", "adjustments": "1h"})
-    store.create_game(name, "standard", now=opened, settings=settings)
+    store_games.create_game(store, name, "standard", now=opened, settings=settings)
 
 
 def _processed(store: GameStore, name: str) -> list[str]:
-    return [r.name for r in store.history(name) if r.status == "processed"]
+    return [r.name for r in store_history.history(store, name) if r.status == "processed"]
 
 
 def test_process_due_takes_due_games_oldest_deadline_first_and_leaves_the_rest(store: GameStore) -> None:
@@ -50,7 +54,7 @@ def test_process_due_takes_due_games_oldest_deadline_first_and_leaves_the_rest(s
     _game(store, "later", opened=now - timedelta(hours=3))  # due two hours ago: first
     _game(store, "early", opened=now)  # due in an hour
     _game(store, "held", opened=now - timedelta(hours=2))
-    store.pause("held", now=now - timedelta(hours=1, minutes=30))
+    store_deadlines.pause(store, "held", now=now - timedelta(hours=1, minutes=30))
 
     done = process_due(store)
 
@@ -67,14 +71,14 @@ def test_process_due_processes_when_everyone_is_ready_and_not_before(store: Game
     memory = ScanMemory()
     powers = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
     for p in powers[:-1]:
-        store.submit("g", p, "no orders", now=None, ready=True)  # ready with none, said so
+        store_submissions.submit(store, "g", p, "no orders", now=None, ready=True)  # ready with none, said so
     assert process_due(store, memory=memory) == []
     assert memory.not_ready, "the half-ready phase is remembered, not checked again until something changes"
     assert process_due(store, memory=memory) == []
-    store.submit("g", "Turkey", "A con - bul", now=None, ready=True)
+    store_submissions.submit(store, "g", "Turkey", "A con - bul", now=None, ready=True)
     done = process_due(store, memory=memory)
     assert [p.phase for p in done] == ["Spring 1901 Movement"]
-    assert store.phase_record("g", "S1901M")["orders"]["Turkey"] == ["A con - bul"]
+    assert store_history.phase_record(store, "g", "S1901M")["orders"]["Turkey"] == ["A con - bul"]
 
 
 def test_a_broken_game_is_skipped_and_the_others_go_on(store: GameStore, caplog: pytest.LogCaptureFixture) -> None:
@@ -123,7 +127,7 @@ def test_a_deadline_extended_after_the_scan_is_respected(store: GameStore) -> No
     now = store.clock()
     _game(store, "g", opened=now - timedelta(hours=2))
     (due,) = store_claims.due_phases(store)
-    store.extend("g", timedelta(hours=3), now=now)
+    store_deadlines.extend(store, "g", timedelta(hours=3), now=now)
     assert store_processing.process_phase(store, due.phase_id, only_if_due=True, claim=True) is False
     assert _processed(store, "g") == []
 
@@ -131,21 +135,21 @@ def test_a_deadline_extended_after_the_scan_is_respected(store: GameStore) -> No
 def test_submitting_for_a_phase_that_was_processed_is_refused_and_says_why(store: GameStore) -> None:
     now = store.clock()
     _game(store, "g", opened=now - timedelta(hours=2))
-    ok = store.submit("g", "France", "A par - bur", now=None, phase="spring 1901")
+    ok = store_submissions.submit(store, "g", "France", "A par - bur", now=None, phase="spring 1901")
     assert ok.phase == "Spring 1901 Movement" and ok.late
     process_due(store)
     with pytest.raises(GameError) as e:
-        store.submit("g", "France", "A par - pic", now=None, phase="Spring 1901 Movement")
+        store_submissions.submit(store, "g", "France", "A par - pic", now=None, phase="Spring 1901 Movement")
     msg = str(e.value)
     assert "Spring 1901 Movement was processed at" in msg and "not recorded" in msg
     assert "The open phase is Fall 1901 Movement, deadline" in msg
     with pytest.raises(GameError, match="Spring 1905 Movement is not open"):
-        store.submit("g", "France", "A par - pic", now=None, phase="S1905M")
+        store_submissions.submit(store, "g", "France", "A par - pic", now=None, phase="S1905M")
     with pytest.raises(GameError, match="cannot read the phase 'Sprung 1901'"):
-        store.submit("g", "France", "A par - pic", now=None, phase="Sprung 1901")
-    ok = store.submit("g", "France", "A bur - mun", now=None, phase="F1901M")
+        store_submissions.submit(store, "g", "France", "A par - pic", now=None, phase="Sprung 1901")
+    ok = store_submissions.submit(store, "g", "France", "A bur - mun", now=None, phase="F1901M")
     assert ok.phase == "Fall 1901 Movement" and ok.version == 1
-    assert len(store.phase_record("g", "S1901M")["submissions"]) == 1  # the refused ones left nothing
+    assert len(store_history.phase_record(store, "g", "S1901M")["submissions"]) == 1  # the refused ones left nothing
 
 
 def test_the_ledger_check_finds_a_phase_processed_twice_or_half_written(db_url: str, store: GameStore) -> None:

@@ -16,6 +16,9 @@ from dippouch.game import GameSettings
 from dippouch.notify.dispatch import Event, Look, register, unregister
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.notify.stored import deliveries, first_mark
 from dippouch.store.people.persons import create_person, seat_person
@@ -76,19 +79,19 @@ def _backlog(store: GameStore) -> dict[str, list[int]]:
     people: dict[str, list[int]] = {}
     for i in range(BACKLOG):
         name = f"g{i:02d}"
-        store.create_game(name, "standard", now=now - timedelta(hours=2), settings=settings)
+        store_games.create_game(store, name, "standard", now=now - timedelta(hours=2), settings=settings)
         for power in ("France", "England"):
             pid = create_person(store, f"{power} {name}", now=now, email=f"{power.lower()}.{name}@example.org")
-            store.assign(name, power, f"{power} {name}", now=now)
+            store_games.assign(store, name, power, f"{power} {name}", now=now)
             seat_person(store, name, power, pid, now=now)
             people.setdefault(name, []).append(pid)
-        store.process(name, now=now - timedelta(minutes=30))
-    store.create_game("waiting", "standard", now=now, settings=settings)
+        store_processing.process(store, name, now=now - timedelta(minutes=30))
+    store_games.create_game(store, "waiting", "standard", now=now, settings=settings)
     return people
 
 
 def _waiting_processed(store: GameStore) -> bool:
-    return any(r.status == "processed" for r in store.history("waiting"))
+    return any(r.status == "processed" for r in store_history.history(store, "waiting"))
 
 
 def test_a_phase_due_during_a_backlog_of_notifications_is_processed_before_the_backlog_is_told(
@@ -151,7 +154,7 @@ def test_the_photograph_reader_reads_no_games_open_phase_while_no_photograph_wai
 
     now = store.clock()
     for i in range(3):
-        store.create_game(f"p{i}", "standard", now=now - timedelta(hours=2), settings=GameSettings())
+        store_games.create_game(store, f"p{i}", "standard", now=now - timedelta(hours=2), settings=GameSettings())
     sent: list[str] = []
 
     def seen(_conn: object, _cursor: object, statement: str, *_: object) -> None:

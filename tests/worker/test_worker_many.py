@@ -27,6 +27,7 @@ import sqlalchemy as sa
 
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from workersupport import WAIT, check_ledger, engine, start_worker, stop
 
 PHASES_EACH = 2
@@ -48,7 +49,7 @@ def _games(url: str, n: int) -> None:
         for i in range(n):
             secs = 1 + i % 3
             settings = GameSettings(deadlines={"movement": f"{secs}s", "retreats": "1s", "adjustments": "1s"})
-            store.create_game(f"g{i:03d}", "standard", now=now, settings=settings)
+            store_games.create_game(store, f"g{i:03d}", "standard", now=now, settings=settings)
     finally:
         store.close()
 

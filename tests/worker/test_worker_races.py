@@ -20,6 +20,10 @@ import pytest
 
 from dippouch.game import GameError, GameSettings
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.worker.service import ScanMemory, process_due
 from workersupport import WAIT, start_worker, wait_until
 
@@ -35,7 +39,7 @@ def store(db_url: str):  # type: ignore[no-untyped-def]
 
 def _game(store: GameStore, *, hours_ago: float = 0) -> None:
     settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
-    store.create_game("g", "standard", now=store.clock() - timedelta(hours=hours_ago), settings=settings)
+    store_games.create_game(store, "g", "standard", now=store.clock() - timedelta(hours=hours_ago), settings=settings)
 
 
 class Call(threading.Thread):
@@ -77,9 +81,9 @@ def test_orders_for_a_phase_being_processed_wait_and_are_refused_with_the_reason
     """Everyone is ready, so a worker processes the phase early; France changes its mind meanwhile."""
     _game(store)
     for p in POWERS:
-        store.submit("g", p, "A par - bur" if p == "France" else "no orders", now=None, ready=True)
+        store_submissions.submit(store, "g", p, "A par - bur" if p == "France" else "no orders", now=None, ready=True)
     w = _paused_worker(db_url, tmp_path, "process:locked")
-    late = Call(store.submit, "g", "France", "A par - pic", now=None, phase="Spring 1901 Movement")
+    late = Call(store_submissions.submit, store, "g", "France", "A par - pic", now=None, phase="Spring 1901 Movement")
     time.sleep(0.5)
     assert late.is_alive(), "the submission must wait for the phase being processed, not slip in beside it"
     _go(tmp_path, "process:locked")
@@ -88,7 +92,7 @@ def test_orders_for_a_phase_being_processed_wait_and_are_refused_with_the_reason
     assert isinstance(late.error, GameError)
     assert "Spring 1901 Movement was processed at" in str(late.error)
     assert "not recorded" in str(late.error) and "The open phase is Fall 1901 Movement" in str(late.error)
-    rec = store.phase_record("g", "S1901M")
+    rec = store_history.phase_record(store, "g", "S1901M")
     assert rec["orders"]["France"] == ["A par - bur"]
     assert [(s["power"], s["version"]) for s in rec["submissions"] if s["power"] == "France"] == [("France", 1)]
 
@@ -98,7 +102,7 @@ def test_orders_naming_no_phase_wait_and_go_to_the_phase_that_is_open(
 ) -> None:
     _game(store, hours_ago=2)
     w = _paused_worker(db_url, tmp_path, "process:locked")
-    call = Call(store.submit, "g", "France", "A par - bur", now=None)
+    call = Call(store_submissions.submit, store, "g", "France", "A par - bur", now=None)
     time.sleep(0.5)
     assert call.is_alive()
     _go(tmp_path, "process:locked")
@@ -106,16 +110,17 @@ def test_orders_naming_no_phase_wait_and_go_to_the_phase_that_is_open(
     assert w.wait(WAIT) == 0
     assert call.error is None, call.error
     assert res.phase == "Fall 1901 Movement" and not res.late and res.version == 1
-    assert [s["power"] for s in store.phase_record("g", "F1901M")["submissions"]] == ["France"]
+    assert [s["power"] for s in store_history.phase_record(store, "g", "F1901M")["submissions"]] == ["France"]
 
 
 SUBMIT = """
 import sys
 from datetime import datetime
 from dippouch.store import GameStore
+from dippouch.store import submissions as store_submissions
 url, power, text, stamp = sys.argv[1:5]
 store = GameStore(url)
-r = store.submit("g", power, text, now=datetime.fromisoformat(stamp) if stamp else None, phase="S1901M")
+r = store_submissions.submit(store, "g", power, text, now=datetime.fromisoformat(stamp) if stamp else None, phase="S1901M")
 print(r.phase, "version", r.version, "late" if r.late else "on time", flush=True)
 """
 
@@ -167,14 +172,14 @@ def test_a_submission_in_flight_when_processing_starts_is_waited_for_and_used_if
     """France's orders, received before the deadline (by post, say), are being written when a worker
     comes for the phase: the phase is processed after them, and with them."""
     _game(store, hours_ago=2)
-    deadline = store.status("g", now=store.clock()).deadline
+    deadline = store_status.status(store, "g", now=store.clock()).deadline
     assert deadline is not None
     stamp = (deadline - timedelta(minutes=1)).isoformat()
     sub = _submit_held(db_url, tmp_path / "flags", "France", "A par - bur", stamp)
     done, out = _process_while_held(store, tmp_path / "flags" / "submit-locked.go", sub)
     assert out == "Spring 1901 Movement version 1 on time"
     assert [p.phase for p in done] == ["Spring 1901 Movement"]
-    assert store.phase_record("g", "S1901M")["orders"]["France"] == ["A par - bur"]
+    assert store_history.phase_record(store, "g", "S1901M")["orders"]["France"] == ["A par - bur"]
 
 
 def test_a_late_submission_in_flight_is_kept_as_late_and_not_used(
@@ -186,7 +191,7 @@ def test_a_late_submission_in_flight_is_kept_as_late_and_not_used(
     done, out = _process_while_held(store, flags / "submit-locked.go", sub)
     assert out == "Spring 1901 Movement version 1 late"
     assert [p.phase for p in done] == ["Spring 1901 Movement"]
-    rec = store.phase_record("g", "S1901M")
+    rec = store_history.phase_record(store, "g", "S1901M")
     assert rec["orders"].get("Germany") is None and "Germany" in rec["missed"]
     assert [(s["power"], s["late"]) for s in rec["submissions"]] == [("Germany", True)]
 
@@ -215,7 +220,9 @@ def test_orders_from_a_page_whose_phase_was_processed_meanwhile_are_refused_not_
     r = site.api(france, "/api/games/demo/powers/France/orders", {"text": "A par - bur", "phase": "S1901M"})
     assert r.status_code == 400 and "Spring 1901 Movement was processed at" in r.json()["error"], r.text
     store = site.web.store
-    assert store.phase_record("demo", "F1901M")["submissions"] == []  # nothing slipped into the next phase
+    assert (
+        store_history.phase_record(store, "demo", "F1901M")["submissions"] == []
+    )  # nothing slipped into the next phase
 
     r = site.api(france, "/api/games/demo/powers/France/orders", {"text": "A par - pic", "phase": "Fall 1901 Movement"})
     assert r.status_code == 200 and r.json()["phase"] == "Fall 1901 Movement", r.text

@@ -20,6 +20,7 @@ import time
 from datetime import datetime, timedelta
 
 from dippouch.game import GameError, GameSettings, as_utc
+from dippouch.store import deadlines as store_deadlines
 from dippouch.store.bots import games_of_bots_alone, note_practice_left, practice_game, practice_games
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
@@ -72,7 +73,7 @@ def stop_left_practice_games(store: GameStore, *, now: datetime) -> list[str]:
         if now - seen < practice_idle(settings):
             continue
         try:
-            store.pause(game.name, now=now)
+            store_deadlines.pause(store, game.name, now=now)
         except GameError:
             continue  # paused or over meanwhile (another worker, the game's last phase)
         note_practice_left(store, game.name, last_seen=seen, now=now)
@@ -106,7 +107,7 @@ def stop_unwatched_bot_games(store: GameStore, *, now: datetime) -> list[str]:
         if now - game.looked < UNWATCHED:
             continue
         try:
-            store.pause(game.name, now=now, why=UNWATCHED_WHY.format(game=game.name))
+            store_deadlines.pause(store, game.name, now=now, why=UNWATCHED_WHY.format(game=game.name))
         except GameError:
             continue  # paused or over meanwhile (another worker, the game's last phase)
         stopped.append(game.name)

@@ -2,7 +2,7 @@
 
 :func:`play_seats` looks at the games where bots play (:func:`~dippouch.store.bots.games_with_bots`) and, for
 every power a bot plays that must act and has sent nothing in the open phase, asks the bot for orders and
-submits them through :meth:`GameStore.submit` like any player (a version, source ``bot``, marked ready,
+submits them through :func:`dippouch.store.submissions.submit` like any player (a version, source ``bot``, marked ready,
 checked line by line on arrival), so a bot never holds a phase up. A bot sees what any player of its power
 sees: the phase's public position, never anyone's orders; in a fog-of-war game only its power's sight of it
 (:func:`dippouch.game.seen_position`), and it remembers and judges others by what it saw, not by the whole
@@ -44,6 +44,12 @@ from dippouch.bots.memory import Memory, recalled
 from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc, position_from_data, seen_position
 from dippouch.press.rules import shown_sender
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
@@ -109,13 +115,13 @@ def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: dateti
     replaces loses the seat as at every door (:func:`dippouch.store.games.change_seat`: their links revoked, a
     person told, ``reason`` saying why); the coordinator's doors seat a bot through
     :func:`dippouch.play.seats.seat_bot`, which sits above the bots."""
-    return store.assign(game, power, bot_player(level), now=now, replace=True, reason=reason)
+    return store_games.assign(store, game, power, bot_player(level), now=now, replace=True, reason=reason)
 
 
 def bot_seats(store: GameStore, game: str) -> dict[str, str]:
     """Power -> level of every power a bot plays now."""
     out: dict[str, str] = {}
-    for power, current, _ in store.players(game):
+    for power, current, _ in store_games.players(store, game):
         level = bot_level(current)
         if level is not None:
             out[power] = level
@@ -187,10 +193,10 @@ def _paced(st: Status, record: Mapping[str, Any]) -> datetime | None:
 def pace_wait(store: GameStore, game: str, *, now: datetime) -> timedelta | None:
     """How long before a game bots alone play may be processed again (its bots order its open phase), or
     ``None`` when it may be now (or it is not such a game)."""
-    st = store.status(game, now=now, drift=False, due=False)
+    st = store_status.status(store, game, now=now, drift=False, due=False)
     if st.state != "active" or st.phase is None:
         return None
-    at = _paced(st, store.phase_record(game, st.phase, open_ok=True, submissions=False))
+    at = _paced(st, store_history.phase_record(store, game, st.phase, open_ok=True, submissions=False))
     return None if at is None or as_utc(now) >= at else at - as_utc(now)
 
 
@@ -261,13 +267,13 @@ def play_seats(
 
 
 def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list[BotMove]:
-    st = store.status(name, now=now, drift=False, due=False)
+    st = store_status.status(store, name, now=now, drift=False, due=False)
     if st.state != "active" or st.phase is None or st.game_variant is None:
         return []
     record = None
     if bots_alone(st.powers):
         # Nobody to play against: the game goes on at the installation's pace, not as fast as the bots think.
-        record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
+        record = store_history.phase_record(store, name, st.phase, open_ok=True, submissions=False)
         at = _paced(st, record)
         if at is not None and as_utc(now) < at:
             return []
@@ -283,7 +289,7 @@ def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list
             if not people_besides(st.powers, ps.power):
                 # The last person's seat: bots alone would play the game out in seconds, with nobody to play
                 # against. The clock stops instead; the coordinator seats someone, ends it, or resumes.
-                store.pause(name, now=now, why=LAST_PERSON.format(power=ps.power))
+                store_deadlines.pause(store, name, now=now, why=LAST_PERSON.format(power=ps.power))
                 log.info("%s: paused rather than hand %s, the last person's seat, to a bot", name, ps.power)
                 return moves
             seat_bot(store, name, ps.power, policy, now=now, reason="disorder")
@@ -298,7 +304,7 @@ def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list
         if position is None:
             settle(variant)  # once per variant in this process: its tables out of the collector's way
             if record is None:
-                record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
+                record = store_history.phase_record(store, name, st.phase, open_ok=True, submissions=False)
             position = position_from_data(variant, record["position"])
         kind = variant.calendar.kind(position.phase)
         if memories is None and kind is PhaseKind.MOVEMENT:
@@ -307,7 +313,8 @@ def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list
         seen = seen_position(variant, position, ps.power, st.settings)
         orders = _orders(store, name, st.phase, variant, seen, ps.power, level, memory, think, fog=st.settings.fog)
         text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
-        result = store.submit(
+        result = store_submissions.submit(
+            store,
             name,
             ps.power,
             text,
@@ -327,7 +334,7 @@ def _memories(store: GameStore, name: str, variant: Variant, powers: list[str], 
     if fog:
         return {}
     kind = PhaseKind.MOVEMENT.value
-    done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind]
+    done = [h.results or [] for h in store_history.history(store, name) if h.status == "processed" and h.kind == kind]
     return recalled(variant, done, powers)
 
 
@@ -398,7 +405,9 @@ def _hostile(store: GameStore, name: str, variant: Variant, position: Position, 
     if fog:
         return negotiate.at_war(variant, position, power, [])
     kind = PhaseKind.MOVEMENT.value
-    done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind][-2:]
+    done = [h.results or [] for h in store_history.history(store, name) if h.status == "processed" and h.kind == kind][
+        -2:
+    ]
     recent = [o for results in done for o in negotiate.recent_orders(variant, results)]
     return negotiate.at_war(variant, position, power, recent)
 
@@ -432,7 +441,7 @@ def answer_press(
     rules = store_press.press_rules(store, game)
     if rules.kind in ("none", "postal"):
         return []
-    st = store.status(game, now=now, drift=False, due=False)
+    st = store_status.status(store, game, now=now, drift=False, due=False)
     if st.state != "active" or st.phase is None or st.game_variant is None:
         return []
     variant = st.game_variant
@@ -440,7 +449,7 @@ def answer_press(
     bots = [p for p in thread.members if p in seats and p != sender]
     if not bots:
         return []
-    record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
+    record = store_history.phase_record(store, game, st.phase, open_ok=True, submissions=False)
     board = position_from_data(variant, record["position"])
     proposals = negotiate.parse_request(variant, text)
     fog = st.settings.fog
@@ -515,13 +524,15 @@ def _reorder(
     orders = _orders(store, game, phase, variant, position, power, level, memories.get(power), fog=fog)
     kind = variant.calendar.kind(position.phase)
     text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
-    store.submit(game, power, text, now=now, ready=True, phase=phase, source="bot", replace_with_nothing=not orders)
+    store_submissions.submit(
+        store, game, power, text, now=now, ready=True, phase=phase, source="bot", replace_with_nothing=not orders
+    )
 
 
 def process_with_bots(
     store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = 1000, think: Think = think_here
 ) -> list[str]:
-    """:meth:`GameStore.process` one phase at a time, the bots sending their orders in each phase it opens
+    """:func:`dippouch.store.processing.process` one phase at a time, the bots sending their orders in each phase it opens
     (``force`` processes the first phase even before its deadline, as ``dippouch process --force``), at most
     ``limit`` phases a call, each bot thinking where ``think`` says. A game bots alone play stops at the first
     phase its bots wait to order (:func:`bot_pace`): one phase a call, however often it is asked."""
@@ -529,7 +540,7 @@ def process_with_bots(
     first = True
     while len(done) < limit:
         play_seats(store, now=now, games=[game], think=think)
-        step = store.process(game, now=now, force=force and first, limit=1)
+        step = store_processing.process(store, game, now=now, force=force and first, limit=1)
         first = False
         if not step:
             return done
@@ -540,19 +551,19 @@ def process_with_bots(
 def play_outside(store: GameStore, game: str, power: str, bot: Bot, *, now: datetime) -> BotMove | None:
     """Let ``bot`` (an outside program) send ``power``'s orders for the open phase of a stored game, like a
     player (source ``bot``, ready); ``None`` when the power has nothing to order now."""
-    st = store.status(game, now=now, drift=False, due=False)
+    st = store_status.status(store, game, now=now, drift=False, due=False)
     if st.phase is None or st.game_variant is None:
         raise GameError(msg("game %(game)s has no open phase", game=repr(game)))
     variant = st.game_variant
     row = next((ps for ps in st.powers if ps.power == variant.power(power).name), None)
     if row is None or not row.must_act:
         return None
-    record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
+    record = store_history.phase_record(store, game, st.phase, open_ok=True, submissions=False)
     position = seen_position(variant, position_from_data(variant, record["position"]), row.power, st.settings)
     kind = variant.calendar.kind(position.phase)
     orders = bot.orders(variant, position, row.power, random.Random(_seed(game, st.phase, row.power)))
     text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
-    result = store.submit(
-        game, row.power, text, now=now, ready=True, phase=st.phase, source="bot", replace_with_nothing=not orders
+    result = store_submissions.submit(
+        store, game, row.power, text, now=now, ready=True, phase=st.phase, source="bot", replace_with_nothing=not orders
     )
     return BotMove(game, st.phase, row.power, "outside", result.version)

@@ -26,6 +26,10 @@ from rich.table import Table
 from dippouch.cli import app, command_group
 from dippouch.cli.errors import user_problem
 from dippouch.core.messages import Msg, msg
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import variant_copy as variant_copy
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
@@ -203,8 +207,8 @@ def new(
     games.create(
         store, name, variant, now=_now(now), options=options, settings=settings, visibility=visibility, position=start
     )
-    st = store.status(name, now=_now(now))
-    out.print(f"Created game {name} ({store.variant(name).title}).")
+    st = store_status.status(store, name, now=_now(now))
+    out.print(f"Created game {name} ({variant_copy.variant_of(store, name).title}).")
     out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
     if settings.scoring:
         out.print(f"Scored at its end under {find_system(settings.scoring).title}.")
@@ -262,7 +266,7 @@ def upgrade_variant(
 @friendly
 def games(db: str | None = DbOption) -> None:
     """List the games in the database."""
-    rows = _store(db).games()
+    rows = store_games.games(_store(db))
     if not rows:
         out.print("No games yet: create one with `dippouch new NAME --variant standard`.")
         return
@@ -281,7 +285,7 @@ app.add_typer(players_app, name="players")
 def players_list(game: str, db: str | None = DbOption) -> None:
     """Show each power's player and who played it before."""
     table = Table("power", "player", "history")
-    for power, current, hist in _store(db).players(game):
+    for power, current, hist in store_games.players(_store(db), game):
         past = "; ".join(f"{n} {a:%Y-%m-%d}-{r:%Y-%m-%d}" for n, a, r in hist if r is not None)
         table.add_row(power, current or "(nobody)", past)
     out.print(table)
@@ -359,7 +363,7 @@ def players_email(
 
     store = _store(db)
     p = games.set_email(store, game, power, None if address.lower() == "none" else address, now=_now(now))
-    player, addr = store.emails(game)[p]
+    player, addr = store_games.emails(store, game)[p]
     out.print(f"{player} ({p}) in {game}: {'mail to ' + addr if addr else 'no e-mail address'}.")
 
 
@@ -510,7 +514,7 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     from dippouch.game import format_duration, parse_duration
 
     store = _store(db)
-    st = store.status(game, now=_now(now))
+    st = store_status.status(store, game, now=_now(now))
     if st.ending is not None:
         out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
         return
@@ -585,7 +589,7 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     if left:
         from dippouch.names import unit_text
 
-        v = st.game_variant or store.variant(game)
+        v = st.game_variant or variant_copy.variant_of(store, game)
         what = "they hold" if st.kind == "movement" else "they are disbanded"
         out.print(f"Units without orders in the standing versions ({what}):")
         for power, units in left:
@@ -611,7 +615,7 @@ def process(
             raise GameError("name a game, or pass --all to process every game that is due")
         if force:
             raise GameError("--force processes one named game; it cannot be combined with --all")
-        games = [name for name, _, state, _ in store.games() if state == "active"]
+        games = [name for name, _, state, _ in store_games.games(store) if state == "active"]
         total = 0
         for name in games:
             total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
@@ -635,7 +639,7 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
     if not done:
         if quiet:
             return 0
-        st = store.status(game, now=_now(now))
+        st = store_status.status(store, game, now=_now(now))
         if st.state == "paused":
             out.print(
                 f"Nothing to process: {game} is paused ({st.phase}); `dippouch resume {game}` restarts the clock."
@@ -645,7 +649,7 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
         else:
             out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
         return 0
-    by_name = {row.name: row.id for row in store.history(game) if row.status == "processed"}
+    by_name = {row.name: row.id for row in store_history.history(store, game) if row.status == "processed"}
     for name in done:
         out.print(stored_report(store, game, phase_id=by_name[name], full=full), end="", markup=False)
         out.print()
@@ -695,8 +699,8 @@ def report(
     try:
         from dippouch.render import render_phase_svg, results_pdf
 
-        rec = store.phase_record(game, phase, phase_id)
-        variant = store.variant(game)
+        rec = store_history.phase_record(store, game, phase, phase_id)
+        variant = variant_copy.variant_of(store, game)
         try:
             svg: str | None = render_phase_svg(variant, rec, orders=rec.get("status") != "open")
         except FileNotFoundError as e:  # the variant's map was never built: the results still print
@@ -730,11 +734,13 @@ def show(
 
     store = _store(db)
     # Without a phase named, the latest processed one; on a new game, the open one.
-    rec = store.phase_record(game, phase, phase_id, sealed_at=_now(now), open_ok=phase is None and phase_id is None)
+    rec = store_history.phase_record(
+        store, game, phase, phase_id, sealed_at=_now(now), open_ok=phase is None and phase_id is None
+    )
     if as_json:
         out.print_json(data=rec)
         return
-    v = store.variant(game)  # the game's own copy: a user variant's file may be out of reach
+    v = variant_copy.variant_of(store, game)  # the game's own copy: a user variant's file may be out of reach
     full = not abbrev
     kind = rec["kind"]
     out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
@@ -805,10 +811,10 @@ def replay(
 def history(game: str, db: str | None = DbOption) -> None:
     """Every phase ever opened, including those abandoned by a rollback."""
     store = _store(db)
-    v = store.variant(game)
+    v = variant_copy.variant_of(store, game)
     letters = {p.name: p.letter for p in v.powers}
     table = Table("id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed")
-    for row in store.history(game):
+    for row in store_history.history(store, game):
         table.add_row(
             str(row.id),
             row.name,
@@ -836,7 +842,7 @@ def extend(
 
     store = _store(db)
     result = clock.extend(store, game, parse_duration(by), by=INSTALLATION, now=_now(now))
-    st = store.status(game, now=_now(now))
+    st = store_status.status(store, game, now=_now(now))
     if result.deadline is not None:
         out.print(f"{st.phase}: deadline extended to {_when(st.settings, result.deadline)}.")
     else:
@@ -864,7 +870,7 @@ def resume(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
 
     store = _store(db)
     deadline = clock.resume(store, game, by=INSTALLATION, now=_now(now))
-    st = store.status(game, now=_now(now))
+    st = store_status.status(store, game, now=_now(now))
     out.print(f"Resumed {game}: {st.phase} due {_when(st.settings, deadline)}.")
 
 
@@ -883,7 +889,7 @@ def rollback(
     store = _store(db)
     rolled = clock.rollback(store, game, phase, by=INSTALLATION, now=_now(now))
     name, carried = rolled.phase, rolled.carried
-    st = store.status(game, now=_now(now))
+    st = store_status.status(store, game, now=_now(now))
     out.print(f"Rolled {game} back to {name}; orders due by {_when(st.settings, st.deadline)}.")
     if not carried:
         out.print("No orders had been sent for it: none carried forward.")
@@ -991,7 +997,7 @@ def import_(
         new_name = import_mila(store, data, name=name, now=_now(now))
     else:
         raise GameError(_unknown_format(fmt))
-    st = store.status(new_name, now=_now(now))
+    st = store_status.status(store, new_name, now=_now(now))
     where = st.ending.text if st.ending else f"at {st.phase}"
     out.print(f"Imported game {new_name} ({st.variant}), {where}")
 
@@ -1007,8 +1013,8 @@ def calendar(
     from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
 
     store = _store(db)
-    st = store.status(game, now=datetime.now(UTC))
-    rows = calendar_rows(store.history(game))
+    st = store_status.status(store, game, now=datetime.now(UTC))
+    rows = calendar_rows(store_history.history(store, game))
     upcoming: list[tuple[str, datetime]] = []
     if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
         # The same feed as the web's: the deadlines to come, marked tentative.

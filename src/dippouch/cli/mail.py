@@ -16,6 +16,8 @@ from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
 from dippouch.core.messages import Msg, choices, msg
 from dippouch.saying import say
+from dippouch.store import games as store_games
+from dippouch.store import variant_copy as variant_copy
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
@@ -105,7 +107,7 @@ def setup(
         changes["titles"] = [t.strip() for t in title if t.strip()]
     if alias:
         current: dict[str, list[str]] = {}
-        variant_powers = {p for p, *_ in store.players(game)}
+        variant_powers = {p for p, *_ in store_games.players(store, game)}
         for a in alias:
             power, eq, name = a.partition("=")
             if not eq or not name.strip():
@@ -186,7 +188,7 @@ def setup(
         )
     else:
         out.print("  a sender is proven by the From header alone (--proof from-address)", markup=False)
-    missing = [p for p, (_, addr) in store.emails(game).items() if not addr]
+    missing = [p for p, (_, addr) in store_games.emails(store, game).items() if not addr]
     if missing:
         out.print(
             f"  no address yet for: {', '.join(missing)} (`dippouch players email {game} POWER ADDRESS`)", markup=False
@@ -203,7 +205,7 @@ def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
 
     store = _store(db)
     game_id = find_game(store, game)
-    for power, (_name, addr) in sorted(store.emails(game).items()):
+    for power, (_name, addr) in sorted(store_games.emails(store, game).items()):
         if not addr:
             out.print(f"  {power}: no address (`dippouch players email {game} {power} ADDRESS`)", markup=False)
             continue
@@ -590,7 +592,7 @@ def review(
     if why:
         err.print(f"OCR is not available: {why}. Look at the photographs (--save DIR) and type them in.", markup=False)
     found = proposals(store, game, now=moment, run=why is None)
-    v = store.variant(game)
+    v = variant_copy.variant_of(store, game)
     kind = v.calendar.kind(v.calendar.parse(st.phase))
     folder = Path(save) if save else None
     if folder is not None:

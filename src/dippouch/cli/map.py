@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 import typer
 
 from dippouch.cli import app
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import variant_copy as variant_copy
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -106,12 +109,12 @@ def _draw(
         # The board as it stands: the open phase (its orders sealed), or the final position of a game that is over.
         from datetime import UTC, datetime
 
-        current = store.status(game, now=datetime.now(UTC)).phase
+        current = store_status.status(store, game, now=datetime.now(UTC)).phase
         if current is None:
             after = True
         phase = current
-    record = store.phase_record(game, phase, phase_id)
-    v = store.variant(game)
+    record = store_history.phase_record(store, game, phase, phase_id)
+    v = variant_copy.variant_of(store, game)
     show = orders and record.get("status") != "open"
     svg = render_phase_svg(v, record, after=after, orders=show, options=options)
     return svg, v, f"{game}: {record['name']}" + (" (after)" if after else "")

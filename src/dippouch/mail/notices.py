@@ -46,6 +46,7 @@ from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.saying import say
 from dippouch.settings import site
 from dippouch.store import GameStore
+from dippouch.store import status as store_status
 from dippouch.store.mail.games import (
     MailGame,
     civil_disorder,
@@ -585,7 +586,7 @@ def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]
 def _game_language(store: GameStore, game: str, now: datetime) -> str:
     """The game's language for a message about one of its seats (English when its settings cannot say)."""
     try:
-        return store.status(game, now=now, drift=False, due=False).settings.language
+        return store_status.status(store, game, now=now, drift=False, due=False).settings.language
     except Exception:  # a game whose state cannot be read still gets its link, in English
         return "en"
 

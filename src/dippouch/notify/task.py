@@ -13,6 +13,7 @@ from dippouch.notify.dispatch import dispatch
 from dippouch.notify.queue import DrainReport, deliver_due
 from dippouch.notify.scan import ScanReport
 from dippouch.notify.transports import MailSender, no_mail_sender
+from dippouch.store import claims as store_claims
 from dippouch.store.repository import GameStore
 
 __all__ = ["NotifyTask", "notify_task", "run_once"]
@@ -96,7 +97,7 @@ class NotifyTask:
         """When a call is to stop: its budget spent, or more phases due than when it began (those due at its
         start were left by the worker's look: a broken game's, or in another worker's hands)."""
         start = checked = time.monotonic()
-        before = store.due_count()
+        before = store_claims.due_count(store)
 
         def stop() -> bool:
             nonlocal checked
@@ -106,6 +107,6 @@ class NotifyTask:
             if at - checked < self.due_every:
                 return False
             checked = at
-            return store.due_count() > before
+            return store_claims.due_count(store) > before
 
         return stop

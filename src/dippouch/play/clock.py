@@ -20,6 +20,9 @@ from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.play.fairness import GRACE_WHY, Actor, grace_used, in_grace, player_run, require_alone
 from dippouch.play.processing import ProcessedNow, process_now
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
 from dippouch.store.history import Carried
 from dippouch.store.repository import GameStore
 
@@ -77,8 +80,8 @@ def pause(store: GameStore, game: str, *, by: Actor, now: datetime, by_vote: boo
     if not (by.installation or by_vote) and player_run(store, game):
         if grace_used(store, game):
             require_alone(store, game, "pause", by=by, by_vote=by_vote)  # refuses: the grace is spent
-        return Paused(game, store.pause(game, now=now, why=GRACE_WHY), grace=True)
-    return Paused(game, store.pause(game, now=now))
+        return Paused(game, store_deadlines.pause(store, game, now=now, why=GRACE_WHY), grace=True)
+    return Paused(game, store_deadlines.pause(store, game, now=now))
 
 
 def resume(store: GameStore, game: str, *, by: Actor, now: datetime, by_vote: bool = False) -> datetime:
@@ -87,7 +90,7 @@ def resume(store: GameStore, game: str, *, by: Actor, now: datetime, by_vote: bo
     is the table's to end."""
     if not (by.installation or by_vote) and not in_grace(store, game):
         require_alone(store, game, "resume", by=by, by_vote=by_vote)
-    return store.resume(game, now=now)
+    return store_deadlines.resume(store, game, now=now)
 
 
 def extend(
@@ -97,7 +100,7 @@ def extend(
     if length <= timedelta(0) or length > MAX_EXTENSION:
         raise GameError(msg("an extension is between one second and a year"))
     require_alone(store, game, "extend", by=by, by_vote=by_vote)
-    got = store.extend(game, length, now=now)
+    got = store_deadlines.extend(store, game, length, now=now)
     if isinstance(got, datetime):
         return Extended(game, got, None)
     return Extended(game, None, got)
@@ -118,7 +121,7 @@ def process(
     it; once the deadline has passed, processing is what the workers would do anyway and anyone coordinating
     may ask for it."""
     if not (by.installation or by_vote):
-        st = store.status(game, now=now, drift=False, due=False)
+        st = store_status.status(store, game, now=now, drift=False, due=False)
         if st.deadline is None or now < st.deadline:
             require_alone(store, game, "process", by=by, by_vote=by_vote)
     if limit is None:
@@ -130,7 +133,7 @@ def rollback(store: GameStore, game: str, phase: str, *, by: Actor, now: datetim
     """Open ``phase`` again (the phases after it stay in the history, marked rolled back); each power's orders
     for it are carried into it, not ready."""
     require_alone(store, game, "rollback", by=by, by_vote=by_vote)
-    back, carried = store.rollback(game, phase, now=now)
+    back, carried = store_history.rollback(store, game, phase, now=now)
     return RolledBack(game, back, list(carried))
 
 
@@ -140,7 +143,7 @@ def ask(store: GameStore, game: str, action: str, *, by: Actor, now: datetime) -
     if by.installation:
         return
     if action == "process":
-        st = store.status(game, now=now, drift=False, due=False)
+        st = store_status.status(store, game, now=now, drift=False, due=False)
         if st.deadline is not None and now >= st.deadline:
             return
     require_alone(store, game, action, by=by)

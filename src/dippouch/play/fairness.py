@@ -29,6 +29,9 @@ from datetime import UTC, datetime, timedelta
 
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
+from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store import votes as stored_votes
 from dippouch.store.mail.games import events_since, game_id
 from dippouch.store.openings import opening
@@ -151,13 +154,13 @@ def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:
     installation: the grace ends by itself); returns the games resumed. A grace has lapsed when it is the pause
     standing and no grace pause was logged within the last ``GRACE``."""
     resumed = []
-    for name, _, state, _ in store.games():
+    for name, _, state, _ in store_games.games(store):
         if state != "paused" or not in_grace(store, name):
             continue
         # A pause exactly GRACE ago has lapsed: the window starts just after it.
         recent = events_since(store, game_id(store, name), now - GRACE + timedelta(microseconds=1), ["pause"])
         if not any(detail.get("why") == GRACE_WHY for _, _, detail in recent):
-            store.resume(name, now=now)
+            store_deadlines.resume(store, name, now=now)
             resumed.append(name)
     return resumed
 
@@ -171,8 +174,8 @@ def voted_pause_over(store: GameStore, game: str, p: stored_votes.Proposal, now:
     if now < until:
         return False
     stored_votes.set_outcome(store, game, p.id, {**p.outcome, "resumed": now.isoformat()})
-    if store.status(game, now=now, drift=False, due=False).state == "paused":
-        store.resume(game, now=now)
+    if store_status.status(store, game, now=now, drift=False, due=False).state == "paused":
+        store_deadlines.resume(store, game, now=now)
     return True
 
 
@@ -181,7 +184,7 @@ def end_voted_pauses(store: GameStore, *, now: datetime) -> list[str]:
     The deadline workers look every few minutes (dippouch.play.processing), so a voted pause ends by itself
     whether or not anyone reads the game."""
     resumed = []
-    for name, _, state, _ in store.games():
+    for name, _, state, _ in store_games.games(store):
         if state != "paused":
             continue
         if any(voted_pause_over(store, name, p, now) for p in stored_votes.proposals(store, name, now=now)):

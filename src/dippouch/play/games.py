@@ -19,7 +19,10 @@ from dippouch.core.messages import msg
 from dippouch.game import GameError, GameSettings
 from dippouch.play.fairness import Actor, require_alone
 from dippouch.store import deadlines as store_deadlines
+from dippouch.store import games as store_games
 from dippouch.store import sealing as store_sealing
+from dippouch.store import status as store_status
+from dippouch.store import transfer as store_transfer
 from dippouch.store import variant_copy as store_variant
 from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.repository import GameStore
@@ -62,7 +65,9 @@ def create(
                 value=repr(visibility),
             )
         )
-    store.create_game(name, variant, now=now, options=dict(options or {}), settings=settings, position=position)
+    store_games.create_game(
+        store, name, variant, now=now, options=dict(options or {}), settings=settings, position=position
+    )
     if visibility != "public":
         AccessStore(store).set_visibility(name, visibility)
     return name
@@ -70,7 +75,7 @@ def create(
 
 def import_file(store: GameStore, data: Any, *, name: str | None = None) -> str:
     """A game file (as exported) made a game here, under ``name`` if given; its name."""
-    return store.import_game(data, name=name or None)
+    return store_transfer.import_game(store, data, name=name or None)
 
 
 def upgrade_variant(store: GameStore, game: str, *, now: datetime, check_only: bool = False) -> Any:
@@ -93,8 +98,8 @@ def export_file(
     recorded with ``reason`` and shown to the players, and in a player-run game is the table's to decide."""
     if unsealed:
         require_alone(store, game, "unseal", by=by, by_vote=by_vote)
-        return store.game_file(game, view="unsealed", now=now, who=by.who, reason=reason)
-    return store.game_file(game, view="coordinator", now=now)
+        return store_transfer.game_file(store, game, view="unsealed", now=now, who=by.who, reason=reason)
+    return store_transfer.game_file(store, game, view="coordinator", now=now)
 
 
 def set_visibility(store: GameStore, game: str, visibility: str) -> None:
@@ -110,7 +115,7 @@ def set_deadlines(store: GameStore, game: str, deadlines: Mapping[str, str], *, 
 def set_email(store: GameStore, game: str, power: str, address: str | None, *, now: datetime) -> str:
     """The address ``power``'s orders by mail must come from (``None``: none); the power's name as the game
     spells it."""
-    return store.set_email(game, power, address, now=now)
+    return store_games.set_email(store, game, power, address, now=now)
 
 
 def player_key(
@@ -119,11 +124,11 @@ def player_key(
     """A new key for ``power``'s player (id, secret). For a seated power while the phase is sealed the key reads
     the player's orders before the deadline: it needs a reason, recorded and shown to the players, and in a
     player-run game the table's vote."""
-    seated = dict((p, cur) for p, cur, _ in store.players(game))
+    seated = dict((p, cur) for p, cur, _ in store_games.players(store, game))
     if seated.get(power):
         from dippouch.store.sealing import is_sealed
 
-        st = store.status(game, now=now, drift=False, due=False)
+        st = store_status.status(store, game, now=now, drift=False, due=False)
         if is_sealed("open" if st.phase is not None else "processed", st.deadline, now):
             require_alone(store, game, "unseal", by=by, by_vote=by_vote)
     store_sealing.record_unsealing(

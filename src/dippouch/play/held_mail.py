@@ -22,6 +22,7 @@ from dippouch.letters.message import clean_body, parse_message, strip_sheet
 from dippouch.letters.proof import strip_token
 from dippouch.play.mail_record import IntakeOutcome, finish_all
 from dippouch.play.orders import Submitted, send_orders
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.mail.inbox import Finish, MessageTaken, message_record
 from dippouch.store.mail.review import review_state
 from dippouch.store.repository import GameStore
@@ -101,7 +102,7 @@ def _apply_held_photo(
         raise GameError(
             msg("game %(game)s has no open phase for the photographs of message #%(id)s", game=repr(game), id=mail_id)
         )
-    powers = store.variant(game).power_names
+    powers = variant_copy.variant_of(store, game).power_names
     match = next((p for p in powers if p.lower() == power.strip().lower()), None)
     if match is None:
         raise GameError(

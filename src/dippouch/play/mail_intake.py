@@ -69,6 +69,9 @@ from dippouch.play.mail_record import (
 )
 from dippouch.play.press_replies import press_token, take_reply
 from dippouch.saying import say
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.mail.games import MailGame, MailPhase, games_for_mail, mail_config
 from dippouch.store.mail.games import game_id as find_game
 from dippouch.store.mail.inbox import Finish, MessageTaken, held_by_confirmation, message_record, next_version
@@ -191,7 +194,7 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
     Annexe 3 suggests (real name, position, game, "Autumn 1642 Movement Orders") and its greetings: those
     lines are not orders, and would otherwise be kept as rejected lines. Returns the text and the lines
     taken off (version lines stay: they are instructions)."""
-    v = store.variant(game)
+    v = variant_copy.variant_of(store, game)
     try:
         cfg = mail_config(store, find_game(store, game))
     except GameError:
@@ -204,7 +207,9 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
         power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
     )
     wanted = power.strip().lower()
-    players = [name for p, _current, history in store.players(game) if p.lower() == wanted for name, *_ in history]
+    players = [
+        name for p, _current, history in store_games.players(store, game) if p.lower() == wanted for name, *_ in history
+    ]
     return strip_sheet(text, [game, *names.titles, *power_names(names).keys(), *players])
 
 
@@ -647,7 +652,7 @@ def _held_language(store: GameStore, held_id: int, now: datetime) -> str:
     """The language of the game a held message was for (English when it names none or cannot be read)."""
     try:
         game = message_record(store, held_id).game
-        return store.status(game, now=now, drift=False, due=False).settings.language if game else "en"
+        return store_status.status(store, game, now=now, drift=False, due=False).settings.language if game else "en"
     except Exception:  # the reply still goes, in English
         return "en"
 

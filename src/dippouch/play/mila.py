@@ -15,6 +15,12 @@ from typing import Any
 from dippouch.catalog import load_variant
 from dippouch.core.messages import PhaseName, msg
 from dippouch.game import GameError, position_from_data
+from dippouch.store import games as store_games
+from dippouch.store import processing as store_processing
+from dippouch.store import status as store_status
+from dippouch.store import submissions as store_submissions
+from dippouch.store import transfer as store_transfer
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"
@@ -27,9 +33,9 @@ def export_mila(store: GameStore, game: str) -> dict[str, Any]:
     from dippouch.core.notation import parse_order
     from dippouch.interop.mila import PhaseRecord, to_mila_saved_game
 
-    data = store.export_game(game)
+    data = store_transfer.export_game(store, game)
     gd = data["game"]
-    v = store.variant(game)  # the game's own copy: a user variant's file may be out of reach
+    v = variant_copy.variant_of(store, game)  # the game's own copy: a user variant's file may be out of reach
     records: list[PhaseRecord] = []
     active = [p for p in data["phases"] if p["status"] != "abandoned"]
     for p in active:
@@ -60,10 +66,10 @@ def import_mila(store: GameStore, data: Mapping[str, Any], *, name: str | None, 
     game = (name or str(data.get("id") or "")).strip()
     if not game:
         raise GameError(msg("the saved game has no id; give the imported game a name with --name"))
-    store.create_game(game, "standard", now=now, position=position_to_data(v, records[0].position))
+    store_games.create_game(store, game, "standard", now=now, position=position_to_data(v, records[0].position))
     for rec in records[:-1]:
         kind = v.calendar.kind(rec.position.phase)
-        st = store.status(game, now=now)
+        st = store_status.status(store, game, now=now)
         if st.ending is not None:
             break
         expected = v.calendar.name(rec.position.phase)
@@ -80,6 +86,6 @@ def import_mila(store: GameStore, data: Mapping[str, Any], *, name: str | None, 
             if must is None or not must.must_act or not orders:
                 continue
             text = "\n".join(format_order(v, o, phase_kind=kind) for o in orders)
-            store.submit(game, power, text, now=now, ready=True)
-        store.process(game, now=now, force=True)
+            store_submissions.submit(store, game, power, text, now=now, ready=True)
+        store_processing.process(store, game, now=now, force=True)
     return game

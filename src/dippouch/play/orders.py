@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from dippouch.core.messages import Msg
 from dippouch.game import SUBMISSION, OrderBounds, check_size, read_version_lines
 from dippouch.play.progress import go_on
+from dippouch.store import submissions as store_submissions
 from dippouch.store.repository import GameStore
 from dippouch.store.submissions import SubmitResult
 
@@ -67,7 +68,8 @@ def send_orders(
     orders came in, made of the receipt in the submission's own transaction (mail; see
     :func:`dippouch.store.submissions.submit`)."""
     check_size(text, bounds)
-    receipt = store.submit(
+    receipt = store_submissions.submit(
+        store,
         game,
         power,
         text,

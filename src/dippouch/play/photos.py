@@ -15,6 +15,7 @@ from datetime import datetime
 
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, as_utc
+from dippouch.store import submissions as store_submissions
 from dippouch.store.mail.photos import confirm_target, link_confirmed
 from dippouch.store.repository import GameStore
 
@@ -62,8 +63,14 @@ def confirm_photo(store: GameStore, attachment: int, *, text: str, now: datetime
                 id=attachment,
             )
         )
-    result = store.submit(
-        target.game, target.power, text, now=target.received, source="photo", recorded_at=max(now, target.received)
+    result = store_submissions.submit(
+        store,
+        target.game,
+        target.power,
+        text,
+        now=target.received,
+        source="photo",
+        recorded_at=max(now, target.received),
     )
     link_confirmed(store, attachment, target.phase_id, target.power, result.version)
     return PhotoConfirmed(attachment, target.game, target.power, result.version)

@@ -24,6 +24,7 @@ from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.messages import msg
 from dippouch.game import GameError, GameSettings
 from dippouch.store import bots as store_bots
+from dippouch.store import games as store_games
 from dippouch.store.access import AccessStore
 from dippouch.store.bots import open_practice_games, practice_slot
 from dippouch.store.installation import installation_secret
@@ -218,12 +219,12 @@ def start_practice(
             practice=tag,
             when_ready=pace == "ready",
         )
-        store.create_game(name, variant, now=now, settings=settings)
+        store_games.create_game(store, name, variant, now=now, settings=settings)
         access.set_visibility(name, "unlisted")
         for other in powers:
             if other != power:
                 seat_bot(store, name, other, level, now=now)
-        store.assign(name, power, PLAYER, now=now)
+        store_games.assign(store, name, power, PLAYER, now=now)
         _, secret = access.create_key("player", game=name, power=power, label=PLAYER, now=now)
     # The bots' first orders after the turn: the caps are settled, and a slow level must not hold up
     # everyone else's start.

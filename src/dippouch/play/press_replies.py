@@ -30,6 +30,8 @@ from dippouch.play.press import send_press
 from dippouch.press.mailtext import find_token, reply_text
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store import status as store_status
 from dippouch.store.mail.inbox import Finish
 
 __all__ = ["I18N_DOMAIN", "PressReply", "press_token", "take_reply"]
@@ -75,7 +77,7 @@ def _lang(store: GameStore, game: str | None, now: datetime) -> str:
     if game is None:
         return DEFAULT
     try:
-        return store.status(game, now=now, drift=False, due=False).settings.language
+        return store_status.status(store, game, now=now, drift=False, due=False).settings.language
     except Exception:  # the answer still goes, in English
         return DEFAULT
 
@@ -122,7 +124,7 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
         # Either someone else's copy was forwarded, or the From header was made up: the code was not sent to
         # this address, so it proves nothing about who wrote this.
         return _refuse(store, msg, mail_id, now, _NOT_TO_YOU, owner.game)
-    registered = {p: a for p, (_, a) in store.emails(owner.game).items()}
+    registered = {p: a for p, (_, a) in store_games.emails(store, owner.game).items()}
     if (registered.get(owner.power) or "").lower() != sender:
         return _refuse(
             store,

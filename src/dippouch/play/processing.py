@@ -217,7 +217,7 @@ def process_due(
         if due is None:
             break
         record(due, time.perf_counter() - t0)
-    waiting = store.due_count(now=now)
+    waiting = store_claims.due_count(store, now=now)
     if meter is not None:
         meter.waiting(waiting)
     failing = sum(1 for at in memory.failed.values() if started - at < RETRY_FAILED_AFTER)

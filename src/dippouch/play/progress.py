@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from dippouch.bots.seats import bot_seats, process_with_bots
+from dippouch.store import processing as store_processing
 from dippouch.store.repository import GameStore
 
 __all__ = ["MAX_STEPS", "go_on"]
@@ -19,7 +20,7 @@ def go_on(store: GameStore, game: str, *, now: datetime, limit: int = MAX_STEPS)
     """Process ``game``'s open phase if every power that must act is ready (never before otherwise), then, while
     bots hold seats, let them order each phase opened and process it when they alone had to act
     (:func:`dippouch.bots.seats.process_with_bots`). The phases processed, in order."""
-    processed = store.process(game, now=now)
+    processed = store_processing.process(store, game, now=now)
     if processed and bot_seats(store, game):
         processed += process_with_bots(store, game, now=now, limit=limit - len(processed))
     return processed

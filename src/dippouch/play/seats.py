@@ -23,6 +23,7 @@ from dippouch.bots.seats import bot_player
 from dippouch.core.messages import Msg, msg, nmsg, sentences
 from dippouch.interop.daide import DAIDE_PLAYER
 from dippouch.play.fairness import INSTALLATION, Actor, require_alone
+from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
 from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.games import SeatChange, change_seat
@@ -156,7 +157,7 @@ def seat_bot(
     """The coordinator seats a bot of ``level`` on ``power`` (replacing whoever plays it, or taking an empty
     seat); the bot sends its orders when the caller lets the bots play (:func:`dippouch.bots.seats.play_seats`).
     A bot over a player is a replacement: in a player-run game the table's to vote."""
-    if any(p.lower() == power.lower() and cur for p, cur, _ in store.players(game)):
+    if any(p.lower() == power.lower() and cur for p, cur, _ in store_games.players(store, game)):
         require_alone(store, game, "replace", by=by, by_vote=by_vote)
     change = change_seat(store, game, power, bot_player(level), now=now, replace=True, reason="bot")
     return Seated(game, change, None, store_openings.draw_when_full(store, game, now=now))

@@ -26,6 +26,7 @@ from dippouch.game import Ending, GameError, GameSettings, read_version_lines
 from dippouch.ranking.scoring import systems
 from dippouch.store import rows as store_rows
 from dippouch.store import sealing as store_sealing
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store import votes as stored
 from dippouch.store.repository import GameStore
 from dippouch.store.votes import Proposal
@@ -84,8 +85,8 @@ def vote(store: GameStore, game: str, power: str, draw: bool, *, now: datetime) 
     """``power``'s ballot on the draw of every surviving power (:func:`dippouch.store.votes.vote`: a yes
     proposes it when none is open; a no refuses it under a unanimous rule). Raises GameError with the rule's
     words, recording nothing, when draws are not allowed or none is possible now."""
-    ending = store.vote(game, power, draw, now=now)
-    return Voted(store.variant(game).power(power).name, draw, ending)
+    ending = stored.vote(store, game, power, draw, now=now)
+    return Voted(variant_copy.variant_of(store, game).power(power).name, draw, ending)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ Drawing is a pure function of the variant, its built geometry and a position, in
 ``chess.svg``: no I/O, no database, so the web pages, the mail and the command line all draw the same picture.
 
 - :func:`render_svg` draws a position with orders (canonical texts per power) or stored results;
-  :func:`render_phase_svg` draws a stored phase (``GameStore.phase_record``), or the position it led to.
+  :func:`render_phase_svg` draws a stored phase (``dippouch.store.history.phase_record``), or the position it led to.
 - :func:`draft_order_svg` draws one order as it is typed, before it is sent (the player's page).
 - :func:`dippouch.render.board.board_svg` makes the board's file: the parts no phase changes, which a picture
   drawn with ``RenderOptions.board`` uses by reference (the player's page, which the browser then keeps).

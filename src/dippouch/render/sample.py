@@ -35,7 +35,7 @@ class SamplePhase:
 
 
 def result_dicts(variant: Variant, kind: PhaseKind, results: Sequence[Any]) -> list[dict[str, Any]]:
-    """Adjudicator results in the shape ``GameStore.phase_record`` gives them."""
+    """Adjudicator results in the shape ``dippouch.store.history.phase_record`` gives them."""
     return [result_to_json(variant, r, kind) for r in results]
 
 

@@ -719,7 +719,7 @@ def render_phase_svg(
     options: RenderOptions | None = None,
     geometry: Geometry | None = None,
 ) -> str:
-    """A stored phase (``GameStore.phase_record``) with its orders and results, or (``after``) the position
+    """A stored phase (``dippouch.store.history.phase_record``) with its orders and results, or (``after``) the position
     it led to."""
     from dippouch.core.jsonio import position_from_json
 

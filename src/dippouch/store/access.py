@@ -369,7 +369,7 @@ class AccessStore:
 
     def phases(self, game: str) -> list[StoredPhase]:
         """Every phase of a game, abandoned ones too, in the order opened, without their submissions or a
-        count of them (``GameStore.history`` counts the versions of every phase, which a page does not need)."""
+        count of them (``dippouch.store.history.history`` counts the versions of every phase, which a page does not need)."""
         with self.reader.session() as s:
             q = (
                 sa.select(PhaseRow)

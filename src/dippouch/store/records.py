@@ -116,7 +116,7 @@ def phase_record_of(
     submissions: bool = True,
     **about: Any,
 ) -> dict[str, Any]:
-    """One phase as the plain record a report reads (:meth:`GameStore.phase_record`), from rows already
+    """One phase as the plain record a report reads (:func:`dippouch.store.history.phase_record`), from rows already
     loaded: the phase, the one after it in its line (``nxt``), the game's settings, and its ending, shown
     only after the last phase processed. ``about`` adds keys about the game (its variant, options)."""
     return {

@@ -1,10 +1,9 @@
 """Games in a database: every coordinator action is one short transaction; :class:`GameStore` is the door.
 
 The store is built of modules with one idea each, each function taking the store (a
-:class:`dippouch.store.db.Database`) first; :class:`GameStore` hands out the most used of the games core's as its
-methods, and callers call the rest from their modules (``store_claims.due_phases(store)``,
-``store_rows.game_row(s, name)`` in a session the caller opened): a method that only forwards is not added. The
-modules:
+:class:`dippouch.store.db.Database`) first, and callers call them from their modules
+(``store_submissions.submit(store, ...)``, ``store_claims.due_phases(store)``, ``store_rows.game_row(s, name)`` in
+a session the caller opened): :class:`GameStore` forwards nothing, so each function has one name. The modules:
 
 - :mod:`~dippouch.store.db`: the open database, its sessions and its clock;
 - :mod:`~dippouch.store.rows`: finding a game's rows and reading what they mean;
@@ -26,7 +25,7 @@ facade: each takes the :class:`~dippouch.store.db.Database`, so the facade and i
 
 The guarantees the coordinator relies on:
 
-- A submission is committed before :meth:`GameStore.submit` returns, so an acknowledged submission is never
+- A submission is committed before :func:`dippouch.store.submissions.submit` returns, so an acknowledged submission is never
   lost.
 - Processing a phase (:func:`dippouch.store.processing.process_phase`) reads, adjudicates and writes in one transaction. A
   crash anywhere leaves the game before the phase or after it; processing an already processed phase is a
@@ -46,19 +45,6 @@ Every method takes ``now``; the store never reads the clock, except where a meth
 
 from __future__ import annotations
 
-# Modules by their own names (not ``from dippouch.store import ...``, which would also import the package,
-# whose __init__ imports this module); three by other names, as GameStore has methods of theirs.
-import dippouch.store.claims as claims
-import dippouch.store.deadlines as deadlines
-import dippouch.store.games as _games
-import dippouch.store.history as _history
-import dippouch.store.processing as processing
-import dippouch.store.sealing as sealing
-import dippouch.store.status as _status
-import dippouch.store.submissions as submissions
-import dippouch.store.transfer as transfer
-import dippouch.store.variant_copy as variant_copy
-import dippouch.store.votes as votes
 from dippouch.store.claims import DuePhase, PhaseFailed
 from dippouch.store.db import Database
 from dippouch.store.gamefile import SOURCES, clean_address
@@ -99,44 +85,5 @@ __all__ = [
 class GameStore(Database):
     """All games in one database (SQLite file by default; any SQLAlchemy URL, e.g. PostgreSQL).
 
-    ``GameStore(url)`` opens the database (:class:`~dippouch.store.db.Database`: engine, sessions, clock).
-    Each method below is a function of one of the store's modules, whose docstring is the method's.
-    """
-
-    # Games and their seats
-    create_game = _games.create_game
-    games = _games.games
-    players = _games.players
-    assign = _games.assign
-    set_email = _games.set_email
-    emails = _games.emails
-
-    # The game's own copy of its variant
-    variant = variant_copy.variant_of
-
-    # Orders and draw votes
-    submit = submissions.submit
-    vote = votes.vote
-
-    # A game's state now
-    status = _status.status
-
-    # Processing, and what deadline workers claim
-    process = processing.process
-    due_count = claims.due_count
-
-    # The clock of a game
-    extend = deadlines.extend
-    pause = deadlines.pause
-    resume = deadlines.resume
-
-    # History, phase records, rollback
-    history = _history.history
-    phase_record = _history.phase_record
-    rollback = _history.rollback
-
-    # The seal on the open phase's orders, and the game file
-    unsealings = sealing.unsealings
-    game_file = transfer.game_file
-    export_game = transfer.export_game
-    import_game = transfer.import_game
+    ``GameStore(url)`` opens the database (:class:`~dippouch.store.db.Database`: engine, sessions, clock); what is
+    done with it is a function of one of the store's modules, called with the store first."""

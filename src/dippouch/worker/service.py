@@ -31,6 +31,7 @@ from typing import Any, TextIO
 from dippouch.play.processing import Processed, ScanMemory
 from dippouch.play.processing import process_due as play_process_due
 from dippouch.store import GameStore
+from dippouch.store import claims as store_claims
 from dippouch.store.db import DatabaseError
 from dippouch.store.mail.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase
@@ -113,7 +114,7 @@ class MailFetch:
         if not load_settings("imap").host:
             return
         recent = self.last is not None and time.monotonic() - self.last < self.every
-        if recent and store.due_count(now=now) == 0:
+        if recent and store_claims.due_count(store, now=now) == 0:
             return
         mail_fetch_task(store, now)
         self.last = time.monotonic()
@@ -368,7 +369,7 @@ class Worker:
             now = self.store.clock()
             # Phases still due now are another worker's in hand or a broken game's: only more than these
             # stops the tasks for processing.
-            left = self.store.due_count() if self.tasks else 0
+            left = store_claims.due_count(self.store) if self.tasks else 0
             for task in self.tasks:
                 try:
                     task(self.store, now)
@@ -380,11 +381,11 @@ class Worker:
                 behind = behind or getattr(task, "behind", False) is True
                 if self.stopping.is_set():
                     break
-                if self.store.due_count() > left:
+                if store_claims.due_count(self.store) > left:
                     more, failed = self._process_due()
                     done.extend(more)
                     fetch_failed = fetch_failed or failed
-                    left = self.store.due_count()
+                    left = store_claims.due_count(self.store)
         self.behind = behind
         self.processed += len(done)
         self.last_ok = time.monotonic()
@@ -402,7 +403,7 @@ class Worker:
         games = list(dict.fromkeys(p.game for p in done))
         if not games or not self.after:
             return
-        due = self.store.due_count()
+        due = store_claims.due_count(self.store)
         checked = time.monotonic()
         pieces = 0
 
@@ -414,7 +415,7 @@ class Worker:
             if time.monotonic() - checked < 0.2:
                 return False
             checked = time.monotonic()
-            return self.store.due_count() - due > pieces
+            return store_claims.due_count(self.store) - due > pieces
 
         for hook in self.after:
             try:

@@ -96,6 +96,10 @@ from dippouch.interop.daide.seats import (
     withdraw,
 )
 from dippouch.interop.daide.tokens import MAX_INT, is_reserved
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.repository import GameStore
 
@@ -169,7 +173,7 @@ class DaideServer(Connections):
         self.store = store
         self.game = game
         self.use = use
-        self.variant = store.variant(game)
+        self.variant = variant_copy.variant_of(store, game)
         self.board = DaideBoard(self.variant)
         super().__init__(self.board.vocab, Gate(limits, timer))
         self.poll = poll
@@ -215,13 +219,13 @@ class DaideServer(Connections):
     def _read(self) -> Now:
         from dippouch.game import position_from_data
 
-        st = self.store.status(self.game, now=self.clock(), drift=False, due=False)
+        st = store_status.status(self.store, self.game, now=self.clock(), drift=False, due=False)
         if st.phase is None or st.state == "finished":
-            hist = [p for p in self.store.history(self.game) if p.status != "abandoned"]
+            hist = [p for p in store_history.history(self.store, self.game) if p.status != "abandoned"]
             last = hist[-1]
             data = last.next_position or last.position
             return Now(None, None, position_from_data(self.variant, data), None, st.ending, fog=st.settings.fog)
-        rec = self.store.phase_record(self.game, st.phase, open_ok=True, submissions=False)
+        rec = store_history.phase_record(self.store, self.game, st.phase, open_ok=True, submissions=False)
         return Now(
             int(rec["id"]),
             st.phase,
@@ -406,7 +410,7 @@ class DaideServer(Connections):
         st = self.state
         if st is None:
             return None
-        holders = {p: current for p, current, _ in self.store.players(self.game)}
+        holders = {p: current for p, current, _ in store_games.players(self.store, self.game)}
         wanted = self.wanted or self.variant.power_names
         for power in offered(wanted, set(self.seats), st.position, st.acting, holders, PROGRAMS):
             try:
@@ -480,7 +484,9 @@ class DaideServer(Connections):
     _on_PRN = _on_HUH
 
     def _hlo(self, power: str) -> list[int]:
-        deadlines = self.store.status(self.game, now=self.clock(), drift=False, due=False).settings.deadlines
+        deadlines = store_status.status(
+            self.store, self.game, now=self.clock(), drift=False, due=False
+        ).settings.deadlines
         return self._m(*hlo_parts(self.board, power, self.seats[power].passcode, deadlines))
 
     async def _on_HLO(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
@@ -525,7 +531,7 @@ class DaideServer(Connections):
         self._yes(c, tokens)
 
     def _phases(self) -> list[Any]:
-        return [p for p in self.store.history(self.game) if p.status != "abandoned"]
+        return [p for p in store_history.history(self.store, self.game) if p.status != "abandoned"]
 
     async def _on_HST(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         if len(args) > 1:
@@ -600,7 +606,7 @@ class DaideServer(Connections):
     def _still_held(self, seat: DaideSeat) -> None:
         """Refuse to act for a seat the game gave someone else since the last look (the next look lets its
         client go): what a client sends never counts for a person's seat."""
-        held = self.store.emails(self.game).get(seat.power, (None, None))[0]
+        held = store_games.emails(self.store, self.game).get(seat.power, (None, None))[0]
         if held != seat.player:
             raise LookupError(f"{seat.power} is played by {held} now, not by {seat.player}")
 

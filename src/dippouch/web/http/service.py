@@ -24,6 +24,7 @@ from dippouch.core.errors import NotFound as NoPower
 from dippouch.core.messages import msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
+from dippouch.store import variant_copy as variant_copy
 from dippouch.store.access import STAND_IN, AccessStore
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
@@ -222,7 +223,7 @@ class Web:
         if hit is not None and st is not None and hit[0] == self._variant_key(name, st):
             return hit[1]
         try:
-            v = self.read.variant(name)
+            v = variant_copy.variant_of(self.read, name)
         except DippouchError:
             if not game_exists(self.read, name):
                 raise WebNotFound(msg("no game %(game)s here", game=repr(name))) from None

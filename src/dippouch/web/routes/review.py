@@ -29,6 +29,8 @@ from starlette.requests import Request
 from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
+from dippouch.store import history as store_history
+from dippouch.store import variant_copy as variant_copy
 from dippouch.web.http.deps import ViewerDep, WebDep, game_url, layer_words, render, words
 from dippouch.web.http.forms import Form, posted, redirect
 from dippouch.web.http.inputs import number_or_none
@@ -108,8 +110,8 @@ def _judge(
     from dippouch.store.mail.review import review_state
 
     store = web.store
-    v = store.variant(game)
-    rec = store.phase_record(game, phase_id=review_state(store, game, now=web.now()).phase_id)
+    v = variant_copy.variant_of(store, game)
+    rec = store_history.phase_record(store, game, phase_id=review_state(store, game, now=web.now()).phase_id)
     pos = position_from_data(v, rec["position"])
     kind = v.calendar.kind(pos.phase)
     taken_text = "\n".join(text if taken else "" for text, taken in rows)

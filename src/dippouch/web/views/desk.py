@@ -15,6 +15,8 @@ from dippouch.play import clock, games, seats
 from dippouch.play.clock import MAX_EXTENSION
 from dippouch.play.fairness import Actor, TableMustVote, player_run
 from dippouch.play.processing import TooSoon
+from dippouch.store import games as store_games
+from dippouch.store import history as store_history
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import absences as absence_store
 from dippouch.store.people.persons import seat_people
@@ -53,14 +55,14 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     web.require_coordinator(name, viewer)
     now = web.now()
     game = game_view(web, name, viewer)
-    players = web.read.players(name)
+    players = store_games.players(web.read, name)
     people = seat_people(web.read, name)
-    emails = web.read.emails(name)
+    emails = store_games.emails(web.read, name)
     keys = web.access.keys(name)
     subs: list[dict[str, Any]] = []
     sealed = False
     if game["phase_id"] is not None:
-        rec = web.read.phase_record(name, phase_id=game["phase_id"])
+        rec = store_history.phase_record(web.read, name, phase_id=game["phase_id"])
         deadline = rec["deadline"]
         # Sealed until the deadline (the W3K rulebook): who and when, never what.
         sealed = deadline is None or now < datetime.fromisoformat(deadline)
@@ -205,7 +207,7 @@ def seat_many(
     otherwise the answer says so and the coordinator sends the links). A refusal in ``say``'s language."""
     _ = say
     web.require_coordinator(name, viewer)
-    seated = {p for p, cur, _ in web.read.players(name) if cur}
+    seated = {p for p, cur, _ in store_games.players(web.read, name) if cur}
     todo: list[tuple[str, str, str]] = []
     for power, player, email in rows:
         if not player.strip():
@@ -407,7 +409,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
         }
     if action == "rollback":
         phase = names(arg, msg("the phase"), 100, say=say)
-        rec = web.read.phase_record(name, phase, submissions=False)
+        rec = store_history.phase_record(web.read, name, phase, submissions=False)
         lines = [
             _(
                 "%(phase)s opens again with its position as it was; the phases played after it stay in the "

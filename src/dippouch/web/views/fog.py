@@ -18,6 +18,7 @@ from starlette.requests import Request
 
 from dippouch.core.messages import msg
 from dippouch.render.fog import fog_record
+from dippouch.store import status as store_status
 from dippouch.store.access import STAND_IN
 from dippouch.web.http.deps import viewer_of, web_of
 from dippouch.web.http.security import Forbidden, Viewer
@@ -52,7 +53,7 @@ def fogged(web: Web, name: str, known: tuple[Any, Mapping[str, Any], str] | None
         hit = kept.get(name)
         if hit is not None and hit[0] == marker and marker is not None:
             return hit[1]
-        st = web.read.status(name, now=web.now(), drift=False, due=False)
+        st = store_status.status(web.read, name, now=web.now(), drift=False, due=False)
         got = bool(st.settings.fog) and st.state != "finished"
     if len(kept) > 20_000:
         kept.clear()

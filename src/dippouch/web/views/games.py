@@ -20,6 +20,7 @@ from dippouch.names import board_unit, phase_words
 from dippouch.people.anonymity import names_hidden
 from dippouch.report import ReportBasis, phase_report, report_basis
 from dippouch.saying import say
+from dippouch.store import games as store_games
 from dippouch.store import votes as store_votes
 from dippouch.store.page_cache import phase_submissions
 from dippouch.store.records import StoredPhase
@@ -81,11 +82,11 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
     listed = {r[0]: r for r in web.access.listed_games()}
     # A signed-in player or coordinator also sees the unlisted and private games they belong to.
     mine = {g.game for g in viewer.grants if g.game} | (
-        {n for n, *_ in web.read.games()} if viewer.coordinates(None) else set()
+        {n for n, *_ in store_games.games(web.read)} if viewer.coordinates(None) else set()
     )
     rows = dict(listed)
     if mine - set(listed):
-        for name, variant, state, phase in web.read.games():
+        for name, variant, state, phase in store_games.games(web.read):
             if name in mine and name not in rows:
                 rows[name] = (name, variant, state, phase, None)
     return [
@@ -542,7 +543,7 @@ def game_map(web: Web, name: str, viewer: Viewer, board: str | None = None) -> s
 
 
 def record(game: str, ph: StoredPhase) -> dict[str, Any]:
-    """A phase as the renderer reads it (``GameStore.phase_record``'s keys), never with its submissions."""
+    """A phase as the renderer reads it (``dippouch.store.history.phase_record``'s keys), never with its submissions."""
     return {
         "game": game,
         "name": ph.name,

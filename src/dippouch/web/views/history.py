@@ -16,6 +16,9 @@ from dippouch.play.fairness import Actor, TableMustVote
 from dippouch.play.games import export_file
 from dippouch.play.reports import stored_report
 from dippouch.report import calendar_rows, deadlines_ical, phase_report, upcoming_deadlines
+from dippouch.store import history as store_history
+from dippouch.store import status as store_status
+from dippouch.store import transfer as store_transfer
 from dippouch.store.history import phase_record
 from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
@@ -86,7 +89,7 @@ def phase_submissions(web: Web, name: str, phase_id: int, viewer: Viewer) -> dic
     how (web, mail, post, photo) and, once the deadline has passed, the text with its line verdicts."""
     if not viewer.coordinates(name) or fog_powers(web, name, viewer) is not None:
         return None
-    rec = web.read.phase_record(name, phase_id=phase_id, sealed_at=web.now(), open_ok=True)
+    rec = store_history.phase_record(web.read, name, phase_id=phase_id, sealed_at=web.now(), open_ok=True)
     sealed = bool(rec.get("sealed"))
     if not sealed and _set_aside_unprocessed(rec) and open_phase_sealed(web.read, name, web.now()):
         rec["submissions"] = [seal_submission(sub) for sub in rec["submissions"]]
@@ -98,7 +101,7 @@ def phase_submissions(web: Web, name: str, phase_id: int, viewer: Viewer) -> dic
 
 def calendar_ics(web: Web, name: str, viewer: Viewer) -> bytes:
     web.require_visible(name, viewer)
-    st = web.read.status(name, now=web.now())
+    st = store_status.status(web.read, name, now=web.now())
     rows = calendar_rows(web.access.phases(name))
     upcoming = []
     if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
@@ -107,14 +110,14 @@ def calendar_ics(web: Web, name: str, viewer: Viewer) -> bytes:
 
 
 def export(web: Web, name: str, viewer: Viewer, *, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
-    """The game file (:meth:`GameStore.game_file`): anyone who may see the game gets it without
+    """The game file (:func:`dippouch.store.transfer.game_file`): anyone who may see the game gets it without
     submissions or players' addresses; a coordinator gets them, but the open phase's only as who and
     when until its deadline (the W3K rule, as `dippouch export` keeps it), unless they ask for them
     ``unsealed`` with a ``reason``, which is recorded and shown to the players."""
     web.require_visible(name, viewer)
     if not viewer.coordinates(name) or not unsealed:
         view = "coordinator" if viewer.coordinates(name) else "public"
-        sealed = web.read.game_file(name, view=view, now=web.now())
+        sealed = store_transfer.game_file(web.read, name, view=view, now=web.now())
         _seal_votes(sealed)
         seen = seen_powers(web, name, viewer)
         if seen is not None:  # an anonymous game: nobody's name but the reader's own seats' until the end

@@ -201,7 +201,7 @@ class MapCache:
         draft: Mapping[str, list[str]] | None = None,
         board: str | None = None,
     ) -> str | None:
-        """A stored phase (``GameStore.phase_record`` shape) drawn with its orders and results, or the position
+        """A stored phase (``dippouch.store.history.phase_record`` shape) drawn with its orders and results, or the position
         it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
         ``draft``: one power's own orders (canonical texts), for that power's eyes only. With ``board`` (the
         address of :func:`board_file`'s file), the board's fixed parts are drawn by reference to it."""

@@ -46,6 +46,7 @@ from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Decided, Voted, describe
 from dippouch.saying import say
+from dippouch.store import history as store_history
 from dippouch.store import openings as store_openings
 from dippouch.store import page_cache as store_pages
 from dippouch.store import rows as store_rows
@@ -234,7 +235,7 @@ def player_view(
     example: list[str] = []
     # The seat's own versions in one query; a variant whose powers order each other's units reads every seat's.
     if v.rules.get("proxy_orders"):
-        rec = web.read.phase_record(name, phase_id=pid)
+        rec = store_history.phase_record(web.read, name, phase_id=pid)
         subs, stored_position = rec["submissions"], rec["position"]
     else:
         subs, stored_position = store_pages.seat_submissions(web.read, pid, power)
