@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from dippouch.game import GameError, GameSettings
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
@@ -51,14 +52,15 @@ def test_a_holiday_is_refused_with_what_to_change(store: GameStore) -> None:
     mine = B.record_absence(store, pid, date(2026, 8, 3), date(2026, 8, 21), now=T0, reason="wedding")
     with pytest.raises(GameError, match=f"you have no absence #{mine}"):
         B.remove_absence(store, eve, mine, now=T0)
-    assert [(a.text, a.reason) for a in B.absences_of(store, pid)] == [("away 3\u201321 Aug", "wedding")]
+    assert [(say(a.text, "en"), a.reason) for a in B.absences_of(store, pid)] == [("away 3\u201321 Aug", "wedding")]
 
 
 def test_the_game_shows_the_days_away_never_the_reason(store: GameStore) -> None:
     pid = _game(store, "g")
     B.record_absence(store, pid, date(2026, 8, 3), date(2026, 8, 21), now=T0, reason="wedding in Brest")
     got = B.game_absences(store, "g", date(2026, 8, 1))
-    assert [(a.power, a.text, a.now) for a in got] == [("Austria", "away 3\u201321 Aug", False)]
+    assert [(a.power, say(a.text, "en"), a.now) for a in got] == [("Austria", "away 3\u201321 Aug", False)]
+    assert say(got[0].text, "de") == "abwesend 3.\u201321. Aug."
     assert "wedding" not in repr(got)
     assert B.game_absences(store, "g", date(2026, 8, 22)) == []  # over
 

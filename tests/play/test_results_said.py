@@ -22,6 +22,7 @@ from dippouch.play.seats import Seated
 from dippouch.play.votes import Voted
 from dippouch.saying import say
 from dippouch.store import GameStore
+from dippouch.store import games as store_games
 from dippouch.store.games import SeatChange
 from dippouch.store.people.absences import AbsencePolicy, GameAway, Use, away_for
 from dippouch.web.routes.roster import absences_view
@@ -112,7 +113,7 @@ def test_the_command_line_says_a_seats_change_and_a_vote_in_the_locales_language
     db = f"sqlite:///{tmp_path}/g.db"
     store = GameStore(db)
     try:
-        store.create_game("demo", "standard", now=T0)
+        store_games.create_game(store, "demo", "standard", now=T0)
     finally:
         store.close()
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
