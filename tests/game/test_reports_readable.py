@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import GameSettings, position_to_data
 from dippouch.play.reports import stored_report
@@ -59,14 +60,8 @@ def test_w3k_report_uses_full_names_and_abbreviations_only_on_request(store: Gam
     assert short.count("\n") <= report.count("\n")
 
 
-def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameStore, w3k: Variant) -> None:
-    start = board(
-        w3k,
-        "Summer 1642",
-        {"Crown": ["F bri", "A glo"], "Cumberland": ["A den"], "Argyll": ["F bel"]},
-        {"Crown": ["bri", "glo"], "Cumberland": ["den"], "Argyll": ["bel"]},
-        homes={},
-    )
+def _w3k_game(store: GameStore, w3k: Variant, start: Position) -> None:
+    """Game ``g`` of W3K from ``start``, two days a movement phase."""
     store_games.create_game(
         store,
         "g",
@@ -75,6 +70,17 @@ def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameSt
         position=position_to_data(w3k, start),
         settings=GameSettings(deadlines={"movement": "2d"}),
     )
+
+
+def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameStore, w3k: Variant) -> None:
+    start = board(
+        w3k,
+        "Summer 1642",
+        {"Crown": ["F bri", "A glo"], "Cumberland": ["A den"], "Argyll": ["F bel"]},
+        {"Crown": ["bri", "glo"], "Cumberland": ["den"], "Argyll": ["bel"]},
+        homes={},
+    )
+    _w3k_game(store, w3k, start)
     store_submissions.submit(store, "g", "Crown", "Fleet Bristol converts", now=T0)
     store_submissions.submit(store, "g", "Argyll", "F Belfast convert", now=T0)
     store_processing.process(store, "g", now=T0, force=True)
@@ -99,14 +105,7 @@ def test_a_conversion_is_disrupted_and_one_continues_over_winter(store: GameStor
         {"Crown": ["bri", "glo", "wor"], "Cumberland": ["den"]},
         homes={},
     )
-    store_games.create_game(
-        store,
-        "g",
-        "w3k",
-        now=T0,
-        position=position_to_data(w3k, start),
-        settings=GameSettings(deadlines={"movement": "2d"}),
-    )
+    _w3k_game(store, w3k, start)
     store_submissions.submit(store, "g", "Crown", "F bri convert\nA glo H", now=T0)
     store_submissions.submit(store, "g", "Protectorate", "A som - bri", now=T0)
     store_processing.process(store, "g", now=T0, force=True)
@@ -130,14 +129,7 @@ def test_conversion_under_way_continues_through_winter(store: GameStore, w3k: Va
         {"Crown": ["bri", "glo", "wor", "oxf"]},
         homes={},
     )
-    store_games.create_game(
-        store,
-        "g",
-        "w3k",
-        now=T0,
-        position=position_to_data(w3k, start),
-        settings=GameSettings(deadlines={"movement": "2d"}),
-    )
+    _w3k_game(store, w3k, start)
     store_submissions.submit(store, "g", "Crown", "F bri convert", now=T0)
     store_processing.process(store, "g", now=T0, force=True)
     assert store_status.status(store, "g", now=T0).phase == "Winter 1643 Adjustments"
