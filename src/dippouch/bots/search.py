@@ -20,8 +20,9 @@ the position threatens a phase on: each other power's unit dislodged (a unit los
 centre another power reaches with more units than this one can hold it with (exposed), and each centre not
 its own it reaches with more units than anyone can hold it with (open). Near a solo the weights change: the
 others gang up on the leader, and it wins by taking rather than guarding; and for the others each centre the
-leader keeps counts against them. The weights were found by playing against DumbBot (docs/bots.md has each
-step's figures).
+leader keeps counts against them. A power near its end is finished: its centres draw this power's own
+candidates and count more to stand on, so that it does not outlive a solo on the few it kept. The weights
+were found by playing against DumbBot (docs/bots.md has each step's figures).
 """
 
 from __future__ import annotations
