@@ -233,7 +233,7 @@ def test_a_command_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Pat
     url = f"sqlite:///{tmp_path / 'g.db'}"
     GameStore(url).close()  # creates the schema (this one needs Alembic)
     probe = (
-        "import sys; from dippouch.store import GameStore; s = GameStore(sys.argv[1]); s.games(); s.close(); "
+        "import sys; from dippouch.store import GameStore, games; s = GameStore(sys.argv[1]); games.games(s); s.close(); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
     )
     done = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, timeout=120)

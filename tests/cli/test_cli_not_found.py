@@ -13,6 +13,7 @@ from dippouch.cli import app, register_commands
 from dippouch.cli.errors import user_problem
 from dippouch.core.errors import NotFound
 from dippouch.game import RecordNotFound
+from dippouch.store import status as store_status
 from dippouch.store.repository import GameStore
 
 pytestmark = pytest.mark.empty_database
@@ -59,7 +60,7 @@ def test_a_bugs_key_error_in_a_command_is_not_shown_as_the_users_mistake(
     def broken(self: GameStore, *args: object, **kwargs: object) -> None:
         raise KeyError("dp_some_key")  # a bug inside the store: a dict read with a key it lacks
 
-    monkeypatch.setattr(GameStore, "status", broken)
+    monkeypatch.setattr(store_status, "status", broken)
     r = _run(db, "status", "g")
     assert isinstance(r.exception, KeyError)  # re-raised: a traceback, not "error: ..."
     assert r.exit_code != 0 and "error: dp_some_key" not in r.output

@@ -179,7 +179,7 @@ def test_a_person_seated_after_daide_serve_started_keeps_the_seat_when_clients_s
                 c = await Raw.open(port)
                 c.send(f"NME ('grabber{i}') ('1')")
                 answers.append(await c.text())
-            held = {p: cur for p, cur, _ in await asyncio.to_thread(site.web.store.players, "g")}
+            held = {p: cur for p, cur, _ in await asyncio.to_thread(store_games.players, site.web.store, "g")}
             assert await asyncio.to_thread(_submit, site, key) == 200
             return answers, held
         finally:

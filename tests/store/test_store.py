@@ -231,9 +231,9 @@ def _without_ids(data: dict[str, Any]) -> dict[str, Any]:
 CRASH_SCRIPT = """
 import sys
 from datetime import datetime, UTC
-from dippouch.store import GameStore
+from dippouch.store import GameStore, processing
 s = GameStore(sys.argv[1])
-s.process("g", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC), force=True)
+processing.process(s, "g", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC), force=True)
 print("not reached")
 """
 
@@ -259,8 +259,8 @@ def test_a_crash_mid_processing_leaves_the_game_before_the_phase(store: GameStor
 SUBMIT_SCRIPT = """
 import os, sys
 from datetime import datetime, UTC
-from dippouch.store import GameStore
-r = GameStore(sys.argv[1]).submit("g", "France", "A par - bur", now=datetime(2026, 1, 5, 13, 0, tzinfo=UTC))
+from dippouch.store import GameStore, submissions
+r = submissions.submit(GameStore(sys.argv[1]), "g", "France", "A par - bur", now=datetime(2026, 1, 5, 13, 0, tzinfo=UTC))
 print("acknowledged", r.version, flush=True)
 os._exit(0)  # die at once after the acknowledgement: no clean shutdown
 """

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.store import variant_copy
 from websupport import Site
 
 
@@ -35,10 +36,10 @@ def test_the_variant_is_kept_across_a_seating(site: Site, monkeypatch: pytest.Mo
     site.seat("g", "England", "Erin")  # logs an event: the marker's events change, the variant's hash does not
     web.touched("g")
 
-    def no_read(name: str) -> None:
+    def no_read(db: object, name: str) -> None:
         raise AssertionError(f"the variant of {name} was read again")
 
-    monkeypatch.setattr(web.read, "variant", no_read)
+    monkeypatch.setattr(variant_copy, "variant_of", no_read)
     assert web.variant_of("g") is v
 
 

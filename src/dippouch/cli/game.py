@@ -26,10 +26,6 @@ from rich.table import Table
 from dippouch.cli import app, command_group
 from dippouch.cli.errors import user_problem
 from dippouch.core.messages import Msg, msg
-from dippouch.store import games as store_games
-from dippouch.store import history as store_history
-from dippouch.store import status as store_status
-from dippouch.store import variant_copy as variant_copy
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
@@ -179,6 +175,8 @@ def new(
     from dippouch.game import GameError, GameSettings
     from dippouch.play import games
     from dippouch.play.records import find_system
+    from dippouch.store import status as store_status
+    from dippouch.store import variant_copy
 
     options: dict[str, Any] = {}
     for o in option or []:
@@ -266,6 +264,8 @@ def upgrade_variant(
 @friendly
 def games(db: str | None = DbOption) -> None:
     """List the games in the database."""
+    from dippouch.store import games as store_games
+
     rows = store_games.games(_store(db))
     if not rows:
         out.print("No games yet: create one with `dippouch new NAME --variant standard`.")
@@ -284,6 +284,8 @@ app.add_typer(players_app, name="players")
 @friendly
 def players_list(game: str, db: str | None = DbOption) -> None:
     """Show each power's player and who played it before."""
+    from dippouch.store import games as store_games
+
     table = Table("power", "player", "history")
     for power, current, hist in store_games.players(_store(db), game):
         past = "; ".join(f"{n} {a:%Y-%m-%d}-{r:%Y-%m-%d}" for n, a, r in hist if r is not None)
@@ -360,6 +362,7 @@ def players_email(
 ) -> None:
     """Set the e-mail address of POWER's player: results go there, and mail intake takes orders only from it."""
     from dippouch.play import games
+    from dippouch.store import games as store_games
 
     store = _store(db)
     p = games.set_email(store, game, power, None if address.lower() == "none" else address, now=_now(now))
@@ -512,6 +515,8 @@ def vote(
 def status(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """The current phase, its deadline, and who has submitted."""
     from dippouch.game import format_duration, parse_duration
+    from dippouch.store import status as store_status
+    from dippouch.store import variant_copy
 
     store = _store(db)
     st = store_status.status(store, game, now=_now(now))
@@ -608,6 +613,7 @@ def process(
 ) -> None:
     """Process every phase that is due (deadline passed, or every power ready), then report."""
     from dippouch.game import GameError
+    from dippouch.store import games as store_games
 
     store = _store(db)
     if game is None:
@@ -631,6 +637,8 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
     from dippouch.play.fairness import INSTALLATION
     from dippouch.play.processing import process_now
     from dippouch.play.reports import stored_report
+    from dippouch.store import history as store_history
+    from dippouch.store import status as store_status
 
     if force:
         done = clock.process(store, game, by=INSTALLATION, now=_now(now), limit=1000).phases
@@ -688,6 +696,8 @@ def report(
 ) -> None:
     """A phase's results in the Judge's plain-text layout (places by their full names; --abbrev for short)."""
     from dippouch.play.reports import stored_report
+    from dippouch.store import history as store_history
+    from dippouch.store import variant_copy
 
     store = _store(db)
     text = stored_report(store, game, phase, phase_id, full=not abbrev)
@@ -731,6 +741,8 @@ def show(
 
     Before the deadline the open phase's orders are sealed: who sent which version and when, not what."""
     from dippouch.names import order_text, place_list, unit_text
+    from dippouch.store import history as store_history
+    from dippouch.store import variant_copy
 
     store = _store(db)
     # Without a phase named, the latest processed one; on a new game, the open one.
@@ -810,6 +822,9 @@ def replay(
 @friendly
 def history(game: str, db: str | None = DbOption) -> None:
     """Every phase ever opened, including those abandoned by a rollback."""
+    from dippouch.store import history as store_history
+    from dippouch.store import variant_copy
+
     store = _store(db)
     v = variant_copy.variant_of(store, game)
     letters = {p.name: p.letter for p in v.powers}
@@ -839,6 +854,7 @@ def extend(
     from dippouch.game import format_duration, parse_duration
     from dippouch.play import clock
     from dippouch.play.fairness import INSTALLATION
+    from dippouch.store import status as store_status
 
     store = _store(db)
     result = clock.extend(store, game, parse_duration(by), by=INSTALLATION, now=_now(now))
@@ -867,6 +883,7 @@ def resume(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     """Restart the clock with the time that was left."""
     from dippouch.play import clock
     from dippouch.play.fairness import INSTALLATION
+    from dippouch.store import status as store_status
 
     store = _store(db)
     deadline = clock.resume(store, game, by=INSTALLATION, now=_now(now))
@@ -885,6 +902,7 @@ def rollback(
     """Reopen an earlier phase; the phases after it stay in the history, marked abandoned."""
     from dippouch.play import clock
     from dippouch.play.fairness import INSTALLATION
+    from dippouch.store import status as store_status
 
     store = _store(db)
     rolled = clock.rollback(store, game, phase, by=INSTALLATION, now=_now(now))
@@ -986,6 +1004,7 @@ def import_(
     """Read a game file into the database as a new game."""
     from dippouch.game import GameError
     from dippouch.play import games
+    from dippouch.store import status as store_status
 
     data = _read_json(file)
     store = _store(db)
@@ -1011,6 +1030,8 @@ def calendar(
 ) -> None:
     """The game's deadlines as an iCalendar (.ics) feed players can subscribe to."""
     from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
+    from dippouch.store import history as store_history
+    from dippouch.store import status as store_status
 
     store = _store(db)
     st = store_status.status(store, game, now=datetime.now(UTC))

@@ -16,8 +16,6 @@ from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
 from dippouch.core.messages import Msg, choices, msg
 from dippouch.saying import say
-from dippouch.store import games as store_games
-from dippouch.store import variant_copy as variant_copy
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
@@ -99,6 +97,7 @@ def setup(
     proves a sender. Results and notices are mailed for what happens from now on."""
     from dippouch.game import GameError
     from dippouch.mail.notices import setup as do_setup
+    from dippouch.store import games as store_games
     from dippouch.store.repository import clean_address
 
     store = _store(db)
@@ -201,6 +200,7 @@ def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     """Each player's token (their proof that mail is theirs), to hand to them yourself, e.g. by post.
     Receipts teach it too. A token belongs to the registered address: a new address gets a new one."""
     from dippouch.play import mail_intake
+    from dippouch.store import games as store_games
     from dippouch.store.mail.games import game_id as find_game
 
     store = _store(db)
@@ -559,6 +559,7 @@ def review(
     from pathlib import Path
 
     from dippouch.mail.ocr import ocr_missing, proposals
+    from dippouch.store import variant_copy
     from dippouch.store.mail.review import review_state
 
     store = _store(db)

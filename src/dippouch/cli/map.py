@@ -14,9 +14,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from dippouch.cli import app
-from dippouch.store import history as store_history
-from dippouch.store import status as store_status
-from dippouch.store import variant_copy as variant_copy
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -94,6 +91,9 @@ def _draw(
 ) -> tuple[str, Variant, str]:
     """The drawing, its variant and a title for its page."""
     from dippouch.render import RenderOptions, render_phase_svg, render_svg
+    from dippouch.store import history as store_history
+    from dippouch.store import status as store_status
+    from dippouch.store import variant_copy
 
     options = RenderOptions(names=names)
     if game is None:
