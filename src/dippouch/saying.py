@@ -10,10 +10,10 @@ from functools import cache
 from babel.dates import format_interval, format_skeleton
 from babel.numbers import format_decimal
 
-from dippouch.core.messages import ENGLISH, Msg, as_msg, render
+from dippouch.core.messages import ENGLISH, Msg, as_msg, english_days, render
 from dippouch.i18n import DEFAULT, LANGUAGES, phase_words, translations
 
-__all__ = ["DOOR_HINTS", "english_days", "say"]
+__all__ = ["DOOR_HINTS", "say"]
 
 DOOR_HINTS: dict[str, Mapping[str, Msg]] = {}
 """Per door (``"web"``, ``"mail"`` ...), how it words the hints (:class:`dippouch.core.messages.Hint`) of the
@@ -31,34 +31,21 @@ def say(message: Msg | str, lang: str, door: str | None = None) -> str:
         return ""  # gettext("") is a catalogue's header, not a message
     hints = DOOR_HINTS.get(door or "", {})
     if lang not in LANGUAGES or lang == DEFAULT:
-        return render(m, ENGLISH, None, hints, None, _days_in(DEFAULT))
+        return render(m, ENGLISH, None, hints)
     return render(m, translations(lang), lambda name: phase_words(name, lang), hints, _number_in(lang), _days_in(lang))
-
-
-def english_days(first: date, last: date) -> str:
-    """``3–21 Aug``, ``28 Jul–4 Aug``, ``30 Dec 2026–2 Jan 2027``: a span of days in English, as short as reads
-    unambiguously (the site's own English, shorter than Babel's ``Aug 3 – 21``)."""
-    if first == last:
-        return f"{first.day} {first:%b}"
-    if first.year != last.year:
-        return f"{first.day} {first:%b} {first.year}–{last.day} {last:%b} {last.year}"
-    if first.month != last.month:
-        return f"{first.day} {first:%b}–{last.day} {last:%b}"
-    return f"{first.day}–{last.day} {last:%b}"
 
 
 @cache
 def _days_in(lang: str) -> Callable[[str, str], str]:
     """How ``lang`` writes a span of days (:class:`dippouch.core.messages.Days`, two ISO dates): Babel's interval
-    formats of its locale data, the year only where the span crosses one; English as :func:`english_days`."""
+    formats of its locale data, the year only where the span crosses one (English is the core's own
+    :func:`~dippouch.core.messages.english_days`)."""
 
     def said(first_iso: str, last_iso: str) -> str:
         try:
             first, last = date.fromisoformat(first_iso), date.fromisoformat(last_iso)
         except ValueError:
-            return f"{first_iso}–{last_iso}"
-        if lang == DEFAULT:
-            return english_days(first, last)
+            return english_days(first_iso, last_iso)
         if first == last:
             return str(format_skeleton("MMMd", first, locale=lang))
         return str(format_interval(first, last, "MMMd" if first.year == last.year else "yMMMd", locale=lang))

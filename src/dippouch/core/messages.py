@@ -46,6 +46,7 @@ __all__ = [
     "as_msg",
     "choices",
     "either",
+    "english_days",
     "hint",
     "joined",
     "msg",
@@ -288,8 +289,8 @@ def render(
     """``m`` in the language of ``words`` (English by default), each nested message, list of choices and phase
     name in its turn (``phase``: a phase's name in that language; as written if None), each :class:`Hint` as
     the door's ``hints`` word it (else as the command line does), each :class:`Quantity` as ``number`` writes
-    it in that language (English's ``1,001`` if None), each :class:`Days` as ``days`` writes the span (its two
-    ISO dates if None). A translation whose placeholders do not fit its values (a catalogue's mistake)
+    it in that language (English's ``1,001`` if None), each :class:`Days` as ``days`` writes the span (English's
+    :func:`english_days` if None). A translation whose placeholders do not fit its values (a catalogue's mistake)
     is passed over for the English."""
     if words is ENGLISH and phase is None and not hints and number is None and days is None:
         return _PLAIN.message(m, _depth)  # the commonest case: English as written, no per-call sayer made
@@ -348,11 +349,32 @@ class _Said:
         if isinstance(value, Quantity):
             return self.number(value.value) if self.number is not None else f"{value.value:,}"
         if isinstance(value, Days):
-            return self.days(value.first, value.last) if self.days is not None else f"{value.first}–{value.last}"
+            return (
+                self.days(value.first, value.last) if self.days is not None else english_days(value.first, value.last)
+            )
         return value
 
 
 _PLAIN = _Said(ENGLISH, None, {}, None)
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def english_days(first: str, last: str) -> str:
+    """``3–21 Aug``, ``28 Jul–4 Aug``, ``30 Dec 2026–2 Jan 2027``: two ISO dates as a span of days in English, as
+    short as reads unambiguously (the site's own English, shorter than Babel's ``Aug 3 – 21``); a text that is
+    no ISO date is written as it is."""
+    try:
+        (y1, m1, d1), (y2, m2, d2) = ([int(x) for x in day.split("-")] for day in (first, last))
+        one, two = f"{d1} {_MONTHS[m1 - 1]}", f"{d2} {_MONTHS[m2 - 1]}"
+    except (ValueError, IndexError):
+        return f"{first}–{last}"
+    if (y1, m1, d1) == (y2, m2, d2):
+        return one
+    if y1 != y2:
+        return f"{one} {y1}–{two} {y2}"
+    return f"{one}–{two}" if m1 != m2 else f"{d1}–{two}"
 
 
 def _arg_data(value: Arg) -> Any:

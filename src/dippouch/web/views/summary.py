@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.messages import N_, Arg, Msg, PhaseName, msg, sentences
+from dippouch.core.messages import N_, Arg, Msg, PhaseName, joined, msg, sentences
 from dippouch.core.rules.base import HOOK_POINTS, description
 from dippouch.core.variant import Variant
 
@@ -46,17 +46,13 @@ _SKIP = {
 }
 
 
-_COMMA = N_("%(first)s, %(then)s")
-_SEMICOLON = N_("%(first)s; %(then)s")
-
-
-def _listed(items: Sequence[Arg], template: str = _COMMA) -> Arg:
-    """Items said one after the other (``template`` joins two), as the calendar's steps are listed."""
+def _listed(items: Sequence[Arg]) -> Arg:
+    """Items said one after the other, separated by commas, as the calendar's steps are listed."""
     if not items:
         return ""
     out: Arg = items[0]
     for item in items[1:]:
-        out = Msg(template, {"first": out, "then": item})
+        out = msg("%(first)s, %(then)s", first=out, then=item)
     return out
 
 
@@ -77,7 +73,7 @@ def _victory(victory: Mapping[str, Any]) -> list[Msg]:
             msg("%(num)s centres (%(powers)s)", num=n, powers=", ".join(ps))
             for n, ps in sorted(targets.items(), key=str)
         ]
-        parts.append(msg("A power wins on reaching its own target: %(targets)s.", targets=_listed(each, _SEMICOLON)))
+        parts.append(msg("A power wins on reaching its own target: %(targets)s.", targets=joined(*each) or ""))
     elif "centres" in victory:
         parts.append(msg("A power wins with %(num)s supply centres.", num=victory["centres"]))
     hook = victory.get("hook")
