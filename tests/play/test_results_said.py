@@ -137,3 +137,17 @@ def _noted(template: str, **values: int) -> dict[str, object]:
 
 def _policy() -> AbsencePolicy:
     return AbsencePolicy("extend", 14, None, None, False)
+
+
+def test_the_variant_page_says_its_rules_in_the_readers_language(tmp_path: object) -> None:
+    """The page reads the JSON answer's model; its summary is validated in the page's language, not English first
+    (German readers got "10 powers, 109 supply centres" although the sentence is translated)."""
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path}/g.db", limits={})
+    german = site.browser().get("/variants/w3k", headers={"Accept-Language": "de"}).text
+    assert "10 Mächte, 109 Versorgungszentren." in german and "supply centres." not in german
+    assert "Sieger muss außerdem eine Hauptstadt" in german
+    answer = site.browser().get("/api/variants/w3k").json()
+    assert answer["summary"][1].startswith("10 powers, 109 supply centres.")  # the JSON API: English by default
+    assert site.browser().get("/api/variants/w3k?lang=fr").json()["summary"][1].startswith("10 puissances")

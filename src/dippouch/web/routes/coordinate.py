@@ -27,6 +27,7 @@ from dippouch.web.http.deps import (
     answers,
     charged,
     game_url,
+    language,
     render,
     thinking,
     words,
@@ -104,7 +105,7 @@ async def coordinate_import(request: Request, form: ImportForm, web: WebDep, vie
 @router.get("/games/{name}/coordinate", include_in_schema=False, response_class=HTMLResponse)
 def coordinate_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The desk reads what ``GET /api/games/{name}/coordinate`` answers, as its model."""
-    cv = CoordinatorView.model_validate(desk.coordinator_view(web, name, viewer))
+    cv = CoordinatorView.model_validate(desk.coordinator_view(web, name, viewer), context={"lang": language(request)})
     practice.note_visit(web, name, viewer)  # its coordinator looks at a game bots alone play: it is not paused
     return render(request, "coordinate.html", {"c": cv, "g": cv.game, "bot_levels": LEVELS})
 

@@ -41,6 +41,7 @@ from dippouch.web.http.deps import (
     answers,
     api_language,
     game_url,
+    language,
     layer_words,
     render,
     words,
@@ -476,7 +477,7 @@ def _addresses_page(
     request: Request, web: Web, pid: int, *, error: str | None = None, typed: Mapping[str, str] | None = None
 ) -> Response:
     ctx = {
-        "v": AddressesAnswer.model_validate(addresses_view(web, pid)),
+        "v": AddressesAnswer.model_validate(addresses_view(web, pid), context={"lang": language(request)}),
         "error": error,
         "typed": typed or {},
     }
@@ -531,7 +532,7 @@ def _absences_page(
     request: Request, web: Web, pid: int, *, error: str | None = None, typed: Mapping[str, str] | None = None
 ) -> Response:
     ctx = {
-        "v": AbsencesAnswer.model_validate(_absences_view(web, pid)),
+        "v": AbsencesAnswer.model_validate(_absences_view(web, pid), context={"lang": language(request)}),
         "error": error,
         "typed": typed or {},
     }
@@ -622,7 +623,7 @@ def _touch_seats(web: Web, pid: int) -> None:
 def _roster_page(request: Request, web: Web, viewer: Viewer, name: str | None, *, error: str | None = None) -> Response:
     views = [game_roster(web, name, viewer)] if name is not None else installation_roster(web, viewer)
     ctx: dict[str, Any] = {
-        "views": [RosterAnswer.model_validate(v) for v in views],
+        "views": [RosterAnswer.model_validate(v, context={"lang": language(request)}) for v in views],
         "game": name,
         "error": error,
         "gurl": game_url(name) if name else None,

@@ -14,8 +14,10 @@ from dippouch.catalog import variants_usable
 from dippouch.web.http.deps import (
     ERRORS,
     answers,
+    api_language,
     can_charge,
     charged_job,
+    language,
     render,
     words,
 )
@@ -57,7 +59,7 @@ def variants_page(request: Request) -> Response:
 def variant_page(request: Request, name: str) -> Response:
     """The page reads what ``GET /api/variants/{name}`` answers, as its model, with the opening map beside."""
     variant_pages.find_variant(name, words(request).gettext)  # an unknown name refused in the reader's language
-    vv = VariantView.model_validate(variant_pages.variant_view(name))
+    vv = VariantView.model_validate(variant_pages.variant_view(name), context={"lang": language(request)})
     return render(request, "variant.html", {"v": vv, "origin": origin_of(vv.name)})
 
 
@@ -77,7 +79,7 @@ def moves_page(request: Request, name: str, q: str = "") -> Response:
     """The move browser reads what ``GET /api/variants/{name}/moves`` answers, and the variant's own answer."""
     variant_pages.find_variant(name, words(request).gettext)
     mv = MovesAnswer.model_validate(variant_pages.moves(name, q))
-    vv = VariantView.model_validate(variant_pages.variant_view(name))
+    vv = VariantView.model_validate(variant_pages.variant_view(name), context={"lang": language(request)})
     return render(request, "moves.html", {"mv": mv, "v": vv})
 
 
@@ -103,9 +105,11 @@ def api_variants() -> list[VariantListing]:
 
 
 @router.get("/api/variants/{name}", **answers(VariantView))
-def api_variant(name: str) -> VariantView:
-    """A variant: rules in brief, powers, centres, options, and the key from abbreviation to full name."""
-    return VariantView.model_validate(variant_pages.variant_view(name, with_map=False))
+def api_variant(request: Request, name: str) -> VariantView:
+    """A variant: rules in brief (in ``?lang=``'s language), powers, centres, options, and the key from
+    abbreviation to full name."""
+    view = variant_pages.variant_view(name, with_map=False)
+    return VariantView.model_validate(view, context={"lang": api_language(request)})
 
 
 @router.get("/api/variants/{name}/moves", **answers(MovesAnswer))

@@ -5,24 +5,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
 
 from dippouch.core.messages import Msg
 from dippouch.saying import say
 from dippouch.web.http.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web: saying.DOOR_HINTS)
 
-__all__ = ["Answer", "English", "ErrorAnswer", "error_data", "web_said"]
+__all__ = ["Answer", "ErrorAnswer", "Said", "error_data", "web_said"]
 
 
-def _english(value: object) -> object:
+def _said(value: object, info: ValidationInfo) -> object:
     if isinstance(value, Mapping) and "id" in value:  # a message kept as its data (a page's JSON)
         value = Msg.from_data(value)
-    return say(value, "en") if isinstance(value, Msg) else value
+    if not isinstance(value, Msg):
+        return value
+    return say(value, str((info.context or {}).get("lang") or "en"), "web")
 
 
-English = Annotated[str, BeforeValidator(_english)]
-"""A text of the layers in an answer given in English: a message value is said in English (an answer that takes
-``?lang=`` says it in the reader's language before it is validated, and is a plain text by then)."""
+Said = Annotated[str, BeforeValidator(_said)]
+"""A text of the layers in an answer: a message value is said in the language the answer is validated for
+(``Model.model_validate(data, context={"lang": lang})``: a page in its reader's, the JSON API in ``?lang=``'s),
+English when none is named."""
 
 
 class Answer(BaseModel):

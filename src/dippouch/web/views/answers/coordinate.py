@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from dippouch.web.views.answers.base import Answer, English
+from dippouch.web.views.answers.base import Answer, Said
 from dippouch.web.views.answers.games import GameView, LineVerdict
 
 __all__ = [
@@ -72,7 +72,7 @@ class CoordinatorView(Answer):
         description="The mail review's summary: powers with photographs this phase, items waiting, whether the "
         "phase waits for the review."
     )
-    away: list[English] = Field(
+    away: list[Said] = Field(
         default_factory=list,
         description="Players away today, each with what the game's absence policy does if the phase is "
         "processed now (as the confirmation of 'process now' says).",

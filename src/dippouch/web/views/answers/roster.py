@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from dippouch.web.views.answers.base import Answer, English
+from dippouch.web.views.answers.base import Answer, Said
 
 __all__ = [
     "AbsenceAnswer",
@@ -32,7 +32,7 @@ class AddressAnswer(Answer):
     primary: bool
     first_day: str | None = Field(description="First day an alternate is preferred (None: the primary).")
     last_day: str | None = Field(description="Last day it is preferred, inclusive.")
-    when: English = Field(description='"primary" or the days, as "3-21 Aug".')
+    when: Said = Field(description='"primary" or the days, as "3-21 Aug".')
     in_force: bool = Field(description="The address correspondence goes to today.")
 
 
@@ -53,7 +53,7 @@ class AbsenceAnswer(Answer):
     id: int
     first_day: str
     last_day: str = Field(description="Inclusive.")
-    text: English = Field(description='How games show it: "away 3–21 Aug" (in English).')
+    text: Said = Field(description='How games show it: "away 3–21 Aug" (in the language of the answer).')
     reason: str = Field(description="The person's own note; never shown to a game.")
 
 
@@ -89,7 +89,7 @@ class RosterEntryAnswer(Answer):
         description="None in an anonymous game before its end, but for the reader's own seats (and the coordinator)."
     )
     person_id: int | None = Field(None, description="The person playing it (their page: /people/ID), as ``player``.")
-    away: English | None = Field(None, description='"away 3–21 Aug" while or before the player is away.')
+    away: Said | None = Field(None, description='"away 3–21 Aug" while or before the player is away.')
     emails: list[str] | None = Field(None, description="Only for those the game lets read addresses.")
     address: str | None = Field(None, description="The postal address in force today (same rule).")
     until: str | None = Field(None, description="The last day of the alternate in force, if one is.")
@@ -114,7 +114,7 @@ class AwayAnswer(Answer):
     power: str
     player: str | None = Field(description="None where the game is anonymous and the reader may not know.")
     person_id: int | None = Field(None, description="The player's person (/people/ID), beside the name.")
-    text: English
+    text: Said
     now: bool
 
 
@@ -123,7 +123,7 @@ class AppliedAnswer(Answer):
     power: str
     policy: str
     days: float
-    text: English
+    text: Said
     """In English in the game's answer (/api/games/NAME); in ``?lang=``'s language in /api/games/NAME/absences."""
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
-from dippouch.web.views.answers.base import Answer, English
+from dippouch.web.views.answers.base import Answer, Said
 from dippouch.web.views.answers.games import Place
 
 __all__ = [
@@ -56,7 +56,7 @@ class VariantView(Answer):
     name: str
     title: str
     description: str
-    summary: list[English]
+    summary: list[Said]
     powers: list[VariantPower]
     builds_anywhere: bool
     centres: list[str]
