@@ -148,6 +148,7 @@ def test_the_variant_page_says_its_rules_in_the_readers_language(tmp_path: objec
     german = site.browser().get("/variants/w3k", headers={"Accept-Language": "de"}).text
     assert "10 Mächte, 109 Versorgungszentren." in german and "supply centres." not in german
     assert "Sieger muss außerdem eine Hauptstadt" in german
+    assert german.count("Ten powers of England, Scotland and Ireland") == 1  # the description once, as written
     answer = site.browser().get("/api/variants/w3k").json()
     assert answer["summary"][1].startswith("10 powers, 109 supply centres.")  # the JSON API: English by default
     assert site.browser().get("/api/variants/w3k?lang=fr").json()["summary"][1].startswith("10 puissances")
