@@ -28,6 +28,7 @@ from fastapi.routing import APIRoute
 
 import dippouch.web
 from dippouch.web.app import create_app, feature_routers
+from dippouch.web.http.deps import MadeJSON
 
 WEB = Path(dippouch.web.__file__).resolve().parent
 MODULES = sorted(p for p in WEB.rglob("*.py") if "answers" not in p.parts)
@@ -171,6 +172,8 @@ def test_json_calls_return_the_model_they_declare() -> None:
             if not (isinstance(r, APIRoute) and r.include_in_schema):
                 continue
             returns = typing.get_type_hints(r.endpoint).get("return")
+            if typing.get_origin(returns) is MadeJSON:  # its JSON made once, of the model it names
+                (returns,) = typing.get_args(returns)
             if r.response_model is None:  # the adjudication contract: its own JSON, as the command line's
                 assert r.path == "/api/adjudicate", r.path
                 continue

@@ -32,11 +32,13 @@ __all__ = [
     "MAX_HISTORY",
     "MAX_LISTED",
     "Sandbox",
+    "SandboxStamp",
     "create_sandbox",
     "export_person",
     "forget_person",
     "keep_check",
     "sandbox_by_token",
+    "sandbox_stamp",
     "sandboxes_of",
     "save_sandbox",
 ]
@@ -136,6 +138,29 @@ def sandbox_by_token(db: Database, token: str) -> tuple[Sandbox, bool] | None:
         return (Sandbox.of(row), False) if row is not None else None
 
 
+@dataclass(frozen=True)
+class SandboxStamp:
+    """Which sandbox and which state of it, without its board: what an answer made once per state of the
+    sandbox is looked up by (:func:`sandbox_stamp`)."""
+
+    id: int
+    person_id: int | None
+    revision: int
+
+
+def sandbox_stamp(db: Database, token: str) -> tuple[SandboxStamp, bool] | None:
+    """:func:`sandbox_by_token` without the board, the history and the check (kilobytes of JSON decoded at each
+    look): a link's sandbox, whether the link is its edit link, and its revision (raised by every change)."""
+    token = token[:200]
+    cols = (SandboxRow.id, SandboxRow.person_id, SandboxRow.revision)
+    with db.session() as s:
+        row = s.execute(sa.select(*cols).where(SandboxRow.edit_hash == hash_secret(token))).first()
+        if row is not None:
+            return SandboxStamp(row[0], row[1], row[2]), True
+        row = s.execute(sa.select(*cols).where(SandboxRow.share_token == token)).first()
+        return (SandboxStamp(row[0], row[1], row[2]), False) if row is not None else None
+
+
 def save_sandbox(
     db: Database,
     sandbox_id: int,
@@ -159,6 +184,7 @@ def save_sandbox(
         row.history = history[-MAX_HISTORY:]
         row.checked = checked
         row.updated_at = now
+        row.revision += 1
         s.flush()
         return Sandbox.of(row)
 
@@ -171,6 +197,7 @@ def keep_check(db: Database, sandbox_id: int, checked: list[dict[str, Any]]) -> 
         if row is None:
             raise GameError(msg("this sandbox no longer exists"))
         row.checked = checked
+        row.revision += 1
         s.flush()
         return Sandbox.of(row)
 

@@ -1,4 +1,4 @@
-"""The table of sandboxes (migrations 0017, 0021): boards copied from a game's phase or a variant's opening, changed
+"""The table of sandboxes (migrations 0017, 0021, 0034): boards copied from a game's phase or a variant's opening, changed
 and adjudicated at will without touching any game (:mod:`dippouch.store.sandboxes.boards` reads and writes it).
 
 Kept apart from the game tables, as the web's and the openings' are; :mod:`dippouch.store.tables` maps them
@@ -44,3 +44,6 @@ class SandboxRow(Base):
     at the sandbox never checks them again; ``None``: kept before the check was (it is made on the first look)."""
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
+    revision: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Raised by every change kept (migration 0034): one number for one state of the sandbox, which the web's
+    answers made once are found by."""

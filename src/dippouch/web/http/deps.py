@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 from urllib.parse import quote, unquote
 
 from babel.support import NullTranslations
@@ -26,6 +26,7 @@ from fastapi import Depends
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel
 from starlette.requests import Request
 
 from dippouch.bots.memory import Memory
@@ -133,6 +134,7 @@ NEEDS_KEY = N_(
 """What a state-changing JSON call tells a caller who sent no credentials: both ways in."""
 
 T = TypeVar("T")
+AnswerT = TypeVar("AnswerT", bound=BaseModel)
 
 
 def web_of(request: Request) -> Web:
@@ -177,6 +179,19 @@ def answers(model: Any) -> dict[str, Any]:
     the fields its data has (a field the data leaves out is not added as null), and :data:`ERRORS` for its
     refusals, wherever the route is later added."""
     return {"response_model": model, "response_model_exclude_unset": True, "responses": ERRORS}
+
+
+class MadeJSON(Response, Generic[AnswerT]):
+    """An answer of model ``AnswerT`` whose JSON was made once and kept (compressed once, too), answered as it
+    was made: the route still declares, and mypy still checks, the model its bytes are of
+    (tests/project/test_web_routes.py reads the model off ``MadeJSON[Model]``)."""
+
+    media_type = "application/json"
+
+    @staticmethod
+    def encode(answer: AnswerT) -> bytes:
+        """``answer``'s JSON as :func:`answers` has FastAPI write it: by alias, the fields its data has."""
+        return answer.model_dump_json(by_alias=True, exclude_unset=True).encode()
 
 
 def writer(request: Request, need: str = NEEDS_KEY) -> Viewer:
@@ -412,6 +427,17 @@ def render(
     set_csrf_cookie(request, resp)
     speaks(request, resp)
     return resp
+
+
+CSRF_PLACEHOLDER = "__dippouch_csrf_placeholder__"
+"""What a page made once carries where each answer puts its reader's CSRF field (:class:`dippouch.web.http.encoded
+.Gapped`): a game's shared page, a sandbox's page."""
+
+
+def fresh_page(request: Request) -> bool:
+    """Whether the page this request asks for shows nothing of the request's own but the CSRF field (no flashed
+    message, no refused form carried back), so a page made once may answer it."""
+    return not request.cookies.get(flash_cookie(request)) and not request.cookies.get(typed_cookie(request))
 
 
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ from dippouch.catalog import variants_usable
 from dippouch.core.messages import N_
 from dippouch.web.http.budget import PDF_MAP, PREVIEW
 from dippouch.web.http.deps import (
+    CSRF_PLACEHOLDER,
     ViewerDep,
     VisibleGame,
     WebDep,
@@ -97,7 +98,6 @@ def home(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     )
 
 
-PLACEHOLDER = "__dippouch_csrf_placeholder__"
 ACTIONS = "<!--dippouch:actions-->"
 ROSTER = "<!--dippouch:roster-->"
 """Where the reader's own part goes into the game page's shared part (``_game_main.html``)."""
@@ -121,7 +121,7 @@ def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], h
     headers["Vary"] = f"{headers['Vary']}, Accept-Encoding"  # on a 304 too: it stands for the answer it confirms
     if page_cache.unchanged(request, headers, changed, forms=True):
         return Response(status_code=304, headers=headers)
-    page = page_cache.gapped(web, html, PLACEHOLDER)
+    page = page_cache.gapped(web, html, CSRF_PLACEHOLDER)
     fill = csrf_field(request).encode()
     if chosen(request.headers.get("accept-encoding"), ("gzip",)):
         headers["Content-Encoding"] = "gzip"
@@ -204,7 +204,7 @@ def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str) 
     reader, or ahead of them by the worker that processed the game (:mod:`dippouch.web.views.prepared`)."""
     g = _game(web, name, viewer, lang, fresh=True)
     main = render_html(request, "_game_main.html", {"g": g, "actions": "", "roster": ""})
-    return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": PLACEHOLDER})
+    return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": CSRF_PLACEHOLDER})
 
 
 _HEAD = ("name", "phase", "variant", "variant_title", "preview_url")

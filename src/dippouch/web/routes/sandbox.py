@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -32,22 +33,38 @@ from dippouch.game import position_to_data
 from dippouch.play import coach as coaching
 from dippouch.play import sandbox as use
 from dippouch.saying import say
-from dippouch.store.sandboxes.boards import Sandbox, sandbox_by_token, sandboxes_of
+from dippouch.store.sandboxes.boards import Sandbox, sandbox_by_token, sandbox_stamp, sandboxes_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.http.deps import (
+    CSRF_PLACEHOLDER,
+    MadeJSON,
     SiteDep,
     ViewerDep,
     WebDep,
     answers,
     charged,
     charged_job,
+    fresh_page,
     language,
     pool_of,
     render,
+    render_html,
+    set_csrf_cookie,
+    speaks,
     words,
 )
+from dippouch.web.http.encoded import OFFERED, Gapped, chosen, compressed
 from dippouch.web.http.forms import FormDep, redirect
-from dippouch.web.http.security import CSRF_HEADER, BadInput, Forbidden, Viewer, WebNotFound, check_csrf, client_id
+from dippouch.web.http.security import (
+    CSRF_HEADER,
+    BadInput,
+    Forbidden,
+    Viewer,
+    WebNotFound,
+    check_csrf,
+    client_id,
+    csrf_field,
+)
 from dippouch.web.http.service import Web
 from dippouch.web.views.answers.coach import HintView
 from dippouch.web.views.answers.sandbox import (
@@ -399,25 +416,97 @@ def _csrf(request: Request, viewer: Viewer) -> None:
 # The sandbox
 
 
+@dataclass
+class _Made:
+    """A sandbox's answers made once for each state it is in (per app: :meth:`Web.kept`), by the sandbox's id and
+    revision: its JSON look, plain and compressed, and its page in parts around the CSRF field. A
+    shared link is looked at far more often than it is changed, and a W3K sandbox's page of 300 checked lines is
+    half a megabyte that took 25 ms to make and compress, which every look paid."""
+
+    answers: OrderedDict[Hashable, bytes | Gapped] = field(default_factory=OrderedDict)
+    size: int = 0
+
+
+MADE_BYTES = 32_000_000
+"""The bound of the answers kept in a process (the oldest dropped past it)."""
+
+
+def _made(web: Web, key: Hashable, make: Callable[[], bytes | Gapped]) -> bytes | Gapped:
+    kept = web.kept(__name__ + ".made", _Made)
+    with web.lock:
+        got = kept.answers.get(key)
+        if got is not None:
+            kept.answers.move_to_end(key)
+            return got
+    got = make()
+    size = len(got) if isinstance(got, bytes) else got.size
+    with web.lock:
+        if key not in kept.answers:
+            kept.answers[key] = got
+            kept.size += size
+        while kept.size > MADE_BYTES and len(kept.answers) > 1:
+            _, old = kept.answers.popitem(last=False)
+            kept.size -= len(old) if isinstance(old, bytes) else old.size
+    return got
+
+
+def _stamped(web: Web, token: str, viewer: Viewer) -> tuple[int, int, bool, bool]:
+    """The sandbox a link names, its revision (one a state), whether this caller edits it and whether the link is its
+    edit link: what its answers made once are found by, read without its board."""
+    got = sandbox_stamp(web.read, token)
+    if got is None:
+        raise WebNotFound(NO_SANDBOX)
+    st, by_secret = got
+    editable = by_secret or (st.person_id is not None and st.person_id == viewer.person_id)
+    return st.id, st.revision, editable, by_secret
+
+
 @router.get("/sandbox/{token}", include_in_schema=False, response_class=HTMLResponse)
 async def sandbox_page(request: Request, token: str, web: WebDep, viewer: ViewerDep, site: SiteDep) -> Response:
-    """The sandbox: its board drawn, the editor and the order box (its maker's), the last step's results."""
-    o, view = await run_in_threadpool(_page, request, web, token, viewer)
-    base = site.public_url.rstrip("/")
-    return render(
-        request,
-        "sandbox.html",
-        {
-            "s": view,
-            "here": "/sandbox/" + quote(token, safe=""),
-            "share_url": base + view.share,
-            "edit_url": base + "/sandbox/" + quote(token, safe="") if o.by_secret else None,
-            "anonymous": o.sandbox.person_id is None,
-            "kinds": use.UNIT_KINDS,
-            "clickable": _clickable(view),
-        },
-        headers={"Cache-Control": "no-store"},
-    )
+    """The sandbox: its board drawn, the editor and the order box (its maker's), the last step's results. Made
+    once for each state of the sandbox, language and kind of reader, the reader's CSRF field put in."""
+    return await run_in_threadpool(_page_answer, request, web, token, viewer, site.public_url.rstrip("/"))
+
+
+def _page_context(o: Opened, view: SandboxView, token: str, base: str) -> dict[str, Any]:
+    return {
+        "s": view,
+        "here": "/sandbox/" + quote(token, safe=""),
+        "share_url": base + view.share,
+        "edit_url": base + "/sandbox/" + quote(token, safe="") if o.by_secret else None,
+        "anonymous": o.sandbox.person_id is None,
+        "kinds": use.UNIT_KINDS,
+        "clickable": _clickable(view),
+    }
+
+
+def _page_answer(request: Request, web: Web, token: str, viewer: Viewer, base: str) -> Response:
+    headers = {"Cache-Control": "no-store"}
+    if not fresh_page(request):
+        o, view = _page(request, web, token, viewer)
+        return render(request, "sandbox.html", _page_context(o, view, token, base), headers=headers)
+    sid, revision, editable, by_secret = _stamped(web, token, viewer)
+    # Everything the page shows of its reader besides the CSRF field: the site's menu and whether they edit.
+    reader = (viewer.signed_in, viewer.person_id is not None, viewer.coordinates(None), editable, by_secret)
+    key = ("page", sid, revision, token, language(request), reader, request.url.query, base)
+
+    def make() -> Gapped:
+        o, view = _page(request, web, token, viewer)
+        context = {**_page_context(o, view, token, base), "viewer": viewer, "csrf": CSRF_PLACEHOLDER}
+        return Gapped.of(render_html(request, "sandbox.html", context), CSRF_PLACEHOLDER)
+
+    page = _made(web, key, make)
+    assert isinstance(page, Gapped)
+    fill = csrf_field(request).encode()
+    headers["Vary"] = "Accept-Encoding"
+    if chosen(request.headers.get("accept-encoding"), ("gzip",)):
+        headers["Content-Encoding"] = "gzip"
+        resp = HTMLResponse(page.gzip(fill), headers=headers)
+    else:
+        resp = HTMLResponse(page.plain(fill), headers=headers)
+    set_csrf_cookie(request, resp)
+    speaks(request, resp)
+    return resp
 
 
 def _clickable(view: SandboxView) -> dict[str, str]:
@@ -435,10 +524,28 @@ def _page(request: Request, web: Web, token: str, viewer: Viewer) -> tuple[Opene
 
 
 @router.get("/api/sandbox/{token}", **answers(SandboxView))
-def api_sandbox(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
+def api_sandbox(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> MadeJSON[SandboxView]:
     """A sandbox by either of its links: the board, the orders typed with their verdicts (as checked when they
-    were kept), the last step."""
-    return _view(_looked(request, web, _open(web, token, viewer)))
+    were kept), the last step. Made once for each state of the sandbox and compressed once."""
+    sid, revision, editable, _ = _stamped(web, token, viewer)
+    key = ("look", sid, revision, token, editable)
+
+    def make() -> bytes:
+        return MadeJSON[SandboxView].encode(_view(_looked(request, web, _open(web, token, viewer))))
+
+    headers = {"Vary": "Accept-Encoding"}
+    coding = chosen(request.headers.get("accept-encoding"), OFFERED)
+    if coding is None:
+        body = _made(web, key, make)
+    else:
+        headers["Content-Encoding"] = coding
+        body = _made(web, (*key, coding), lambda: compressed(_bytes(_made(web, key, make)), coding))
+    return MadeJSON(_bytes(body), headers=headers)
+
+
+def _bytes(got: bytes | Gapped) -> bytes:
+    assert isinstance(got, bytes)
+    return got
 
 
 def _back_to(token: str) -> str:
