@@ -17,7 +17,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -551,6 +552,34 @@ class Database:
         self.engine.dispose()
         if self._read_engine is not None:
             self._read_engine.dispose()
+
+    @contextmanager
+    def derived_writes(self) -> Iterator[sa.Connection]:
+        """A transaction for what is made from other data and made again when lost (a page kept for its readers,
+        the work budget's ledger), committed without waiting for the disk. On SQLite a commit is an fsync of the
+        log (synchronous FULL), which took 4-30 ms on this machine's disk and up to 700 ms under load: a page kept
+        after each phase held the readers waiting for it that long. This one commits with synchronous NORMAL
+        (in WAL mode: the database stays whole through a power cut, the last such commits may be lost; the next
+        durable commit's fsync carries them too); on PostgreSQL with ``synchronous_commit`` off, its own
+        transaction alone."""
+        with self.engine.connect() as conn:
+            if self.engine.dialect.name != "sqlite":
+                with conn.begin():
+                    if self.engine.dialect.name == "postgresql":
+                        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                    yield conn
+                return
+            raw: Any = conn.connection.driver_connection
+            raw.execute("PRAGMA synchronous=NORMAL")  # outside a transaction: the driver's autocommit
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                try:
+                    raw.execute("PRAGMA synchronous=FULL")
+                except Exception:
+                    conn.invalidate()  # never handed to a durable write as it is
+                    raise
 
     def read_session(self) -> Session:
         """A session for a read of several statements that writes nothing (the scheduler's and notifier's scans,

@@ -199,8 +199,9 @@ _KEEP = {"postgresql": _keep(pg_insert), "sqlite": _keep(sqlite_insert)}
 
 def keep_page(db: Database, game_id: int, kind: str, lang: str, version: str, body: str, now: datetime) -> None:
     """Keep a page made for ``version``, replacing the one kept before (one row per game, kind and language).
-    Two processes making it at once both write; the page is the same."""
-    with db.engine.begin() as conn:  # a statement of its own: no session's bookkeeping
+    Two processes making it at once both write; the page is the same. Made again when lost, so its commit does
+    not wait for the disk (:meth:`Database.derived_writes`)."""
+    with db.derived_writes() as conn:  # a statement of its own: no session's bookkeeping
         conn.execute(
             _KEEP[db.engine.dialect.name],
             {"game_id": game_id, "kind": kind, "lang": lang, "version": version, "body": body, "made_at": now},
