@@ -623,6 +623,22 @@ class Settings:
             "DIPPOUCH_REQUEST_BURST", 60.0, 1.0, 1_000_000.0, "60", N_("requests from %(lowest)s to %(highest)s")
         )
 
+    @cached_property
+    def request_at_once(self) -> int:
+        """``DIPPOUCH_REQUEST_AT_ONCE``: requests of one session or key the server works on at once (2 by
+        default); the next waits for one of them to finish, costing no computing (dippouch.web.http.middleware.Pace).
+        A person's script in many threads then takes no more of the server's interpreter than a browser does."""
+        raw = self.environ.get("DIPPOUCH_REQUEST_AT_ONCE", "")
+        if not raw.strip():
+            return 2
+        try:
+            value = int(raw)
+        except ValueError:
+            value = 0
+        if not 1 <= value <= 1000:
+            raise _bad("DIPPOUCH_REQUEST_AT_ONCE", raw, msg("a number of requests from 1 to 1000"), "2")
+        return value
+
     # --- measuring
 
     @cached_property

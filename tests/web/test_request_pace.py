@@ -167,3 +167,73 @@ def test_a_persons_paced_requests_are_charged_to_their_work_budget(tmp_path: Pat
     anonymous = site.browser()
     assert anonymous.get("/").status_code == 200
     assert budget.asker_share.buckets.keys() == {f"person {pid}"}
+
+
+def test_a_session_s_requests_are_worked_on_at_most_at_once_at_a_time() -> None:
+    """A person's script in four threads (issue 52's hostile account) takes two of the server's threads, not four:
+    the others wait their turn in the event loop; another session, and a client known by its address, are not
+    held; the table forgets a client with nothing in hand."""
+    import asyncio
+
+    pace = RequestPace(rate=1000.0, burst=1000, at_once=2)
+    running: dict[bytes, int] = {}
+    most: dict[bytes, int] = {}
+
+    async def request(client: bytes) -> None:
+        async with pace.turn(client):
+            running[client] = running.get(client, 0) + 1
+            most[client] = max(most.get(client, 0), running[client])
+            await asyncio.sleep(0.01)
+            running[client] -= 1
+
+    async def flood() -> None:
+        await asyncio.gather(
+            *(request(b"s:hostile") for _ in range(8)),
+            *(request(b"k:player") for _ in range(3)),
+            *(request(b"a:127.0.0.1") for _ in range(5)),
+        )
+
+    asyncio.run(flood())
+    assert most == {b"s:hostile": 2, b"k:player": 2, b"a:127.0.0.1": 5}
+    assert pace.turns == {}
+
+
+def test_the_installations_requests_at_once_are_read_from_its_settings() -> None:
+    import os
+
+    from dippouch import settings
+    from dippouch.web.app import request_pace
+
+    assert request_pace().at_once == 2
+    os.environ["DIPPOUCH_REQUEST_AT_ONCE"] = "1"
+    try:
+        settings.reread()
+        assert request_pace().at_once == 1
+        for wrong in ("0", "many", "1.5"):
+            os.environ["DIPPOUCH_REQUEST_AT_ONCE"] = wrong
+            settings.reread()
+            with pytest.raises(Exception, match="DIPPOUCH_REQUEST_AT_ONCE"):
+                request_pace()
+    finally:
+        del os.environ["DIPPOUCH_REQUEST_AT_ONCE"]
+        settings.reread()
+
+
+def test_every_paced_request_takes_its_turn(app_with_pace: TestClient) -> None:
+    """The app's pace holds a request for its session's or key's turn (the layer, not only the table)."""
+    from contextlib import asynccontextmanager
+
+    pace: RequestPace = app_with_pace.app.state.pace  # type: ignore[attr-defined]
+    taken: list[bytes] = []
+    real = pace.turn
+
+    @asynccontextmanager
+    async def recorded(client: bytes):  # type: ignore[no-untyped-def]
+        taken.append(client)
+        async with real(client):
+            yield
+
+    pace.turn = recorded  # type: ignore[method-assign]
+    app_with_pace.get("/games/nosuch", headers={"Authorization": "Bearer dk_nosuchkey"})
+    app_with_pace.get("/static/app.js")
+    assert taken == [b"k:dk_nosuchkey"]

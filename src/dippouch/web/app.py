@@ -99,9 +99,10 @@ def work_budget(*, unlimited: bool = False, ledger: Ledger | None = None) -> Wor
 
 
 def request_pace() -> RequestPace:
-    """The installation's pace of requests per client (``DIPPOUCH_REQUEST_RATE``, ``DIPPOUCH_REQUEST_BURST``)."""
+    """The installation's pace of requests per client (``DIPPOUCH_REQUEST_RATE``, ``DIPPOUCH_REQUEST_BURST``,
+    ``DIPPOUCH_REQUEST_AT_ONCE``)."""
     s = settings.current()
-    return RequestPace(s.request_rate, s.request_burst)
+    return RequestPace(s.request_rate, s.request_burst, at_once=s.request_at_once)
 
 
 def routes(app: FastAPI, *routers: APIRouter) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
@@ -221,12 +222,24 @@ class RequestPace:
 
     What one request may cost is bounded elsewhere (the body's size, the work budget); this bounds how many, so
     a script that sends as fast as it is answered, each answer a cheap refusal, cannot turn its refusals
-    into the server's whole time. Kept in memory, per server process, like the rate limits."""
+    into the server's whole time. Kept in memory, per server process, like the rate limits.
+
+    And how many at once: a session's or a key's requests are worked on ``at_once`` at a time, the others
+    waiting their turn in the event loop (:meth:`turn`). The server's threads share one interpreter, and a
+    player's request, which gives the interpreter up at each statement it sends the database, waited for it
+    behind every thread a person's script kept busy (four threads: four requests computing at once). A client
+    known by its address alone is not held: many people may share one."""
 
     KEPT = 100_000
 
     def __init__(
-        self, rate: float, burst: float, *, patience: float = 2.0, clock: Callable[[], float] = time.monotonic
+        self,
+        rate: float,
+        burst: float,
+        *,
+        patience: float = 2.0,
+        at_once: int = 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.interval = 1.0 / rate
         self.tolerance = (burst - 1) * self.interval
@@ -234,6 +247,29 @@ class RequestPace:
         self.clock = clock
         self.due: dict[bytes, float] = {}
         """Per client, when its next request is due at the average rate (the theoretical arrival time)."""
+        self.at_once = at_once
+        self.turns: dict[bytes, tuple[asyncio.Semaphore, list[int]]] = {}
+        """Per client with requests in hand: its turns, and how many of its requests hold or wait for one."""
+
+    @asynccontextmanager
+    async def turn(self, client: bytes) -> AsyncIterator[None]:
+        """Hold one of ``client``'s turns (:attr:`at_once` of them) while its request is worked on; a client known
+        by its address alone (``a:``), or any with no limit set, goes at once."""
+        if self.at_once <= 0 or client.startswith(b"a:"):
+            yield
+            return
+        got = self.turns.get(client)
+        if got is None:
+            got = self.turns[client] = (asyncio.Semaphore(self.at_once), [0])
+        sem, users = got
+        users[0] += 1
+        try:
+            async with sem:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self.turns[client]
 
     def wait(self, client: bytes) -> float | None:
         """Seconds ``client``'s request must wait for its turn (0: now), or None when it would wait longer
@@ -290,12 +326,13 @@ class Pace(_HttpLayer):
             return
         if wait > 0:
             await asyncio.sleep(wait)
-        token = handling()
-        measured: OnLoop[None] = OnLoop(self.app(scope, receive, send))
-        try:
-            await measured
-        finally:
-            cost = handled(token, measured.seconds)
+        async with pace.turn(client):
+            token = handling()
+            measured: OnLoop[None] = OnLoop(self.app(scope, receive, send))
+            try:
+                await measured
+            finally:
+                cost = handled(token, measured.seconds)
         budget = getattr(scope["app"].state, "budget", None)
         viewer = scope.get("state", {}).get("viewer")
         person = getattr(viewer, "person_id", None)
