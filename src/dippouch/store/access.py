@@ -247,58 +247,34 @@ class AccessStore:
 
     def session_info(self, token: str, *, now: datetime) -> tuple[list[Grant], int | None] | None:
         """(grants, person signed in) of a live session, in one read; None if no such live session. The
-        grants are the session's live keys and, for a person, the seats they play now and those they stand in
-        for today (:data:`STAND_IN` grants)."""
+        grants are the session's live keys and, for a person, the seats they play now, the games they made
+        (coordinator grants) and those they stand in for today (:data:`STAND_IN` grants).
+
+        Every signed-in request asks this: the session, its keys, the person's seats and the games they made are
+        one statement (:data:`_SESSION`, four before: each a round trip through the driver, and a wait for the
+        interpreter where other threads compute); the stand-ins, which the domains register, a second for a
+        person."""
+        if not token.startswith(SECRET_PREFIX) or len(token) > 200:
+            return None
         with self.reader.session() as s:
-            row = self._live_session(s, token, now)
-            if row is None:
+            rows = s.execute(_SESSION, {"h": hash_secret(token)}).all()
+            head = next((r for r in rows if r[0] == 0), None)
+            if head is None or head[6] is not None or as_utc(head[7]) <= as_utc(now):
                 return None
-            q = (
-                sa.select(AccessKeyRow, GameRow.name)
-                .join(SessionKeyRow, SessionKeyRow.key_id == AccessKeyRow.id)
-                .outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
-                .where(SessionKeyRow.session_id == row.id, AccessKeyRow.revoked_at.is_(None))
-                .order_by(AccessKeyRow.id)
-            )
-            grants = [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
-            if row.person_id is not None:
-                grants += self._seat_grants(s, row.person_id, grants)
-                grants += self._creator_grants(s, row.person_id, grants)
+            person = head[5]
+            keys = [Grant(int(r[1]), str(r[2]), r[3], r[4]) for r in rows if r[0] == 1]
+            grants = list(keys)
+            if person is not None:
+                have = {(g.game, g.power) for g in keys if g.role == "player"}
+                grants += [Grant(0, "player", r[3], r[4]) for r in rows if r[0] == 2 and (r[3], r[4]) not in have]
+                led = {g.game for g in keys if g.role == "coordinator"}
+                grants += [Grant(0, "coordinator", r[3], None) for r in rows if r[0] == 3 and r[3] not in led]
                 # A stand-in orders the seats of players away today, in games whose absence policy names them: a
                 # grant of its own kind, never the player's (whose press, votes and sealed orders stay theirs).
                 have = {(g.game, g.power) for g in grants if g.role == "player"}
-                stand_ins = stand_in_seats(s, row.person_id, as_utc(now).date())
+                stand_ins = stand_in_seats(s, person, as_utc(now).date())
                 grants += [Grant(0, STAND_IN, game, power) for game, power in stand_ins if (game, power) not in have]
-            return grants, row.person_id
-
-    @staticmethod
-    def _seat_grants(s: sa.orm.Session, person_id: int, held: list[Grant]) -> list[Grant]:
-        """A signed-in person's seats as player grants (key id 0: no key stands behind them), besides the
-        session's keys. A person whose data is deleted has none."""
-        q = (
-            sa.select(GameRow.name, PlayerRow.power)
-            .join(GameRow, GameRow.id == PlayerRow.game_id)
-            .join(PersonRow, PersonRow.id == PlayerRow.person_id)
-            .where(PlayerRow.person_id == person_id, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
-            .order_by(GameRow.name, PlayerRow.power)
-        )
-        have = {(g.game, g.power) for g in held if g.role == "player"}
-        return [Grant(0, "player", game, power) for game, power in s.execute(q) if (game, power) not in have]
-
-    @staticmethod
-    def _creator_grants(s: sa.orm.Session, person_id: int, held: list[Grant]) -> list[Grant]:
-        """The games a signed-in person started from a template, as coordinator grants of those games (key id
-        0): the powers a game's coordinator key gives, in every browser they sign in on, and no others (not
-        the installation's: creating or importing other games, the outbox, the settings)."""
-        q = (
-            sa.select(GameRow.name)
-            .join(OpeningRow, OpeningRow.game_id == GameRow.id)
-            .join(PersonRow, PersonRow.id == OpeningRow.creator_id)
-            .where(OpeningRow.creator_id == person_id, PersonRow.deleted_at.is_(None))
-            .order_by(GameRow.name)
-        )
-        have = {g.game for g in held if g.role == "coordinator"}
-        return [Grant(0, "coordinator", game, None) for game in s.scalars(q) if game not in have]
+            return grants, person
 
     def end_session(self, token: str, *, now: datetime) -> None:
         with self.session() as s, s.begin():
@@ -432,6 +408,88 @@ def _marker_query() -> sa.Select[Any]:
 
 
 _MARKER = _marker_query()
+
+
+def _session_query() -> sa.CompoundSelect[Any]:
+    """A session and what it grants, in rows of one shape ``(part, key id, role, game, power, person, revoked,
+    expires, order)``: part 0 the session itself, 1 its live keys (by id), 2 its person's seats, 3 the games its
+    person made (by game and power). Built once, as :data:`_MARKER` is."""
+    live = (
+        sa.select(WebSessionRow.id, WebSessionRow.person_id, WebSessionRow.revoked_at, WebSessionRow.expires_at)
+        .where(WebSessionRow.token_hash == sa.bindparam("h"))
+        .cte("live")
+    )
+    text, number = sa.String(), sa.Integer()
+    none_text = sa.cast(sa.null(), text)
+    head = sa.select(  # the union's column names are this part's
+        sa.literal(0, number).label("part"),
+        live.c.id.label("key_id"),
+        none_text.label("role"),
+        none_text.label("game"),
+        none_text.label("power"),
+        live.c.person_id.label("person"),
+        live.c.revoked_at.label("revoked"),
+        live.c.expires_at.label("expires"),
+        sa.literal(0, number).label("sort"),
+    )
+    keys = (
+        sa.select(
+            sa.literal(1, number),
+            AccessKeyRow.id,
+            AccessKeyRow.role,
+            GameRow.name,
+            AccessKeyRow.power,
+            live.c.person_id,
+            live.c.revoked_at,
+            live.c.expires_at,
+            AccessKeyRow.id,
+        )
+        .select_from(live)
+        .join(SessionKeyRow, SessionKeyRow.session_id == live.c.id)
+        .join(AccessKeyRow, AccessKeyRow.id == SessionKeyRow.key_id)
+        .outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
+        .where(AccessKeyRow.revoked_at.is_(None))
+    )
+    seats = (
+        sa.select(
+            sa.literal(2, number),
+            sa.literal(0, number),
+            sa.literal("player", text),
+            GameRow.name,
+            PlayerRow.power,
+            live.c.person_id,
+            live.c.revoked_at,
+            live.c.expires_at,
+            sa.literal(0, number),
+        )
+        .select_from(live)
+        .join(PlayerRow, PlayerRow.person_id == live.c.person_id)
+        .join(GameRow, GameRow.id == PlayerRow.game_id)
+        .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+        .where(PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
+    )
+    made = (
+        sa.select(
+            sa.literal(3, number),
+            sa.literal(0, number),
+            sa.literal("coordinator", text),
+            GameRow.name,
+            none_text,
+            live.c.person_id,
+            live.c.revoked_at,
+            live.c.expires_at,
+            sa.literal(0, number),
+        )
+        .select_from(live)
+        .join(OpeningRow, OpeningRow.creator_id == live.c.person_id)
+        .join(GameRow, GameRow.id == OpeningRow.game_id)
+        .join(PersonRow, PersonRow.id == OpeningRow.creator_id)
+        .where(PersonRow.deleted_at.is_(None))
+    )
+    return sa.union_all(head, keys, seats, made).order_by(*map(sa.literal_column, ("part", "sort", "game", "power")))
+
+
+_SESSION = _session_query()
 
 _KEY = (
     sa.select(AccessKeyRow.id, AccessKeyRow.role, GameRow.name, AccessKeyRow.power)
