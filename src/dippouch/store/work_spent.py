@@ -43,17 +43,19 @@ def _value(text: str) -> float | None:
     return got if math.isfinite(got) else None
 
 
+_FULL_AGAIN = sa.select(InstallationSecretRow.name, InstallationSecretRow.value).where(
+    InstallationSecretRow.name.in_(sa.bindparam("names", expanding=True))
+)
+"""Built once: every request that may charge a person reads their share."""
+
+
 def full_again(db: Database, askers: Iterable[str]) -> dict[str, float]:
     """When each of ``askers`` has a full share again (epoch seconds), for those with a row; one read."""
     names = {_name(a): a for a in askers}
     if not names:
         return {}
     with db.one_read.connect() as conn:  # one statement: on PostgreSQL one round trip, outside a transaction
-        rows = conn.execute(
-            sa.select(InstallationSecretRow.name, InstallationSecretRow.value).where(
-                InstallationSecretRow.name.in_(list(names))
-            )
-        ).all()
+        rows = conn.execute(_FULL_AGAIN, {"names": list(names)}).all()
     return {names[name]: v for name, text in rows if (v := _value(text)) is not None}
 
 

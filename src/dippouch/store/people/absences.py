@@ -378,20 +378,25 @@ def stand_in_seats(db: Database, person_id: int, today: date) -> list[tuple[str,
         return stand_in_seats_in(s, person_id, today)
 
 
+_STANDING_IN = (
+    sa.select(GameRow.name, PlayerRow.power, PlayerRow.person_id)
+    .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
+    .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+    .where(
+        GameRosterRow.absence_policy == "stand_in",
+        GameRosterRow.stand_in_person_id == sa.bindparam("person"),
+        PlayerRow.replaced_at.is_(None),
+        PlayerRow.person_id.is_not(None),
+        GameRow.status != "finished",
+    )
+)
+"""The seats a person may stand in for (their players' absences apart): built once, as every signed-in request
+asks it (:func:`dippouch.store.access.AccessStore.session_info`)."""
+
+
 def stand_in_seats_in(s: Session, person_id: int, today: date) -> list[tuple[str, str]]:
     """:func:`stand_in_seats` in the caller's session (a sign-in reads it with the session's other grants)."""
-    rows = s.execute(
-        sa.select(GameRow.name, PlayerRow.power, PlayerRow.person_id)
-        .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
-        .join(PlayerRow, PlayerRow.game_id == GameRow.id)
-        .where(
-            GameRosterRow.absence_policy == "stand_in",
-            GameRosterRow.stand_in_person_id == person_id,
-            PlayerRow.replaced_at.is_(None),
-            PlayerRow.person_id.is_not(None),
-            GameRow.status != "finished",
-        )
-    ).all()
+    rows = s.execute(_STANDING_IN, {"person": person_id}).all()
     if not rows:
         return []
     aways = _aways(s, sorted({pid for *_, pid in rows if pid is not None}), today)
