@@ -588,41 +588,7 @@ def one_run(args: argparse.Namespace, hostile: bool) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--players", type=int, default=50)
-    ap.add_argument("--page-rate", type=float, default=20.0, help="players' page requests a second, together")
-    ap.add_argument("--submit-rate", type=float, default=2.0, help="players' submissions a second, together")
-    ap.add_argument("--hostile-threads", type=int, default=4)
-    ap.add_argument("--long-years", type=int, default=6, help="game years of the long game to draw")
-    ap.add_argument(
-        "--jobs",
-        type=lambda text: text.split(","),
-        default=None,
-        help="the hostile person's jobs, one a thread in turn: games_and_bots,sandbox,drawings,checks (all)",
-    )
-    ap.add_argument(
-        "--write-trace",
-        action="store_true",
-        help="trace who holds SQLite's write lock in each run (DIPPOUCH_WRITE_TRACE) and print the top holders",
-    )
-    ap.add_argument(
-        "--stall-trace",
-        metavar="PREFIX",
-        help="write what the server's threads did during each slow request to PREFIX-alone.jsonl and "
-        "PREFIX-hostile.jsonl (DIPPOUCH_STALL_TRACE)",
-    )
-    args = ap.parse_args(argv)
-    from dippouch import settings
-
-    budget = settings.current().work_seconds
-    print(
-        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
-        f"{args.players} players, {args.seconds:.0f} s a run; work budget {budget:g} s a minute"
-    )
-    quiet = one_run(args, hostile=False)
-    loud = one_run(args, hostile=True)
+def _report(args: argparse.Namespace, budget: float, quiet: dict[str, Any], loud: dict[str, Any]) -> None:
     for label, r in (("players alone", quiet), ("players + hostile", loud)):
         lat = r["lat"]
         print(
@@ -662,6 +628,78 @@ def main(argv: list[str] | None = None) -> int:
     for (what, status), n in sorted(attacker.got.items()):
         print(f"  {what:<24} {status:>3}: {n}")
     print(f"  games made: {attacker.games}; sandboxes: {attacker.sandboxes}")
+
+
+def _pooled(rounds: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """The rounds' samples together: a p99 of 120 submissions is its second slowest, one stall of the machine's;
+    of several rounds' it is a figure of the server."""
+    print(f"\n######## the {len(rounds)} rounds pooled (alone / with the hostile account)")
+    for kind in ("pages", "submissions"):
+        alone = [x for q, _ in rounds for x in getattr(q["lat"], kind)]
+        loud = [x for _, h in rounds for x in getattr(h["lat"], kind)]
+        print(_line(f"{kind} alone", alone))
+        print(_line(f"{kind} + hostile", loud))
+        print(
+            f"{kind}: p99 {_pct(loud, 0.99) / _pct(alone, 0.99):.2f}x, p90 {_pct(loud, 0.9) / _pct(alone, 0.9):.2f}x, "
+            f"p50 {_pct(loud, 0.5) / _pct(alone, 0.5):.2f}x"
+        )
+    per = [(h["lat"], q["lat"]) for q, h in rounds]
+    ratios = [
+        (_pct(h.pages, 0.99) / _pct(q.pages, 0.99), _pct(h.submissions, 0.99) / _pct(q.submissions, 0.99))
+        for h, q in per
+    ]
+    print("each round's p99 ratio (pages, submissions): " + "; ".join(f"{a:.2f}x, {b:.2f}x" for a, b in ratios))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--players", type=int, default=50)
+    ap.add_argument("--page-rate", type=float, default=20.0, help="players' page requests a second, together")
+    ap.add_argument("--submit-rate", type=float, default=2.0, help="players' submissions a second, together")
+    ap.add_argument("--hostile-threads", type=int, default=4)
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="quiet and hostile runs in turn this many times, then their samples pooled",
+    )
+    ap.add_argument("--long-years", type=int, default=6, help="game years of the long game to draw")
+    ap.add_argument(
+        "--jobs",
+        type=lambda text: text.split(","),
+        default=None,
+        help="the hostile person's jobs, one a thread in turn: games_and_bots,sandbox,drawings,checks (all)",
+    )
+    ap.add_argument(
+        "--write-trace",
+        action="store_true",
+        help="trace who holds SQLite's write lock in each run (DIPPOUCH_WRITE_TRACE) and print the top holders",
+    )
+    ap.add_argument(
+        "--stall-trace",
+        metavar="PREFIX",
+        help="write what the server's threads did during each slow request to PREFIX-alone.jsonl and "
+        "PREFIX-hostile.jsonl (DIPPOUCH_STALL_TRACE)",
+    )
+    args = ap.parse_args(argv)
+    from dippouch import settings
+
+    budget = settings.current().work_seconds
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+        f"{args.players} players, {args.seconds:.0f} s a run; work budget {budget:g} s a minute"
+    )
+    rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for n in range(args.rounds):
+        if args.rounds > 1:
+            print(f"\n######## round {n + 1} of {args.rounds} (load average {os.getloadavg()[0]:.1f})")
+        quiet = one_run(args, hostile=False)
+        loud = one_run(args, hostile=True)
+        _report(args, budget, quiet, loud)
+        rounds.append((quiet, loud))
+    if args.rounds > 1:
+        _pooled(rounds)
     return 0
 
 
