@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -180,11 +181,15 @@ def test_a_session_s_requests_are_worked_on_at_most_at_once_at_a_time() -> None:
     most: dict[bytes, int] = {}
 
     async def request(client: bytes) -> None:
-        async with pace.turn(client):
+        give_back = await pace.turn(client)
+        try:
             running[client] = running.get(client, 0) + 1
             most[client] = max(most.get(client, 0), running[client])
             await asyncio.sleep(0.01)
             running[client] -= 1
+        finally:
+            give_back()
+            give_back()  # once: again does nothing
 
     async def flood() -> None:
         await asyncio.gather(
@@ -221,19 +226,66 @@ def test_the_installations_requests_at_once_are_read_from_its_settings() -> None
 
 def test_every_paced_request_takes_its_turn(app_with_pace: TestClient) -> None:
     """The app's pace holds a request for its session's or key's turn (the layer, not only the table)."""
-    from contextlib import asynccontextmanager
-
     pace: RequestPace = app_with_pace.app.state.pace  # type: ignore[attr-defined]
     taken: list[bytes] = []
     real = pace.turn
 
-    @asynccontextmanager
-    async def recorded(client: bytes):  # type: ignore[no-untyped-def]
+    async def recorded(client: bytes) -> Any:
         taken.append(client)
-        async with real(client):
-            yield
+        return await real(client)
 
     pace.turn = recorded  # type: ignore[method-assign]
     app_with_pace.get("/games/nosuch", headers={"Authorization": "Bearer dk_nosuchkey"})
     app_with_pace.get("/static/app.js")
     assert taken == [b"k:dk_nosuchkey"]
+
+
+def test_a_stream_holds_no_turn_once_its_answer_has_begun() -> None:
+    """A player's press stream lasts minutes: a turn is held while a request is worked on, until its answer
+    begins, so a person with two streams open (two tabs) still gets their pages."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from dippouch.web.http.middleware import Pace
+
+    pace = RequestPace(rate=1000.0, burst=1000, at_once=1)
+    ended = asyncio.Event()
+    answered: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        if scope["path"].endswith("press-events"):
+            await ended.wait()  # the stream goes on
+        answered.append(scope["path"])
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    layer = Pace(app)
+    state = SimpleNamespace(pace=pace, budget=None)
+
+    async def request(path: str) -> None:
+        scope = {
+            "type": "http",
+            "path": path,
+            "headers": [(b"authorization", b"Bearer dk_somebody")],
+            "app": SimpleNamespace(state=state),
+            "state": {},
+        }
+
+        async def receive() -> Any:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: Any) -> None:
+            pass
+
+        await layer(scope, receive, send)
+
+    async def person() -> None:
+        streams = [asyncio.create_task(request(f"/games/g{i}/play/France/press-events")) for i in range(2)]
+        await asyncio.wait_for(request("/games/g"), timeout=5)  # not held behind the two streams
+        assert not any(t.done() for t in streams) and pace.turns == {}  # streaming, holding no turn
+        ended.set()
+        await asyncio.gather(*streams)
+
+    asyncio.run(person())
+    assert answered[0] == "/games/g" and len(answered) == 3
+    assert pace.turns == {}

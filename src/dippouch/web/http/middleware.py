@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
@@ -251,25 +250,38 @@ class RequestPace:
         self.turns: dict[bytes, tuple[asyncio.Semaphore, list[int]]] = {}
         """Per client with requests in hand: its turns, and how many of its requests hold or wait for one."""
 
-    @asynccontextmanager
-    async def turn(self, client: bytes) -> AsyncIterator[None]:
-        """Hold one of ``client``'s turns (:attr:`at_once` of them) while its request is worked on; a client known
-        by its address alone (``a:``), or any with no limit set, goes at once."""
+    async def turn(self, client: bytes) -> Callable[[], None]:
+        """Wait for one of ``client``'s turns (:attr:`at_once` of them) and answer what gives it back (once; again
+        does nothing): the request holds it while it is worked on, until its answer begins, so a stream (press
+        as it arrives) holds none while it lasts. A client known by its address alone (``a:``), or any with no
+        limit set, goes at once."""
         if self.at_once <= 0 or client.startswith(b"a:"):
-            yield
-            return
+            return _nothing
         got = self.turns.get(client)
         if got is None:
             got = self.turns[client] = (asyncio.Semaphore(self.at_once), [0])
         sem, users = got
-        users[0] += 1
-        try:
-            async with sem:
-                yield
-        finally:
+
+        def leave() -> None:
             users[0] -= 1
             if users[0] == 0:
                 del self.turns[client]
+
+        users[0] += 1
+        try:
+            await sem.acquire()
+        except BaseException:
+            leave()
+            raise
+        held = [True]
+
+        def give_back() -> None:
+            if held[0]:
+                held[0] = False
+                sem.release()
+                leave()
+
+        return give_back
 
     def wait(self, client: bytes) -> float | None:
         """Seconds ``client``'s request must wait for its turn (0: now), or None when it would wait longer
@@ -289,6 +301,10 @@ class RequestPace:
         """Whole seconds until ``client`` may send again without being refused."""
         due = self.due.get(client, 0.0)
         return max(1, math.ceil(due - self.tolerance - self.patience - self.clock()))
+
+
+def _nothing() -> None:
+    pass
 
 
 def _client(scope: Scope) -> bytes:
@@ -326,13 +342,20 @@ class Pace(_HttpLayer):
             return
         if wait > 0:
             await asyncio.sleep(wait)
-        async with pace.turn(client):
-            token = handling()
-            measured: OnLoop[None] = OnLoop(self.app(scope, receive, send))
-            try:
-                await measured
-            finally:
-                cost = handled(token, measured.seconds)
+        give_back = await pace.turn(client)
+
+        async def answering(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                give_back()  # worked on until its answer begins: a stream's life holds no turn
+            await send(message)
+
+        token = handling()
+        measured: OnLoop[None] = OnLoop(self.app(scope, receive, answering))
+        try:
+            await measured
+        finally:
+            give_back()
+            cost = handled(token, measured.seconds)
         budget = getattr(scope["app"].state, "budget", None)
         viewer = scope.get("state", {}).get("viewer")
         person = getattr(viewer, "person_id", None)
