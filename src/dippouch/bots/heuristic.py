@@ -109,14 +109,13 @@ def _graph(gmap: GameMap) -> _Graph:
 class Values:
     """Province values for one power in one position, for armies and for fleets.
 
-    ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
-    war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
-    power at war with this one, or busy with another war, are worth more; so are those of the powers in
-    ``finish`` (the search level's: powers near their end, whose centres a power's units are otherwise drawn
-    away from, being small). ``mode``: ``"solo"`` when the power owns most of what a solo takes
-    (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters more than guarding; ``"line"``
-    when another power (``leader``) is that near: the centres facing the leader's units are held (the stalemate
-    line), and the leader's centres are worth more than anyone else's."""
+        ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
+        war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
+        power at war with this one, or busy with another war, are worth more; so are those of the powers in ``finish`` (the search
+    level's: powers near their end, whose centres a power's units are otherwise drawn away from, being small). ``mode``: ``"solo"`` when the power
+        owns most of what a solo takes (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters
+        more than guarding; ``"line"`` when another power (``leader``) is that near: the centres facing the leader's
+        units are held (the stalemate line), and the leader's centres are worth more than anyone else's."""
 
     def __init__(
         self,
@@ -187,19 +186,13 @@ class Values:
         return self.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.army[prov]
 
 
-def weak_powers(
-    variant: Variant, position: Position, power: str, at_most: int, near_solo: int = 0, share: float = 2 / 3
-) -> frozenset[str]:
-    """The other powers that own ``at_most`` centres or fewer (and at least one): the ones to finish; or
-    ``near_solo`` or fewer once some power (this one too) owns ``share`` of a solo's centres: a solo will end
-    the game soon, and whoever it does not need survives it."""
+def weak_powers(position: Position, power: str, at_most: int) -> frozenset[str]:
+    """The other powers that own ``at_most`` centres or fewer (and at least one): the ones to finish."""
     sizes: dict[str, int] = {}
     for owner in position.centres.values():
-        sizes[owner] = sizes.get(owner, 0) + 1
-    limit = at_most
-    if near_solo > at_most and max(sizes.values(), default=0) >= share * victory_centres(variant):
-        limit = near_solo
-    return frozenset(p for p, n in sizes.items() if p != power and n <= limit)
+        if owner != power:
+            sizes[owner] = sizes.get(owner, 0) + 1
+    return frozenset(p for p, n in sizes.items() if n <= at_most)
 
 
 def captures(variant: Variant, position: Position) -> bool:
@@ -245,16 +238,14 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, noise: float = 0.0, crowding: bool = False, finish: int = 0, finish_near_solo: int = 0) -> None:
+    def __init__(self, noise: float = 0.0, crowding: bool = False, finish: int = 0) -> None:
         self.noise = noise
         self.crowding = crowding
-        """Whether a build is worth less where the new unit could go only where own units already go (the search
-        level's builds: a Turkey of four armies about Bulgaria and one fleet had nowhere to grow for years)."""
         self.finish = finish
         """Other powers with this many centres or fewer (and at least one) are drawn to as targets: their centres
         are valued like a solo's (the search level's own candidates; 0: none)."""
-        self.finish_near_solo = finish_near_solo
-        """The same from this many centres once some power is near a solo (:func:`weak_powers`)."""
+        """Whether a build is worth less where the new unit could go only where own units already go (the search
+        level's builds: a Turkey of four armies about Bulgaria and one fleet had nowhere to grow for years)."""
 
     def orders(
         self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
@@ -275,9 +266,7 @@ class HeuristicBot:
     ) -> list[Order]:
         """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them);
         ``memory``: ``power``'s moves that failed just before, which it does not send again unchanged."""
-        finish = (
-            weak_powers(variant, position, power, self.finish, self.finish_near_solo) if self.finish else frozenset()
-        )
+        finish = weak_powers(position, power, self.finish) if self.finish else frozenset()
         values = Values(variant, position, power, memory, finish)
         kind = variant.calendar.kind(position.phase)
         if kind is PhaseKind.MOVEMENT:

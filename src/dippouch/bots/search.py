@@ -21,8 +21,7 @@ centre another power reaches with more units than this one can hold it with (exp
 its own it reaches with more units than anyone can hold it with (open). Near a solo the weights change: the
 others gang up on the leader, and it wins by taking rather than guarding; and for the others each centre the
 leader keeps counts against them. A power near its end is finished: its centres draw this power's own
-candidates and count more to stand on, so that it does not outlive a solo on the few it kept; once some power
-is near a solo, a power on a few more centres is finished too. The weights
+candidates and count more to stand on, so that it does not outlive a solo on the few it kept. The weights
 were found by playing against DumbBot (docs/bots.md has each step's figures).
 """
 
@@ -74,19 +73,14 @@ RIVAL = 3.0
 they take from it and stand in its way before it is too late to."""
 PAIRED = 0.3
 """The share of the climb's steps that change two units at once: a move and its support (see :func:`_paired`)."""
-FINISH = 8.0
+FINISH = 4.0
 """What standing on a centre of a power near its end (:data:`WEAK` centres or fewer) is worth over any other
 centre. A centre is a centre to the score whoever owned it, so a power left on a few centres kept them for
 years while its neighbours took from the strong; a solo then ended the game with it alive (a lone DumbBot among
 six search powers survived 4 of 14 games on 1 to 7 centres). Taking its last centres also ends a power that
-would otherwise stand in a leader's way as somebody's ally. At 4 (with :data:`WEAK_NEAR_SOLO`) a lone DumbBot
-survived 3 of 14 games on seeds 2001-2014, at 8 2 of 14, each with no centre left (a unit not yet removed)."""
+would otherwise stand in a leader's way as somebody's ally."""
 WEAK = 3
 """Centres a power owns at most for its centres to be worth :data:`FINISH` more."""
-WEAK_NEAR_SOLO = 5
-"""The same once some power owns :data:`DRIVE_FROM` of a solo's centres: a solo will end the game soon, and a
-power it does not need survives it (a lone DumbBot England among six search powers kept 4 centres to solos in
-1913 and 1914, never one of the powers to finish)."""
 
 
 class SearchBot:
@@ -114,8 +108,8 @@ class SearchBot:
         """Retreats and adjustments: the heuristic's, with builds where a new unit has somewhere new to go."""
         self.noisy = HeuristicBot(noise=noise)
         finish = WEAK if FINISH else 0
-        self.own = HeuristicBot(finish=finish, finish_near_solo=WEAK_NEAR_SOLO)
-        self.noisy_own = HeuristicBot(noise=noise, finish=finish, finish_near_solo=WEAK_NEAR_SOLO)
+        self.own = HeuristicBot(finish=finish)
+        self.noisy_own = HeuristicBot(noise=noise, finish=finish)
         """Its own candidates: the heuristic's, drawn to the centres of powers near their end (:data:`FINISH`);
         the replies stay the plain heuristic's and the DumbBot family's."""
         self.last_evaluations = 0
@@ -167,7 +161,7 @@ class SearchBot:
             if reply not in replies:  # a second copy would only weigh the first twice
                 replies.append(reply)
         self.last_replies = replies
-        weak = _weak(variant, position, power)
+        weak = _weak(position, power)
         values = Values(variant, position, power, memory, weak)
         rival = _rival(position, power, values)
         supports = _supports(mine, variant, position, power)
@@ -351,10 +345,9 @@ def _rival(position: Position, power: str, values: Values) -> str | None:
     return top if top is not None and sizes[top] >= DRIVE_FROM * values.to_win else None
 
 
-def _weak(variant: Variant, position: Position, power: str) -> frozenset[str]:
-    """The other powers that own :data:`WEAK` centres or fewer (and at least one), :data:`WEAK_NEAR_SOLO` once
-    some power is near a solo: the ones to finish."""
-    return weak_powers(variant, position, power, WEAK, WEAK_NEAR_SOLO, DRIVE_FROM) if FINISH else frozenset()
+def _weak(position: Position, power: str) -> frozenset[str]:
+    """The other powers that own :data:`WEAK` centres or fewer (and at least one): the ones to finish."""
+    return weak_powers(position, power, WEAK) if FINISH else frozenset()
 
 
 def _score(
