@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import dippouch.play.openings as openings
+from dippouch.catalog import load_variant as real
 from dippouch.game import GameError
 
 
@@ -22,7 +23,6 @@ def test_every_template_listed_is_found_by_its_key_as_listed() -> None:
 
 def test_a_template_is_found_from_its_one_variant(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded: list[str] = []
-    real = openings.load_variant
 
     def counting(name: str, *a: Any, **kw: Any) -> Any:
         loaded.append(name)

@@ -30,7 +30,7 @@ def test_player_and_coordinator_texts_in_the_browser(server: dict[str, Any], bro
         coord.fill("input[name=name]", game)
         coord.select_option("#variant-choice", "w3k")
         coord.click("text=Create the game")
-        assert "Seat several players" in coord.content()
+        coord.wait_for_selector("text=Seat several players")  # the desk, once it has loaded (not mid-load)
         _shoot(coord, f"desk-{tag}")
 
         # Seat three powers in one form; the links are shown together.
