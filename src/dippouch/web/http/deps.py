@@ -40,6 +40,7 @@ from dippouch.play.replays import ReplayExports
 from dippouch.settings import Site
 from dippouch.store.people.persons import Preferences, preferences
 from dippouch.web.http.budget import WorkBudget, timed_endpoint
+from dippouch.web.http.encoded import Gapped, chosen
 from dippouch.web.http.pool import Jobs
 from dippouch.web.http.security import (
     CSRF_HEADER,
@@ -438,6 +439,22 @@ def fresh_page(request: Request) -> bool:
     """Whether the page this request asks for shows nothing of the request's own but the CSRF field (no flashed
     message, no refused form carried back), so a page made once may answer it."""
     return not request.cookies.get(flash_cookie(request)) and not request.cookies.get(typed_cookie(request))
+
+
+def gapped_answer(request: Request, page: Gapped, headers: dict[str, str]) -> HTMLResponse:
+    """A page made once (:class:`Gapped`, :data:`CSRF_PLACEHOLDER` in its gaps) with this reader's CSRF field put
+    in: gzipped from the parts compressed once when the browser takes gzip, else plain; the CSRF cookie set and
+    the page's language said. ``headers`` gets the coding."""
+    fill = csrf_field(request).encode()
+    if chosen(request.headers.get("accept-encoding"), ("gzip",)):
+        headers["Content-Encoding"] = "gzip"
+        body = page.gzip(fill)
+    else:
+        body = page.plain(fill)
+    resp = HTMLResponse(body, headers=headers)
+    set_csrf_cookie(request, resp)
+    speaks(request, resp)
+    return resp
 
 
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:

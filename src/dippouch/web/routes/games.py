@@ -28,11 +28,10 @@ from dippouch.web.http.deps import (
     answers,
     charged_job,
     game_file,
+    gapped_answer,
     language,
     render,
     render_html,
-    set_csrf_cookie,
-    speaks,
     words,
 )
 from dippouch.web.http.encoded import OFFERED, chosen
@@ -41,7 +40,6 @@ from dippouch.web.http.security import (
     BadInput,
     Viewer,
     WebNotFound,
-    csrf_field,
     flash_cookie,
     session_token,
 )
@@ -121,17 +119,7 @@ def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], h
     headers["Vary"] = f"{headers['Vary']}, Accept-Encoding"  # on a 304 too: it stands for the answer it confirms
     if page_cache.unchanged(request, headers, changed, forms=True):
         return Response(status_code=304, headers=headers)
-    page = page_cache.gapped(web, html, CSRF_PLACEHOLDER)
-    fill = csrf_field(request).encode()
-    if chosen(request.headers.get("accept-encoding"), ("gzip",)):
-        headers["Content-Encoding"] = "gzip"
-        body = page.gzip(fill)
-    else:
-        body = page.plain(fill)
-    resp = HTMLResponse(body, headers=headers)
-    set_csrf_cookie(request, resp)
-    speaks(request, resp)
-    return resp
+    return gapped_answer(request, page_cache.gapped(web, html, CSRF_PLACEHOLDER), headers)
 
 
 def _page_key(request: Request, name: str) -> tuple[str, ...]:

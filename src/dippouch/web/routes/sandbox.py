@@ -45,12 +45,11 @@ from dippouch.web.http.deps import (
     charged,
     charged_job,
     fresh_page,
+    gapped_answer,
     language,
     pool_of,
     render,
     render_html,
-    set_csrf_cookie,
-    speaks,
     words,
 )
 from dippouch.web.http.encoded import OFFERED, Gapped, chosen, compressed
@@ -63,7 +62,6 @@ from dippouch.web.http.security import (
     WebNotFound,
     check_csrf,
     client_id,
-    csrf_field,
 )
 from dippouch.web.http.service import Web
 from dippouch.web.views.answers.coach import HintView
@@ -497,16 +495,8 @@ def _page_answer(request: Request, web: Web, token: str, viewer: Viewer, base: s
 
     page = _made(web, key, make)
     assert isinstance(page, Gapped)
-    fill = csrf_field(request).encode()
     headers["Vary"] = "Accept-Encoding"
-    if chosen(request.headers.get("accept-encoding"), ("gzip",)):
-        headers["Content-Encoding"] = "gzip"
-        resp = HTMLResponse(page.gzip(fill), headers=headers)
-    else:
-        resp = HTMLResponse(page.plain(fill), headers=headers)
-    set_csrf_cookie(request, resp)
-    speaks(request, resp)
-    return resp
+    return gapped_answer(request, page, headers)
 
 
 def _clickable(view: SandboxView) -> dict[str, str]:
