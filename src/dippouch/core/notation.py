@@ -794,8 +794,37 @@ def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | No
         ) from None
 
 
+_UNITS_KEPT = 4096
+"""The most unit designations a variant keeps read (:func:`parse_unit`): a game's stored positions use a few
+hundred; texts sent from outside (a sandbox's JSON) are read afresh past the bound."""
+
+
+def _units_read(variant: Variant) -> dict[str, tuple[str | None, int]]:
+    # Kept on the variant, like the lexicon, with the syntax registrations they were read under.
+    hit: tuple[int, dict[str, tuple[str | None, int]]] | None = variant.derived.get("notation.units")
+    if hit is not None and hit[0] == SYNTAX_GENERATION[0]:
+        return hit[1]
+    table: dict[str, tuple[str | None, int]] = {}
+    variant.derived["notation.units"] = (SYNTAX_GENERATION[0], table)
+    return table
+
+
 def parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
-    """Read a unit designation (``A par``, ``F stp/sc``, ``F North Sea``, ``Paris``) -> (kind, location)."""
+    """Read a unit designation (``A par``, ``F stp/sc``, ``F North Sea``, ``Paris``) -> (kind, location).
+
+    A text read once is answered from the variant's table of them: every stored position is read back as these
+    texts (some 60 a standard position, a tenth of a game page made after processing went into reading them)."""
+    kept = _units_read(variant)
+    hit = kept.get(text)
+    if hit is not None:
+        return hit
+    got = _parse_unit(variant, text)
+    if len(kept) < _UNITS_KEPT:
+        kept[text] = got
+    return got
+
+
+def _parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
 
     def grammar(reader: OrderReader) -> tuple[str | None, int]:
         if reader.at_end():
