@@ -41,17 +41,19 @@ __all__ = [
 ]
 
 
+# The variant's stored copy (kilobytes of JSON) is read only when the variant is not built already
+# (:func:`game_variant`): every submission and status reads this row. Built once: nearly every use of the store
+# reads it, and building the statement cost more CPU than the database spends answering it.
+_GAME_ROW = sa.select(GameRow).options(defer(GameRow.variant_data)).where(GameRow.name == sa.bindparam("name"))
+_GAME_ROW_LOCKED = _GAME_ROW.with_for_update()
+_GAME_ROW_SHARED = _GAME_ROW.with_for_update(read=True)
+
+
 def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) -> GameRow:
     """The game's row; ``lock`` locks it alone (processing, votes, coordinator actions), ``share``
     together with other ``share`` holders (submissions), so both wait for a phase being processed."""
-    # The variant's stored copy (kilobytes of JSON) is read only when the variant is not built already
-    # (:func:`game_variant`): every submission and status reads this row.
-    q = sa.select(GameRow).options(defer(GameRow.variant_data)).where(GameRow.name == name)
-    if lock:
-        q = q.with_for_update()
-    elif share:
-        q = q.with_for_update(read=True)
-    g = s.scalars(q).first()
+    q = _GAME_ROW_LOCKED if lock else _GAME_ROW_SHARED if share else _GAME_ROW
+    g = s.scalars(q, {"name": name}).first()
     if g is None:
         names = list(s.scalars(sa.select(GameRow.name)))
         close = difflib.get_close_matches(name, names, n=1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, object_session
@@ -55,33 +56,50 @@ def standing(
     return out
 
 
+def _counted(one_power: bool, by_deadline: bool) -> list[sa.ColumnElement[bool]]:
+    """The versions that may stand: the phase's that replaced the earlier ones (of the one power; received by the
+    deadline), the values bound when sent."""
+    counted = [SubmissionRow.phase_id == sa.bindparam("phase_id"), SubmissionRow.stands.is_(True)]
+    if one_power:
+        counted.append(SubmissionRow.power == sa.bindparam("power"))
+    if by_deadline:
+        counted.append(SubmissionRow.submitted_at <= sa.bindparam("deadline", type_=SubmissionRow.submitted_at.type))
+    return counted
+
+
+def _last_received(one_power: bool, by_deadline: bool) -> sa.Select[Any]:
+    counted = _counted(one_power, by_deadline)
+    received_last = (SubmissionRow.submitted_at.desc(), SubmissionRow.version.desc())
+    if one_power:  # one power: its newest row, by the index (cheaper than ranking)
+        return sa.select(SubmissionRow).where(*counted).order_by(*received_last).limit(1)
+    rank = sa.func.row_number().over(partition_by=SubmissionRow.power, order_by=received_last).label("rank")
+    ranked = sa.select(SubmissionRow.id, rank).where(*counted).subquery()
+    return sa.select(SubmissionRow).join(ranked, ranked.c.id == SubmissionRow.id).where(ranked.c.rank == 1)
+
+
+_LAST_RECEIVED = {(one, by): _last_received(one, by) for one in (False, True) for by in (False, True)}
+"""Each power's (or the one power's) last received version that may stand, by (one power, by the deadline):
+built once, as every status and every processing asks it."""
+
+
 def standing_in_sql(
     s: Session, phase_id: int, deadline: datetime | None, *, power: str | None = None
 ) -> dict[str, SubmissionRow]:
     """:func:`standing` for every power of a phase (or only ``power``), by the ``deadline`` if one is given,
     in two queries: each power's last received version among those that replaced the earlier ones, then the
     versions that instructions among them name. A row or two a power, however many versions there are."""
-    counted = [SubmissionRow.phase_id == phase_id, SubmissionRow.stands.is_(True)]
+    params: dict[str, Any] = {"phase_id": phase_id}
     if power is not None:
-        counted.append(SubmissionRow.power == power)
+        params["power"] = power
     if deadline is not None:
-        counted.append(SubmissionRow.submitted_at <= deadline)
-    received_last = (SubmissionRow.submitted_at.desc(), SubmissionRow.version.desc())
-    last: list[SubmissionRow]
-    if power is not None:  # one power: its newest row, by the index (cheaper than ranking)
-        newest = s.scalars(sa.select(SubmissionRow).where(*counted).order_by(*received_last).limit(1)).first()
-        last = [newest] if newest is not None else []
-    else:
-        rank = sa.func.row_number().over(partition_by=SubmissionRow.power, order_by=received_last).label("rank")
-        ranked = sa.select(SubmissionRow.id, rank).where(*counted).subquery()
-        last = list(
-            s.scalars(sa.select(SubmissionRow).join(ranked, ranked.c.id == SubmissionRow.id).where(ranked.c.rank == 1))
-        )
+        params["deadline"] = deadline
+    last: list[SubmissionRow] = list(s.scalars(_LAST_RECEIVED[power is not None, deadline is not None], params))
     out = {r.power: r for r in last if r.reinstates is None}
     wanted = [(r.power, r.reinstates) for r in last if r.reinstates is not None]
     if wanted:
+        counted = _counted(power is not None, deadline is not None)
         pairs = [sa.and_(SubmissionRow.power == p, SubmissionRow.version == v) for p, v in wanted]
         # A named version that was late (or replaced nothing) is not among them: nothing of that power stands.
-        for r in s.scalars(sa.select(SubmissionRow).where(*counted, sa.or_(*pairs))):
+        for r in s.scalars(sa.select(SubmissionRow).where(*counted, sa.or_(*pairs)), params):
             out[r.power] = r
     return out

@@ -236,24 +236,27 @@ def vote_history(db: Database, name: str) -> list[tuple[str, bool, datetime]]:
         return [(r.power, r.draw, as_utc(r.at)) for r in rows]
 
 
+_DRAW_TALLY = (
+    sa.select(ProposalRow)
+    .join(PhaseRow, PhaseRow.id == ProposalRow.phase_id)
+    .where(ProposalRow.game_id == sa.bindparam("game_id"), ProposalRow.kind == "draw")
+    .where(
+        sa.or_(
+            sa.and_(ProposalRow.status == "open", PhaseRow.status == "open"),
+            ProposalRow.status == "passed",
+        )
+    )
+    .order_by(ProposalRow.id.desc())
+    .limit(1)
+)
+"""Built once (every game page's status sends it)."""
+
+
 def current_votes(s: Session, g: GameRow) -> dict[str, bool]:
     """Power -> its ballot on the draw of every survivor proposed in the open phase (or, once the game is over,
     the one that ended it): the draw's one tally, as the game's status shows each power's draw vote. One
     query (every game page's status asks it)."""
-    q = (
-        sa.select(ProposalRow)
-        .join(PhaseRow, PhaseRow.id == ProposalRow.phase_id)
-        .where(ProposalRow.game_id == g.id, ProposalRow.kind == "draw")
-        .where(
-            sa.or_(
-                sa.and_(ProposalRow.status == "open", PhaseRow.status == "open"),
-                ProposalRow.status == "passed",
-            )
-        )
-        .order_by(ProposalRow.id.desc())
-        .limit(1)
-    )
-    r = s.scalars(q).first()
+    r = s.scalars(_DRAW_TALLY, {"game_id": g.id}).first()
     if r is None or r.values.get("powers") or (r.status == "passed" and g.status != "finished"):
         return {}  # a draw of some powers is voted on by its number; a draw passed then rolled back is over
     return {str(k): bool(b) for k, b in r.ballots.items()}

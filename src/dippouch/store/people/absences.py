@@ -325,15 +325,33 @@ def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
         return game_absences_in(s, seated_people(s, g.id), today)
 
 
+# Built once, as the stand-ins' statement below: every game page made sends both.
+_SEATED = (
+    sa.select(PlayerRow.power, PersonRow.name, PersonRow.id)
+    .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+    .where(
+        PlayerRow.game_id == sa.bindparam("game_id"), PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None)
+    )
+)
+_USES = (
+    sa.select(
+        AbsenceUseRow.power,
+        AbsenceUseRow.policy,
+        AbsenceUseRow.days,
+        AbsenceUseRow.detail,
+        AbsenceUseRow.applied_at,
+        PhaseRow.name,
+    )
+    .join(PhaseRow, PhaseRow.id == AbsenceUseRow.phase_id)
+    .where(AbsenceUseRow.game_id == sa.bindparam("game_id"))
+    .order_by(AbsenceUseRow.id)
+)
+
+
 def seated_people(s: Session, game_id: int) -> list[tuple[str, str, int]]:
     """(power, name, person id) of each seat a person plays now (not a name-only seat, nor a person who
     deleted their data): who may be away, and whom the game page links to."""
-    q = (
-        sa.select(PlayerRow.power, PersonRow.name, PersonRow.id)
-        .join(PersonRow, PersonRow.id == PlayerRow.person_id)
-        .where(PlayerRow.game_id == game_id, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
-    )
-    return [(str(power), str(name), int(pid)) for power, name, pid in s.execute(q)]
+    return [(str(power), str(name), int(pid)) for power, name, pid in s.execute(_SEATED, {"game_id": game_id})]
 
 
 def game_absences_in(s: Session, seats: list[tuple[str, str, int]], today: date) -> list[GameAway]:
@@ -362,13 +380,10 @@ def absence_uses(db: Database, game: str) -> list[Use]:
 
 def absence_uses_in(s: Session, game_id: int) -> list[Use]:
     """:func:`absence_uses` in the caller's read."""
-    q = (
-        sa.select(AbsenceUseRow, PhaseRow.name)
-        .join(PhaseRow, PhaseRow.id == AbsenceUseRow.phase_id)
-        .where(AbsenceUseRow.game_id == game_id)
-        .order_by(AbsenceUseRow.id)
-    )
-    return [Use(name, u.power, u.policy, u.days, dict(u.detail), u.applied_at) for u, name in s.execute(q)]
+    return [
+        Use(name, power, policy, days, dict(detail), applied_at)
+        for power, policy, days, detail, applied_at, name in s.execute(_USES, {"game_id": game_id})
+    ]
 
 
 def stand_in_seats(db: Database, person_id: int, today: date) -> list[tuple[str, str]]:
