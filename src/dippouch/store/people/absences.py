@@ -234,16 +234,22 @@ def absences_of(db: Database, person_id: int) -> list[Absence]:
 # ------------------------------------------------------------------------------------------------ policy
 
 
+_POLICY = (
+    sa.select(GameRosterRow.absence_policy, GameRosterRow.budget_days, GameRosterRow.stand_in_person_id, PersonRow.name)
+    .outerjoin(PersonRow, sa.and_(PersonRow.id == GameRosterRow.stand_in_person_id, PersonRow.deleted_at.is_(None)))
+    .where(GameRosterRow.game_id == sa.bindparam("game_id"))
+)
+"""The game's policy and its stand-in's name (none for a person who deleted their data), in one statement built
+once: every game page made reads it, and a deadline's processing."""
+
+
 def _policy_of(s: Session, g: GameRow) -> AbsencePolicy:
-    row = s.get(GameRosterRow, g.id)
     proxy = bool(game_variant(g).rules.get("proxy_orders"))
+    row = s.execute(_POLICY, {"game_id": g.id}).first()
     if row is None:
         return AbsencePolicy("none", DEFAULT_BUDGET_DAYS, None, None, proxy)
-    name = None
-    if row.stand_in_person_id is not None:
-        p = s.get(PersonRow, row.stand_in_person_id)
-        name = p.name if p is not None and p.deleted_at is None else None
-    return AbsencePolicy(row.absence_policy, row.budget_days, row.stand_in_person_id, name, proxy)
+    policy, budget_days, stand_in, name = row
+    return AbsencePolicy(policy, budget_days, stand_in, name, proxy)
 
 
 def absence_policy(db: Database, game: str) -> AbsencePolicy:
