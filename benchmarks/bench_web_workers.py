@@ -391,6 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         "--start-timeout", type=float, default=60.0, help="seconds a web process may take to start (a busy machine)"
     )
     ap.add_argument(
+        "--worker-pages",
+        action="store_true",
+        help="the workers make each processed game's page for its readers (`dippouch worker --pages`)",
+    )
+    ap.add_argument(
         "--pages-alone",
         type=float,
         default=10.0,
@@ -414,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
         f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     print(
-        f"# {args.games} standard games, every phase {args.phase_seconds:g} s, {args.workers} workers, "
+        f"# {args.games} standard games, every phase {args.phase_seconds:g} s, {args.workers} workers"
+        f"{' making the pages' if args.worker_pages else ''}, "
         f"{args.web} web process{'es' if args.web > 1 else ''}, "
         f"PostgreSQL; {args.clients} clients: {args.page_rate:g} pages/s + {args.submit_rate:g} submissions/s "
         f"+ {args.play_rate:g} player pages/s for {args.seconds:g} s; Accept-Encoding: {args.accept_encoding!r}"
@@ -426,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
         logs = Path(d)
         workers = [
             subprocess.Popen(
-                [*_dippouch(), "worker", "--db", url, "--interval", "1", "--quiet"],
+                [*_dippouch(), "worker", "--db", url, "--interval", "1", "--quiet"]
+                + (["--pages"] if args.worker_pages else []),
                 stdout=open(logs / f"worker{i}.log", "ab"),  # noqa: SIM115 - handed to the process
                 stderr=subprocess.STDOUT,
             )
