@@ -784,14 +784,38 @@ def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | No
     Raises :class:`OrderParseError` for anything it cannot read; never another exception.
     """
     pk = PhaseKind(phase_kind) if isinstance(phase_kind, str) else phase_kind
+    kept = _orders_read(variant)
+    hit = kept.get((text, pk))
+    if hit is not None:
+        return hit
     try:
-        return _read(variant, text, pk, _parse)
+        order = _read(variant, text, pk, _parse)
     except OrderParseError:
         raise
     except (IndexError, KeyError, ValueError) as e:  # pragma: no cover - a bug, but never a traceback
         raise OrderParseError(
             text, msg("cannot read %(text)s (%(error)s)", text=repr(text.strip()), error=str(e))
         ) from None
+    if len(kept) >= _ORDERS_KEPT:
+        kept.clear()  # the texts of the games being played come back soon; a table of stale ones would not
+    kept[(text, pk)] = order
+    return order
+
+
+_ORDERS_KEPT = 8192
+"""The most order texts a variant keeps read (:func:`parse_order`; emptied when full). A game page made after
+processing reads every order of the phase back (a fifth of its making), and a phase's orders are read again by
+its report, its mail and its pictures; orders are frozen values, so one read serves every caller."""
+
+
+def _orders_read(variant: Variant) -> dict[tuple[str, PhaseKind | None], Order]:
+    # Kept on the variant with the syntax registrations they were read under, as the unit table is.
+    hit: tuple[int, dict[tuple[str, PhaseKind | None], Order]] | None = variant.derived.get("notation.orders")
+    if hit is not None and hit[0] == SYNTAX_GENERATION[0]:
+        return hit[1]
+    table: dict[tuple[str, PhaseKind | None], Order] = {}
+    variant.derived["notation.orders"] = (SYNTAX_GENERATION[0], table)
+    return table
 
 
 _UNITS_KEPT = 4096
