@@ -109,13 +109,14 @@ def _graph(gmap: GameMap) -> _Graph:
 class Values:
     """Province values for one power in one position, for armies and for fleets.
 
-        ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
-        war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
-        power at war with this one, or busy with another war, are worth more; so are those of the powers in ``finish`` (the search
-    level's: powers near their end, whose centres a power's units are otherwise drawn away from, being small). ``mode``: ``"solo"`` when the power
-        owns most of what a solo takes (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters
-        more than guarding; ``"line"`` when another power (``leader``) is that near: the centres facing the leader's
-        units are held (the stalemate line), and the leader's centres are worth more than anyone else's."""
+    ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
+    war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
+    power at war with this one, or busy with another war, are worth more; so are those of the powers in
+    ``finish`` (the search level's: powers near their end, whose centres a power's units are otherwise drawn
+    away from, being small). ``mode``: ``"solo"`` when the power owns most of what a solo takes
+    (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters more than guarding; ``"line"``
+    when another power (``leader``) is that near: the centres facing the leader's units are held (the stalemate
+    line), and the leader's centres are worth more than anyone else's."""
 
     def __init__(
         self,
@@ -241,11 +242,11 @@ class HeuristicBot:
     def __init__(self, noise: float = 0.0, crowding: bool = False, finish: int = 0) -> None:
         self.noise = noise
         self.crowding = crowding
+        """Whether a build is worth less where the new unit could go only where own units already go (the search
+        level's builds: a Turkey of four armies about Bulgaria and one fleet had nowhere to grow for years)."""
         self.finish = finish
         """Other powers with this many centres or fewer (and at least one) are drawn to as targets: their centres
         are valued like a solo's (the search level's own candidates; 0: none)."""
-        """Whether a build is worth less where the new unit could go only where own units already go (the search
-        level's builds: a Turkey of four armies about Bulgaria and one fleet had nowhere to grow for years)."""
 
     def orders(
         self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
