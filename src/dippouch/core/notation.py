@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
@@ -808,14 +808,19 @@ processing reads every order of the phase back (a fifth of its making), and a ph
 its report, its mail and its pictures; orders are frozen values, so one read serves every caller."""
 
 
-def _orders_read(variant: Variant) -> dict[tuple[str, PhaseKind | None], Order]:
-    # Kept on the variant with the syntax registrations they were read under, as the unit table is.
-    hit: tuple[int, dict[tuple[str, PhaseKind | None], Order]] | None = variant.derived.get("notation.orders")
+def _texts_read(variant: Variant, room: str) -> dict[Any, Any]:
+    """The variant's table of texts read under ``room``, kept with it (it goes with the variant) and with the
+    syntax registrations they were read under: a registration starts an empty one."""
+    hit: tuple[int, dict[Any, Any]] | None = variant.derived.get(room)
     if hit is not None and hit[0] == SYNTAX_GENERATION[0]:
         return hit[1]
-    table: dict[tuple[str, PhaseKind | None], Order] = {}
-    variant.derived["notation.orders"] = (SYNTAX_GENERATION[0], table)
+    table: dict[Any, Any] = {}
+    variant.derived[room] = (SYNTAX_GENERATION[0], table)
     return table
+
+
+def _orders_read(variant: Variant) -> dict[tuple[str, PhaseKind | None], Order]:
+    return _texts_read(variant, "notation.orders")
 
 
 _UNITS_KEPT = 4096
@@ -824,13 +829,7 @@ hundred; texts sent from outside (a sandbox's JSON) are read afresh past the bou
 
 
 def _units_read(variant: Variant) -> dict[str, tuple[str | None, int]]:
-    # Kept on the variant, like the lexicon, with the syntax registrations they were read under.
-    hit: tuple[int, dict[str, tuple[str | None, int]]] | None = variant.derived.get("notation.units")
-    if hit is not None and hit[0] == SYNTAX_GENERATION[0]:
-        return hit[1]
-    table: dict[str, tuple[str | None, int]] = {}
-    variant.derived["notation.units"] = (SYNTAX_GENERATION[0], table)
-    return table
+    return _texts_read(variant, "notation.units")
 
 
 def parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
