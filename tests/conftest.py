@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 import durations
-from dbsupport import migrated_sqlite
+from dbsupport import PostgresPool, migrated_sqlite
 from dippouch import settings
 from dippouch.store import GameStore
 
@@ -76,34 +76,26 @@ def in_ci() -> bool:
 
 
 @pytest.fixture(scope="session")
-def _migrated_postgres() -> Iterator[str | None]:
-    """A database on the PostgreSQL test server brought to the newest schema once a test process (by the
-    store's own migrations), for each test's database to be copied from: ``CREATE DATABASE ... TEMPLATE``
-    takes some 50 ms where migrating an empty database takes 0.4 s, and hundreds of tests open a fresh
-    database (SQLite's: tests/dbsupport.py)."""
+def _postgres_pool() -> Iterator[PostgresPool | None]:
+    """The databases at the newest schema a test process gives its tests in turn (:class:`dbsupport.
+    PostgresPool`), brought there once by the store's own migrations; None without a PostgreSQL test server."""
     base = os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
     if not base:
         yield None
         return
-    url = sa.make_url(base)
-    name = f"dippouch_tmpl_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    GameStore(url.set(database=name).render_as_string(hide_password=False)).close()
+    pool = PostgresPool(sa.make_url(base))
     try:
-        yield name
+        yield pool
     finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        pool.close()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database per test, with no games in it: a SQLite file, or a new database on the PostgreSQL
-    test server. It is a copy of one brought to the newest schema by the store's migrations once a test
-    process; a test marked ``empty_database`` gets a database with nothing in it (the first open migrates).
+    """A fresh database per test, with no games in it: a SQLite file copied from one brought to the newest
+    schema by the store's migrations once a test process, or a database of the PostgreSQL test server's that
+    earlier tests of the process had and gave back emptied (:class:`dbsupport.PostgresPool`); a test marked
+    ``empty_database`` gets a database with nothing in it (the first open migrates).
 
     CI must exercise PostgreSQL, so there a missing server fails the test; a developer machine skips.
     """
@@ -118,12 +110,19 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
                 "DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests (source scripts/postgres)"
             )
         pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
-    template = None if empty else request.getfixturevalue("_migrated_postgres")
+    if not empty:
+        pool = request.getfixturevalue("_postgres_pool")
+        name = pool.take()
+        try:
+            yield pool.url_of(name)
+        finally:
+            pool.give(name)
+        return
     url = sa.make_url(base)
     name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")))
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
     try:
         yield url.set(database=name).render_as_string(hide_password=False)
     finally:
