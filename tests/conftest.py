@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import tempfile
@@ -34,6 +35,11 @@ def pytest_configure(config: pytest.Config) -> None:
     cache = tempfile.mkdtemp(prefix="dippouch-test-cache-")
     os.environ["DIPPOUCH_CACHE_DIR"] = cache
     atexit.register(shutil.rmtree, cache, True)
+    # A test process holds 0.7-0.9 GB of objects (variants, maps, apps, stores), which the cycle collector's
+    # default pace (a collection every 700 new objects) walked whole some 80 times in 370 tests: a tenth of the
+    # process's CPU (tests/people and six web files: 15.6 s of 141.6; at this pace 4.6 of 126.2, the same
+    # peak memory within a tenth). Only the pace changes: every cycle is still collected.
+    gc.set_threshold(20_000, 10, 10)
 
 
 @pytest.fixture(autouse=True)
