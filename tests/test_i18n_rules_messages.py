@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, parse_order
@@ -99,7 +100,7 @@ def test_a_text_no_catalogue_has_is_shown_as_it_is() -> None:
 @pytest.fixture
 def game(tmp_path: Path) -> Iterator[GameStore]:
     """A German game whose Spring 1901 was processed with a bounce, a refused line and units without orders."""
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language="de"))
     store_submissions.submit(store, "demo", "Germany", "A mun - bur\nA ber - pruss", now=T0)
     store_submissions.submit(store, "demo", "France", "A par - bur\nA mar - pie", now=T0)
@@ -158,7 +159,7 @@ def test_w3k_conversions_in_the_reports_language(tmp_path: Path) -> None:
 
     w3k = load_variant("w3k")
     start = board(w3k, "Summer 1642", {"Crown": ["F bri", "A glo"]}, {"Crown": ["bri", "glo"]}, homes={})
-    store = GameStore(f"sqlite:///{tmp_path / 'w.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "w.db"))
     try:
         store_games.create_game(
             store, "g", "w3k", now=T0, position=position_to_data(w3k, start), settings=GameSettings(language="fr")

@@ -31,6 +31,7 @@ from dippouch.store import GameStore
 
 if __name__ == "__main__":  # run as a script (recording with other code): the tests' helpers are beside it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dbsupport import migrated_sqlite
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store import processing as store_processing
@@ -44,7 +45,7 @@ PHASES = 9
 
 
 def _season(tmp_path: Path) -> Iterator[tuple[GameStore, list[dict[str, object]]]]:
-    store = GameStore(f"sqlite:///{tmp_path / 'w3k.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "w3k.db"))
     store_games.create_game(store, "golden", "w3k", now=T0, settings=GameSettings(language="en"))
     rng = random.Random(1642)
     t = T0

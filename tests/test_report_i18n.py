@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.game import GameError, GameSettings
 from dippouch.play.reports import stored_report
@@ -28,7 +29,7 @@ RETREAT = {"France": "A bur - pic"}
 
 
 def _play(tmp_path: Path, language: str, turns: int) -> Iterator[GameStore]:
-    store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / f"{language}.db"))
     store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language=language))
     t = T0
     for orders in (SPRING, FALL, RETREAT)[:turns]:

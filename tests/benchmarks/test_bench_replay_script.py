@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.store import history as store_history
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_replay.py"
@@ -61,7 +62,7 @@ def test_random_orders_are_the_engines_legal_orders(tmp_path: Path) -> None:
     from dippouch.store import GameStore
 
     bench = _load()
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     assert bench.play(store, "g", 1, 7) >= 4
     for phase in store_history.history(store, "g"):
         record = store_history.phase_record(store, "g", phase_id=phase.id, open_ok=True)

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.bots import seats
 from dippouch.bots.engine import Move, Order, OrderResult, Outcome, Position, Support, Variant
 from dippouch.bots.heuristic import HeuristicBot, Values
@@ -142,7 +143,7 @@ def test_play_game_hands_each_power_its_memory() -> None:
 def test_seated_bots_recall_the_stored_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot seated in a stored game (a practice game, a seat in civil disorder) is handed what its power's
     moves came to in the game's processed movement phases, read back from the store."""
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     now = datetime(2026, 1, 1, tzinfo=UTC)
     store_games.create_game(store, "g", "standard", now=now)
     store_submissions.submit(store, "g", "Austria", "A vie - gal\nA bud - ser", now=now)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
@@ -30,7 +31,7 @@ def w3k() -> Variant:
 
 @pytest.fixture
 def store(tmp_path) -> Iterator[GameStore]:  # type: ignore[no-untyped-def]
-    s = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "g.db"))
     yield s
     s.close()
 

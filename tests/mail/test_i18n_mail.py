@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.core.messages import msg
 from dippouch.game import GameSettings, LineCheck
 from dippouch.letters import compose
@@ -47,7 +48,7 @@ def _outbox(store: GameStore) -> list[Sent]:
 
 
 def _game(tmp_path: Path, language: str) -> GameStore:
-    store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / f"{language}.db"))
     settings = GameSettings(
         deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1, language=language
     )

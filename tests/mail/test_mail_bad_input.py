@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dbsupport import migrated_sqlite
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
@@ -42,7 +43,7 @@ MULTI = (
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> GameStore:
-    s = GameStore(f"sqlite:///{tmp_path_factory.mktemp('badmail') / 'g.db'}")
+    s = GameStore(migrated_sqlite(tmp_path_factory.mktemp("badmail") / "g.db"))
     store_games.create_game(s, "demo", "standard", now=T0)
     store_games.assign(s, "demo", "France", "Fran", now=T0, email="fr@example.org")
     return s

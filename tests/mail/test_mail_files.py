@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
+from dbsupport import migrated_sqlite
 from dippouch.cli import app
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
@@ -115,7 +116,7 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
     from dippouch.store import GameStore
     from dippouch.store.mail.models import OutboxRow
 
-    store = GameStore(f"sqlite:///{tmp_path / 'a.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "a.db"))
     store_games.create_game(store, "demo", "standard", now=T0)
     store_games.assign(store, "demo", "France", "Fran", now=T0, email=ADDR["France"])
     store_games.assign(store, "demo", "Germany", "Gerd", now=T0, email=ADDR["Germany"])

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from dbsupport import migrated_sqlite
 from dippouch.game import GameSettings
 from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.store import GameStore
@@ -41,7 +42,7 @@ def _outbox(store: GameStore) -> list[Sent]:
 
 
 def _game(tmp_path: Path) -> GameStore:
-    store = GameStore(f"sqlite:///{tmp_path / 'n.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "n.db"))
     settings = GameSettings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1)
     store_games.create_game(store, "demo", "standard", now=T0, settings=settings)
     for power, addr in ADDR.items():

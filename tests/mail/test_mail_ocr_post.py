@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.game import GameError, check_orders
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, repair_line, transcribe
@@ -47,7 +48,7 @@ def test_a_typed_sheet_reads_back_as_the_same_orders() -> None:
 
 
 def _store(tmp_path: Path) -> GameStore:
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(store, "demo", "standard", now=T0)
     store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
     return store

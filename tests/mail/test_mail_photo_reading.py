@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.core.messages import Msg
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import proposals, read_unsealed
@@ -33,7 +34,7 @@ def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _store(tmp_path: Path) -> GameStore:
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(store, "demo", "standard", now=T0)
     store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
     return store

@@ -9,6 +9,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from dbsupport import migrated_sqlite
 from dippouch.mail.outbox import queue, send_due
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
@@ -124,7 +125,7 @@ def test_subjects_arrive_as_written(tmp_path: Path) -> None:
 
     from dippouch.mail.outbox import build_message
 
-    store = GameStore(f"sqlite:///{tmp_path / 'q.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "q.db"))
     subjects = [
         "Receipt: Powick Bridge 1644 - Montrose - Summer 1642 Movement - version 1",
         "Held for the coordinator: Powick Bridge - Argyll - Summer 1642 Movement - v1",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.game import GameSettings
 from dippouch.mail.intake import take_in
 from dippouch.mail.notices import setup
@@ -26,7 +27,7 @@ def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _game(tmp_path: Path, language: str) -> GameStore:
-    store = GameStore(f"sqlite:///{tmp_path / f'{language}.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / f"{language}.db"))
     store_games.create_game(store, "demo", "standard", now=T0, settings=GameSettings(language=language))
     store_games.assign(store, "demo", "France", "France player", now=T0, email="fr@example.org")
     setup(store, "demo", now=T0, changes={})

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
+from dbsupport import migrated_sqlite
 from dippouch.cli import app
 from dippouch.game import GameError
 from dippouch.mail.intake import take_in
@@ -53,7 +54,7 @@ def sheet() -> bytes:
 
 
 def _store(tmp_path: Path) -> GameStore:
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(store, "demo", "standard", now=T0)
     store_games.assign(store, "demo", "England", "Jane Smith", now=T0, email="jane@example.org")
     store_games.assign(store, "demo", "France", "Fran Doe", now=T0, email="fran@example.org")
@@ -96,7 +97,7 @@ def test_mail_that_came_on_time_but_was_fetched_after_processing_is_missed_not_l
 
 
 def test_a_worker_whose_mailbox_cannot_be_read_processes_nothing(tmp_path: Path) -> None:
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(store, "demo", "standard", now=datetime.now(UTC) - timedelta(days=20))
 
     def broken(_store: GameStore, _now: datetime) -> None:
@@ -305,7 +306,7 @@ def test_what_a_phase_went_ahead_without_is_said_in_the_games_language(tmp_path:
     (German here: no English sentence in them), and a photograph set aside without a reason says no reason."""
     from dippouch.game import GameSettings
 
-    store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "de.db"))
     store_games.create_game(
         store, "demo", "standard", now=T0, settings=GameSettings(deadlines={"movement": "1d"}, language="de")
     )

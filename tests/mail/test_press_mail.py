@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import dippouch.store.press.messages as press
+from dbsupport import migrated_sqlite
 from dippouch import notify
 from dippouch.mail.intake import fetch_mailbox
 from dippouch.mail.notices import setup as mail_setup
@@ -35,7 +36,7 @@ def store(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, monkeypatch: pytes
     env = worker_mail_env(imap, smtp, tmp_path, "press@dippouch.example")
     for k, v in env.items():
         monkeypatch.setenv(k, v)
-    s = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(s, "g", "standard", now=T0)
     for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
         store_games.assign(s, "g", p, f"{p} player", now=T0)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from prometheus_client import REGISTRY
 
+from dbsupport import migrated_sqlite
 from dippouch.mail.outbox import queue
 from dippouch.store import GameStore
 from dippouch.store.mail.models import OutboxRow
@@ -77,7 +78,7 @@ def test_a_message_the_server_defers_is_counted_and_stays_queued(
 def test_without_smtp_settings_mail_waits_in_the_queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("DIPPOUCH_SMTP_HOST", "DIPPOUCH_MAIL_FROM", "DIPPOUCH_MAIL_CONFIG"):
         monkeypatch.delenv(var, raising=False)
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     _fill(store, 2)
     Worker(store).run(once=True)
     assert _statuses(store) == ["pending", "pending"]
@@ -98,7 +99,7 @@ def test_mail_refused_for_good_and_a_server_that_is_down_are_counted_and_logged(
         "send_due",
         lambda *a, **k: outbox.SendReport(failed=[(1, "550 no such user"), (2, "550 no such user")], server_down="421"),
     )
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     before = REGISTRY.get_sample_value("dippouch_mail_failed_total") or 0.0
     w = Worker(store)
     w.run(once=True)

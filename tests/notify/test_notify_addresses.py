@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from dbsupport import migrated_sqlite
 from dippouch import notify
 from dippouch.game import GameError
 from dippouch.notify.events import save_preferences
@@ -121,7 +122,7 @@ def test_adding_a_webhook_matrix_server_or_push_endpoint_refuses_each_and_keeps_
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameStore]:
     monkeypatch.delenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", raising=False)
-    s = GameStore(f"sqlite:///{tmp_path / 'notify.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "notify.db"))
     yield s
     s.close()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch import settings
 from dippouch.game import read_version_lines
 from dippouch.mail.intake import take_in
@@ -84,7 +85,7 @@ def test_the_receipt_of_a_letter_with_vote_lines_says_what_each_did_in_the_games
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
     monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
     settings.reread()
-    store = GameStore(f"sqlite:///{tmp_path / 'de.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "de.db"))
     store_games.create_game(
         store, "demo", "standard", now=T0, settings=GameSettings(language="de", vote_rule="majority")
     )

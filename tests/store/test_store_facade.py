@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import dippouch.store.db
+from dbsupport import migrated_sqlite
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
@@ -27,7 +28,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
-    s = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "games.db"))
     yield s
     s.close()
 
@@ -82,7 +83,7 @@ def test_the_row_helpers_answer_inside_the_callers_session_and_are_no_methods(st
 
 def test_ping_answers_on_a_dippouch_database_and_fails_without_its_schema(store: GameStore, tmp_path: Path) -> None:
     store.ping()
-    broken = GameStore(f"sqlite:///{tmp_path / 'other.db'}")
+    broken = GameStore(migrated_sqlite(tmp_path / "other.db"))
     with broken.engine.begin() as conn:
         conn.exec_driver_sql("DROP TABLE alembic_version")
     with pytest.raises(dippouch.store.db.DatabaseError):

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from dbsupport import migrated_sqlite
 from dippouch.game import GameError, GameSettings, RecordNotFound
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
@@ -51,7 +52,7 @@ def test_a_taken_or_unknown_name_is_refused_naming_the_closest(store: GameStore,
     with pytest.raises(RecordNotFound, match="did you mean 'Autumn Cup'"):
         tournament(store, "Autumn Cop")
     with pytest.raises(RecordNotFound, match="no tournaments yet"):
-        tournament(GameStore(f"sqlite:///{tmp_path / 'other.db'}"), "x")
+        tournament(GameStore(migrated_sqlite(tmp_path / "other.db")), "x")
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.contract import serve_stream
 from dippouch.core.position import Position
@@ -128,7 +129,7 @@ def test_contract_anarchy_state_round_trips() -> None:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
-    s = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "games.db"))
     yield s
     s.close()
 

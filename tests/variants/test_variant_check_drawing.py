@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from dbsupport import migrated_sqlite
 from dippouch.cli import app, register_commands
 from dippouch.render.geometry import GEOMETRY_DIR
 from dippouch.store import games as store_games
@@ -110,7 +111,7 @@ def test_a_game_of_a_user_variant_is_drawn_from_the_geometry_beside_its_file(
     )
     checked = runner.invoke(app, ["variants", "check", str(folder / "v1898.toml")])
     assert checked.exit_code == 0, checked.output
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     try:
         store_games.create_game(store, "g", "v1898", now=datetime(2026, 3, 1, tzinfo=UTC))
         v = variant_copy.variant_of(store, "g")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
@@ -20,7 +21,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
-    s = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "games.db"))
     yield s
     s.close()
 

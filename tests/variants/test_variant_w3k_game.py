@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.game import GameSettings
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
@@ -20,7 +21,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 @pytest.fixture
 def store(tmp_path) -> Iterator[GameStore]:  # type: ignore[no-untyped-def]
-    s = GameStore(f"sqlite:///{tmp_path / 'w3k.db'}")
+    s = GameStore(migrated_sqlite(tmp_path / "w3k.db"))
     yield s
     s.close()
 

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.core.position import Unit
 from dippouch.core.sight import sight
@@ -404,7 +405,7 @@ def _sheet_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, fog: bool, r
     line's verdict and suggestion, the proposed text and the refusals (the reading is stored as a reader would
     keep it: no OCR engine is needed to decide the lines)."""
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
-    store = GameStore(f"sqlite:///{tmp_path / ('fog' if fog else 'clear')}.db")
+    store = GameStore(migrated_sqlite(tmp_path / f"{'fog' if fog else 'clear'}.db"))
     t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
     store_games.create_game(store, GAME, "standard", now=t0, settings=GameSettings(fog=fog))
     store_games.assign(store, GAME, ME, "Jane Smith", now=t0, email="jane@example.org")
@@ -516,7 +517,7 @@ def test_text_beside_a_photograph_is_judged_on_the_senders_sight(
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
 
     def taken(fog: bool, body: str) -> bool:
-        store = GameStore(f"sqlite:///{tmp_path / f'{fog}-{body.split()[4]}.db'}")
+        store = GameStore(migrated_sqlite(tmp_path / f"{fog}-{body.split()[4]}.db"))
         t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
         store_games.create_game(store, GAME, "standard", now=t0, settings=GameSettings(fog=fog))
         store_games.assign(store, GAME, ME, "Jane Smith", now=t0, email="jane@example.org")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.characters import hidden_character
 from dippouch.game import GameError
 from dippouch.store import GameStore
@@ -100,7 +101,7 @@ def test_the_refusal_is_said_in_the_readers_language(site: Site, lang: str, said
 
 def test_an_imported_game_file_with_a_hidden_character_in_a_players_name_is_refused(tmp_path: Path) -> None:
     """The store's own check: a game file is read by the store whatever door it came in by."""
-    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(store, "base", "standard", now=START)
     store_games.assign(store, "base", "France", "Bruno", now=START)
     data = store_transfer.export_game(store, "base")

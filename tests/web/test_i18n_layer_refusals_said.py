@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.core.messages import Msg
 from dippouch.game import GameError, GameSettings
@@ -116,7 +117,7 @@ def test_a_layer_s_refusal_is_said_in_german_and_french(
 
 @pytest.fixture
 def store(tmp_path: Path) -> GameStore:
-    return GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    return GameStore(migrated_sqlite(tmp_path / "g.db"))
 
 
 def test_an_unknown_tournament_is_said_in_german_and_french(store: GameStore) -> None:

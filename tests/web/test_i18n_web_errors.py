@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from dbsupport import migrated_sqlite
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.saying import say
@@ -116,7 +117,7 @@ def test_a_tournament_with_no_games_says_so_in_the_readers_words(tmp_path: Path)
     from dippouch.store.repository import GameStore
     from dippouch.store.tournaments.stored import create_tournament, remove_game
 
-    store = GameStore(f"sqlite:///{tmp_path / 't.db'}")
+    store = GameStore(migrated_sqlite(tmp_path / "t.db"))
     try:
         create_tournament(store, "t", system="sos", variant=None, creator_id=None, now=NOW)
         with pytest.raises(GameError) as e:

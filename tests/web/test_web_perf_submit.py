@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from dbsupport import migrated_sqlite
 from dippouch.game import GameError
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
@@ -50,7 +51,7 @@ def counting(store: GameStore) -> Iterator[dict[str, int]]:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[GameStore]:
-    st = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    st = GameStore(migrated_sqlite(tmp_path / "g.db"))
     store_games.create_game(st, "g", "standard", now=T0)
     yield st
     st.close()
