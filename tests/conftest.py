@@ -7,7 +7,6 @@ import gc
 import os
 import shutil
 import tempfile
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -148,22 +147,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
                 "DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests (source scripts/postgres)"
             )
         pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
-    if not empty:
-        pool = request.getfixturevalue("_postgres_pool")
-        name = pool.take()
-        try:
-            yield pool.url_of(name)
-        finally:
-            pool.give(name)
-        return
-    url = sa.make_url(base)
-    name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    pool = request.getfixturevalue("_postgres_pool")
+    name = pool.take(empty=empty)
     try:
-        yield url.set(database=name).render_as_string(hide_password=False)
+        yield pool.url_of(name)
     finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        if empty:
+            pool.drop(name)
+        else:
+            pool.give(name)

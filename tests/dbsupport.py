@@ -1,7 +1,8 @@
-"""Fresh SQLite databases for the tests, copied from one the store's migrations brought to the newest schema
-once a test process: a copy takes some 3 ms where migrating an empty file takes 0.16 s (0.5 s on a loaded
-machine), and about a thousand tests open a fresh database. Tests of a first open (migrating an empty
-database) open a path that does not exist yet themselves, or mark themselves ``empty_database``."""
+"""Fresh databases for the tests. SQLite files are copied from one the store's migrations brought to the newest
+schema once a test process: a copy takes some 3 ms where migrating an empty file takes 0.16 s (0.5 s on a loaded
+machine), and about a thousand tests open a fresh database. PostgreSQL's are given from test to test
+(:class:`PostgresPool`). Tests of a first open (migrating an empty database) open a path that does not exist yet
+themselves, or mark themselves ``empty_database``."""
 
 from __future__ import annotations
 
@@ -111,17 +112,21 @@ class PostgresPool:
     def url_of(self, name: str) -> str:
         return self.url.set(database=name).render_as_string(hide_password=False)
 
-    def take(self) -> str:
-        """A database at the newest schema with nothing in it, under a name never used before."""
+    def take(self, *, empty: bool = False) -> str:
+        """A database at the newest schema with nothing in it, under a name never used before; with ``empty``,
+        one without even the schema (a test of a first open: :meth:`drop` it afterwards, not :meth:`give`)."""
         name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
         with self.admin.connect() as c:
+            if empty:
+                c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+                return name
             while self.free:
                 pooled = self.free.pop()
                 try:
                     c.execute(sa.text(f'ALTER DATABASE "{pooled}" RENAME TO "{name}"'))
                     return name
                 except sa.exc.DBAPIError:  # someone connected to it meanwhile: not to be trusted
-                    c.execute(sa.text(f'DROP DATABASE IF EXISTS "{pooled}" WITH (FORCE)'))
+                    self._drop(c, pooled)
             c.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'))
         return name
 
@@ -134,9 +139,7 @@ class PostgresPool:
                 c.execute(sa.text(f'ALTER DATABASE "{name}" RENAME TO "{pooled}"'))
             self._empty(pooled)
         except (sa.exc.DBAPIError, _SchemaChanged, TimeoutError):
-            with self.admin.connect() as c:
-                for n in (name, pooled):
-                    c.execute(sa.text(f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)'))
+            self.drop(name, pooled)
             return
         self.free.append(pooled)
 
@@ -170,9 +173,17 @@ class PostgresPool:
         finally:
             engine.dispose()
 
-    def close(self) -> None:
+    def drop(self, *names: str) -> None:
+        """``names`` gone, their sessions ended (a name already gone is no error)."""
         with self.admin.connect() as c:
-            for name in [*self.free, self.template]:
-                c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            for name in names:
+                self._drop(c, name)
+
+    @staticmethod
+    def _drop(c: sa.Connection, name: str) -> None:
+        c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    def close(self) -> None:
+        self.drop(*self.free, self.template)
         self.free.clear()
         self.admin.dispose()
