@@ -159,28 +159,27 @@ def test_a_paired_step_moves_one_unit_and_supports_it_with_another() -> None:
 
 
 def test_a_power_near_a_solo_is_everyone_elses_rival() -> None:
-    """From 10 centres (``RIVAL_FROM`` of 18) the biggest power is the others' rival: each centre it keeps costs
-    them ``RIVAL``, so taking one is worth more than another centre, and a centre it stands on counts as its.
-    From 12 (two thirds, the threshold before) the others began too late to stop a quick solo."""
+    """From 12 centres (two thirds of 18) a power is the others' rival: each centre it keeps costs them
+    ``RIVAL``, so taking one is worth more than another centre, and a centre it stands on counts as its."""
     from dippouch.bots.search import CENTRE, RIVAL, _rival
 
     assert RIVAL > 0.0
-    ten = "kie ber mun hol bel den swe nwy war mos"
-    rival = position({"Germany": "A ber", "France": "A pic"}, {"Germany": ten, "France": "par bre mar"})
+    twelve = "kie ber mun hol bel den swe nwy war mos stp sev"
+    rival = position({"Germany": "A ber", "France": "A pic"}, {"Germany": twelve, "France": "par bre mar"})
     values = Values(V, rival, "France")
     assert _rival(rival, "France", values) == "Germany"
     assert _rival(rival, "Germany", Values(V, rival, "Germany")) is None  # not its own rival
-    nine = position({"Germany": "A ber", "France": "A pic"}, {"Germany": ten[:-4], "France": "par bre mar"})
-    assert _rival(nine, "France", Values(V, nine, "France")) is None
-    assert _score(rival, "France", values, "Germany") == _score(rival, "France", values) - 10 * RIVAL
+    eleven = position({"Germany": "A ber", "France": "A pic"}, {"Germany": twelve[:-4], "France": "par bre mar"})
+    assert _rival(eleven, "France", Values(V, eleven, "France")) is None
+    assert _score(rival, "France", values, "Germany") == _score(rival, "France", values) - 12 * RIVAL
     # France's army in Belgium: a centre of France's (stood on) and one fewer of Germany's.
-    took = position({"Germany": "A ber", "France": "A bel"}, {"Germany": ten, "France": "par bre mar"})
+    took = position({"Germany": "A ber", "France": "A bel"}, {"Germany": twelve, "France": "par bre mar"})
     gained = _score(took, "France", values, "Germany") - _score(rival, "France", values, "Germany")
     plain = _score(took, "France", values) - _score(rival, "France", values)
     assert gained - plain == RIVAL and plain >= CENTRE - 1
     # Germany's army in Paris: France's centre, stood on by its rival, counts as Germany's too.
-    lost = position({"Germany": "A par", "France": "A pic"}, {"Germany": ten, "France": "par bre mar"})
-    assert _score(lost, "France", values, "Germany") - _score(lost, "France", values) == -11 * RIVAL
+    lost = position({"Germany": "A par", "France": "A pic"}, {"Germany": twelve, "France": "par bre mar"})
+    assert _score(lost, "France", values, "Germany") - _score(lost, "France", values) == -13 * RIVAL
 
 
 def test_a_power_near_its_end_is_finished_first() -> None:

@@ -20,8 +20,7 @@ the position threatens a phase on: each other power's unit dislodged (a unit los
 centre another power reaches with more units than this one can hold it with (exposed), and each centre not
 its own it reaches with more units than anyone can hold it with (open). Near a solo the weights change: the
 others gang up on the leader, and it wins by taking rather than guarding; and for the others each centre the
-biggest power keeps counts against them, from 10 of 18 (a solo stopped earlier leaves the powers beside a
-small one the years to finish it). A power near its end is finished: its centres draw this power's own
+leader keeps counts against them. A power near its end is finished: its centres draw this power's own
 candidates and count more to stand on, so that it does not outlive a solo on the few it kept. The weights
 were found by playing against DumbBot (docs/bots.md has each step's figures).
 """
@@ -69,15 +68,9 @@ STALE = 400
 """Candidates drawn in a row that were all weighed before: the climb has nowhere new to go."""
 REPEAT = 0.3
 """The share of the jittered replies' units (those that stood still last phase) that repeat their last order."""
-RIVAL = 5.0
-"""What each centre of the biggest other power costs the others once it owns :data:`RIVAL_FROM` of a solo's
-centres: they take from it and stand in its way before it is too late to. Most games a lone DumbBot survived
-among six search powers ended in a quick solo (1909-1911) by a power far from its corner, while the DumbBot kept
-1 to 7 centres; at 3 from two thirds of a solo's centres the others began too late and too weakly to stop it. A
-leader held back longer leaves the powers in the DumbBot's corner the years to finish it; the term costs
-nothing where the leader's centres are out of reach, so those powers go on eating their neighbour."""
-RIVAL_FROM = 5 / 9
-"""The share of a solo's centres from which the biggest other power is everyone's rival (10 of 18)."""
+RIVAL = 3.0
+"""What each centre of a power near a solo (another's, from :data:`DRIVE_FROM` of its centres) costs the others:
+they take from it and stand in its way before it is too late to."""
 PAIRED = 0.3
 """The share of the climb's steps that change two units at once: a move and its support (see :func:`_paired`)."""
 FINISH = 4.0
@@ -343,13 +336,13 @@ def _repeats_failure(orders: list[Order], memory: Memory, variant: Variant) -> b
 
 
 def _rival(position: Position, power: str, values: Values) -> str | None:
-    """The other power with the most centres, when it owns :data:`RIVAL_FROM` of a solo's or more."""
+    """The other power with the most centres, when it owns :data:`DRIVE_FROM` of a solo's or more."""
     sizes: dict[str, int] = {}
     for owner in position.centres.values():
         if owner != power:
             sizes[owner] = sizes.get(owner, 0) + 1
     top = max(sizes, key=lambda p: (sizes[p], p), default=None)
-    return top if top is not None and sizes[top] >= RIVAL_FROM * values.to_win else None
+    return top if top is not None and sizes[top] >= DRIVE_FROM * values.to_win else None
 
 
 def _weak(position: Position, power: str) -> frozenset[str]:
