@@ -111,6 +111,29 @@ def test_processing_by_a_worker_is_never_shown_stale(pair: Pair) -> None:
         assert ">Fall 1901 Movement<" in page and "Latest results" in page
 
 
+def test_a_page_is_made_of_the_reading_it_is_kept_under(pair: Pair) -> None:
+    """A page kept under the state its lookup read is made of that very reading, whatever this process's memory
+    of the game says meanwhile: here another thread's older reading (from before a worker processed the game)
+    lands in that memory between the lookup and the making, and the process's view of the game kept for that
+    older reading (Spring's) would have been taken: a Spring page kept under Fall's version, shown until the next
+    change."""
+    from dippouch.web.http.security import Viewer
+    from dippouch.web.routes.games import made_page
+    from dippouch.web.views.page_cache import current
+    from dippouch.web.views.prepared import page_request
+
+    web = pair.b_app.state.web
+    assert ">Spring 1901 Movement<" in pair.b().get("/games/g").text  # the process's view of Spring, kept
+    before = current(web, "g", "page", "en")
+    assert before is not None
+    assert store_processing.process(pair.other, "g", now=pair.a.clock(), force=True) == ["Spring 1901 Movement"]
+    now = current(web, "g", "page", "en")
+    assert now is not None and now.reading != before.reading
+    web.saw("g", *before.reading, None)  # the straggler's reading, older, kept last
+    page = made_page(page_request(pair.b_app, "g", "en"), web, Viewer(), "g", "en", now.reading)
+    assert ">Fall 1901 Movement<" in page and "Latest results" in page
+
+
 def test_a_draw_vote_is_never_shown_stale(pair: Pair) -> None:
     anon, reader = pair.b(), pair.b(pair.a.seat("g", "Italy", "Ida"))
     assert 'id="draw-needs"' not in anon.get("/games/g").text

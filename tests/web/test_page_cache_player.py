@@ -62,9 +62,9 @@ def _made_count(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     made: list[str] = []
     real = player_page._made_shared
 
-    def counted(web: Any, name: str, viewer: Any, lang: str) -> dict[str, Any]:
+    def counted(web: Any, name: str, viewer: Any, lang: str, reading: Any) -> dict[str, Any]:
         made.append(name)
-        return real(web, name, viewer, lang)
+        return real(web, name, viewer, lang, reading)
 
     monkeypatch.setattr(player_page, "_made_shared", counted)
     return made

@@ -22,6 +22,7 @@ from dippouch.store.page_cache import bump_pages, shared_page
 from dippouch.web.app import create_app
 from dippouch.web.http.security import Viewer
 from dippouch.web.routes.games import made_page
+from dippouch.web.views.page_cache import current
 from dippouch.web.views.prepared import PageMaker, page_request
 from dippouch.worker.service import Worker
 from websupport import TEST_SITE, Site
@@ -92,7 +93,9 @@ def test_the_worker_makes_the_page_its_readers_read_in_each_of_their_languages(s
     # The very page a web process makes of that state (its site and clock the same).
     german = shared_page(store, "g", "page", "de")
     assert german is not None
-    assert made_page(page_request(site.app, "g", "de"), site.web, Viewer(), "g", "de") == german.body
+    now = current(site.web, "g", "page", "de")
+    assert now is not None
+    assert made_page(page_request(site.app, "g", "de"), site.web, Viewer(), "g", "de", now.reading) == german.body
     # Another web process reads it back, made: the state's one query (and its transaction), no making.
     other = create_app(store.engine.url.render_as_string(hide_password=False), clock=site.clock, site=TEST_SITE)
     seen = _statements(other)

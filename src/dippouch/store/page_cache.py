@@ -21,6 +21,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from dippouch.game import as_utc
+from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.models_pages import PageVersionRow, SharedPageRow
@@ -58,6 +59,11 @@ class Shared:
     """When the game last changed as its state shows it (UTC): the latest of its last event, a phase opened or
     processed, the open phase's last submission and the last draw vote; None for a game with none of them. The
     page version's bumps carry no time: a page they change is told apart by its ETag alone."""
+    marker: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    """The game's change marker as :meth:`dippouch.store.access.GameAccess.marker` reads it, read with the page so
+    that the page made next need not read it again."""
+    variant_hash: str | None = None
+    """The hash of the game's stored variant (:meth:`~dippouch.store.access.GameAccess.marker`'s third part)."""
 
 
 _PAGES = cast(sa.Table, SharedPageRow.__table__)
@@ -107,6 +113,11 @@ def _lookup() -> sa.Select[Any]:
             .limit(1)
             .scalar_subquery(),
             latest(VoteRow.at, VoteRow.id, VoteRow.game_id == g.c.id),
+            # The marker's last part (the last event but a person's own) and the variant's hash: the web's
+            # change marker (GameAccess.marker), so a page made after this lookup is made of this reading.
+            # (As plain comparisons: an IN list would be expanded when sent, which the driver's SQL is not.)
+            most(EventRow.id, EventRow.game_id == g.c.id, *(EventRow.kind != kind for kind in PERSONAL_EVENTS)),
+            g.c.variant_hash,
         )
         .select_from(g)
         .outerjoin(
@@ -181,7 +192,9 @@ def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
     deadline = as_utc(row[7]) if row[7] is not None else None
     times = [as_utc(t) for t in row[10:15] if t is not None]
     changed = max(times) if times else None
-    return Shared(int(row[0]), row[1] or "public", tuple(int(x) for x in row[2:7]), deadline, row[8], row[9], changed)
+    state = tuple(int(x) for x in row[2:7])
+    marker = (state[0], state[1], state[2], state[3], int(row[15]))
+    return Shared(int(row[0]), row[1] or "public", state, deadline, row[8], row[9], changed, marker, row[16])
 
 
 def _keep(insert: Any) -> Any:

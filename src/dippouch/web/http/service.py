@@ -103,13 +103,21 @@ class Web:
         read = self.access.marker(name)
         if read is None:
             return None
-        got = read[0], read[1]
+        return self.saw(name, *read, at=now)
+
+    def saw(
+        self, name: str, visibility: str, marker: Any, variant_hash: str | None, *, at: float | None = None
+    ) -> tuple[str, Any]:
+        """Keep a reading of the game's marker made elsewhere in this process (a shared page's lookup reads it
+        with the page: :func:`dippouch.web.views.page_cache.current`) as :meth:`state` keeps its own, so the
+        page made next is made of that very reading without asking again."""
+        got = visibility, marker
         with self.lock:
             if len(self._state) > 20_000:
                 self._state.clear()
                 self._variant_hashes.clear()
-            self._state[name] = (now, got)
-            self._variant_hashes[name] = read[2]
+            self._state[name] = (time.monotonic() if at is None else at, got)
+            self._variant_hashes[name] = variant_hash
         return got
 
     def touched(self, name: str, *, structural: bool = True) -> None:
@@ -134,11 +142,12 @@ class Web:
     # ----------------------------------------------------------------------------------------------
     # Permissions
 
-    def require_visible(self, name: str, viewer: Viewer) -> tuple[str, Any]:
+    def require_visible(self, name: str, viewer: Viewer, reading: tuple[str, Any] | None = None) -> tuple[str, Any]:
         """404 for a game that does not exist or that this viewer may not see (no difference shown). A private
         game is seen by its players, its coordinators and the stand-ins of its seats: a stand-in orders a seat
-        while its player is away, and sees the board they order on (their grant is not a player's)."""
-        st = self.state(name)
+        while its player is away, and sees the board they order on (their grant is not a player's). ``reading``:
+        the game's (visibility, marker) as the caller read them (:meth:`state`'s otherwise)."""
+        st = self.state(name) if reading is None else reading
         if st is None or (
             st[0] == "private"
             and not (viewer.in_game(name) or any(g.role == STAND_IN and g.game == name for g in viewer.grants))

@@ -32,6 +32,8 @@ from dippouch.web.http.deps import (
     language,
     render,
     render_html,
+    viewer_now,
+    web_of,
     words,
 )
 from dippouch.web.http.encoded import OFFERED, chosen
@@ -59,10 +61,12 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
     return [GameListing.model_validate(g) for g in games.games_list(web, viewer)]
 
 
-def _game(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, fresh: bool = False) -> GameView:
+def _game(
+    web: Web, name: str, viewer: Viewer, lang: str | None = None, *, reading: tuple[str, Any] | None = None
+) -> GameView:
     """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
-    report in the game's own language, as mailed) show it; ``fresh``: :func:`dippouch.web.views.games.game_view`'s."""
-    return GameView.model_validate(games.game_view(web, name, viewer, lang, fresh=fresh))
+    report in the game's own language, as mailed) show it; ``reading``: :func:`dippouch.web.views.games.game_view`'s."""
+    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading))
 
 
 def _phase(
@@ -129,16 +133,20 @@ def _page_key(request: Request, name: str) -> tuple[str, ...]:
 
 
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
-async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
+async def game_page(request: Request, name: str) -> Response:
     """The game page, made once per state of the game and language and shared by every web process
     (:mod:`dippouch.web.views.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
     game reloads this page: the busiest of a site) get it from this process's memory, looked up without the
     database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's state:
-    one query, and a 304 to a browser that has it."""
+    one query, and a 304 to a browser that has it. Who asks is found only past that point (as
+    :data:`ViewerDep` would, not declared as one: solving a route's dependencies cost a third of the Python time
+    of a page served from memory)."""
+    web = web_of(request)
     if _anonymous(request):
         page = web.pages.get(_page_key(request, name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
             return _from_cache(request, web, page[1], page[3])
+    viewer = await viewer_now(request)
     return await run_in_threadpool(_game_page, request, web, viewer, name)
 
 
@@ -179,7 +187,7 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     else:
         waited = page_cache.hold(building)
     try:
-        make = partial(made_page, request, web, viewer, name, lang)
+        make = partial(made_page, request, web, viewer, name, lang, now.reading)
         html = page_cache.made(web, name, "page", lang, now, make, waited=waited)
         web.pages[key] = (time.monotonic(), made, visibility, html)
     finally:
@@ -187,10 +195,11 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     return _from_cache(request, web, made, html)
 
 
-def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str) -> str:
-    """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces); made by its first
+def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, reading: tuple[str, Any]) -> str:
+    """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces) of the game as
+    ``reading`` (:attr:`dippouch.web.views.page_cache.Current.reading`: the state it is kept under); made by its first
     reader, or ahead of them by the worker that processed the game (:mod:`dippouch.web.views.prepared`)."""
-    g = _game(web, name, viewer, lang, fresh=True)
+    g = _game(web, name, viewer, lang, reading=reading)
     main = render_html(request, "_game_main.html", {"g": g, "actions": "", "roster": ""})
     return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": CSRF_PLACEHOLDER})
 
@@ -218,7 +227,7 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
         return Response(status_code=304, headers=headers)
 
     def make() -> str:
-        g = _game(web, name, viewer, lang, fresh=True)
+        g = _game(web, name, viewer, lang, reading=now.reading)
         main = render_html(request, "_game_main.html", {"g": g, "actions": Markup(ACTIONS), "roster": Markup(ROSTER)})
         return json.dumps({"g": {k: getattr(g, k) for k in _HEAD}, "main": main}, ensure_ascii=False)
 

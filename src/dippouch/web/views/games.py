@@ -103,18 +103,18 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
     ]
 
 
-def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, fresh: bool = False) -> dict[str, Any]:
+def game_view(
+    web: Web, name: str, viewer: Viewer, lang: str | None = None, *, reading: tuple[str, Any] | None = None
+) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
     the last report, the history. Cached until anything in the game changes; players' names as the reader
     may see them (an anonymous game: :mod:`dippouch.web.views.anonymity`).
 
     The last report is in ``lang``, the reader's language on a page; without one (the JSON API) in the
-    game's own (the language of its mail), as the report mailed to the players is. ``fresh``: checked against
-    the game's change marker read now, not the one this process read up to a second ago (a page made to be
-    shared under the game's state read now must not be made of an older one)."""
-    if fresh:
-        web.state(name, fresh=True)
-    data = _game_view(web, name, viewer)
+    game's own (the language of its mail), as the report mailed to the players is. ``reading``: the game's
+    (visibility, change marker) as the caller read them (a page kept under the state it read is made of that
+    very reading: :attr:`dippouch.web.views.page_cache.Current.reading`), else as this process last read them."""
+    data = _game_view(web, name, viewer, reading)
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)
     fog_in = data.pop("_fog_in", None)
@@ -161,8 +161,8 @@ def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
     return "review" if desk_summary(web.read, name, now)["held"] else "processing"
 
 
-def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
-    visibility, marker = web.require_visible(name, viewer)
+def _game_view(web: Web, name: str, viewer: Viewer, reading: tuple[str, Any] | None = None) -> dict[str, Any]:
+    visibility, marker = web.require_visible(name, viewer, reading)
     caches = _caches(web)
     hit = caches.views.get(name)
     if hit is not None and hit.marker == marker:

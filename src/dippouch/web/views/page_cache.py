@@ -89,6 +89,12 @@ class Current:
     """When what the page shows last changed (:func:`current`), for Last-Modified."""
 
     @property
+    def reading(self) -> tuple[str, Any]:
+        """The game's (visibility, change marker) as read with the page: a page made to be kept under this
+        version is made of this very reading (:meth:`dippouch.web.http.service.Web.require_visible`'s ``reading``)."""
+        return self.shared.visibility, self.shared.marker
+
+    @property
     def kept(self) -> str | None:
         """The kept page if it was made for this very version, else None."""
         return self.shared.body if self.shared.version == self.version else None
@@ -107,6 +113,10 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     got = store_pages.shared_page(web.read, name, kind, lang)
     if got is None:
         return None
+    # The game's marker came with it: kept as this process's reading, which the rest of the request (its
+    # variant, its view) and the next second's requests take rather than asking again. A page made to be kept
+    # under this state is handed the reading itself (Current.reading): another thread may keep another.
+    web.saw(name, got.visibility, got.marker, got.variant_hash)
     # A page says when the deadline has passed (and what the phase waits for then, read when it is made: the
     # coordinator's review of held mail, or processing). Only the passing is in the version: asking what the
     # phase waits for on every request would cost a reader of an overdue game several queries each time.

@@ -124,7 +124,7 @@ def shared_part(web: Web, name: str, viewer: Viewer, lang: str = "en") -> dict[s
     now = page_cache.required(web, name, kind, lang)
 
     def make() -> str:
-        return json.dumps(_made_shared(web, name, viewer, lang), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(_made_shared(web, name, viewer, lang, now.reading), ensure_ascii=False, separators=(",", ":"))
 
     building = web.page_lock(name)
     waited = page_cache.hold(building)
@@ -139,10 +139,9 @@ def shared_part(web: Web, name: str, viewer: Viewer, lang: str = "en") -> dict[s
     return got
 
 
-def _made_shared(web: Web, name: str, viewer: Viewer, lang: str) -> dict[str, Any]:
-    # ``fresh``: made of the game's state read now, not of one this process read up to a second ago (the part
-    # is kept under the state read now).
-    game = game_view(web, name, viewer, None if lang == "en" else lang, fresh=True)
+def _made_shared(web: Web, name: str, viewer: Viewer, lang: str, reading: tuple[str, Any]) -> dict[str, Any]:
+    # Made of the game's state as the part's lookup read it (``reading``), under which the part is kept.
+    game = game_view(web, name, viewer, None if lang == "en" else lang, reading=reading)
     v = web.variant_of(name)
     # The turns as every seat reads them; each seat's own orders are put first when its page is made.
     sight = fog_powers(web, name, viewer)

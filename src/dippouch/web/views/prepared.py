@@ -98,7 +98,7 @@ class PageMaker:
                 now = page_cache.current(web, name, "page", lang)
                 if now is None or now.shared.visibility == "private" or now.kept is not None:
                     continue  # gone, for its own people only (never a visitor's page), or made already
-                make = partial(made_page, page_request(app, name, lang), web, Viewer(), name, lang)
+                make = partial(made_page, page_request(app, name, lang), web, Viewer(), name, lang, now.reading)
                 with web.page_lock(name):
                     page_cache.made(web, name, "page", lang, now, make)
                 made += 1
