@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 
+import httpx
+
 from dippouch.notify.dispatch import dispatch
 from dippouch.notify.queue import DrainReport, deliver_due
 from dippouch.notify.scan import ScanReport
@@ -29,15 +31,17 @@ def run_once(
     slow: bool = True,
     sender: MailSender = no_mail_sender,
     stop: Callable[[], bool] | None = None,
+    client: httpx.Client | None = None,
 ) -> tuple[ScanReport, DrainReport]:
     """Dispatch (``slow``: games starting, press, seats offered and deadlines too, not only the event log) to
     every registered channel, then deliver the notifications due (``sender``: where the installation's mail
     comes from, :data:`~dippouch.notify.transports.MailSender`). The counts are the notifications'; the game
     mail's messages wait in the mail outbox. ``stop``: asked between events and between deliveries; once it
-    says yes the rest waits for the next call (:attr:`ScanReport.more`, :attr:`DrainReport.more`)."""
+    says yes the rest waits for the next call (:attr:`ScanReport.more`, :attr:`DrainReport.more`). ``client``:
+    the HTTP client webhooks and push go through (:func:`~dippouch.notify.queue.deliver_due`'s)."""
     done = dispatch(store, now, slow=slow, stop=stop)
     found = ScanReport.of(done)
-    report = deliver_due(store, now, limit=limit, sender=sender, stop=stop)
+    report = deliver_due(store, now, limit=limit, sender=sender, stop=stop, client=client)
     if done.total or report.sent or report.failed or report.retry:
         log.info(
             "notifications: %d queued (%d game mail), %d delivered, %d to retry, %d refused%s",
@@ -84,11 +88,17 @@ class NotifyTask:
         self.last: float | None = None
         self.behind = False
         """The last call stopped with work left (the worker looks again without waiting)."""
+        self.client: httpx.Client | None = None
+        """The HTTP client of every call's deliveries, made at the first: a client's TLS context alone cost 19 ms
+        of CPU, which a client made per call paid at every look with something to send (and its connections
+        were never reused)."""
         self.__name__ = "notify_task"
 
     def __call__(self, store: GameStore, now: datetime) -> None:
         slow = self.last is None or time.monotonic() - self.last >= self.every
-        found, report = run_once(store, now, slow=slow, sender=self.sender, stop=self._stop(store))
+        if self.client is None:
+            self.client = httpx.Client(trust_env=False)  # as deliver_due makes its own
+        found, report = run_once(store, now, slow=slow, sender=self.sender, stop=self._stop(store), client=self.client)
         self.behind = found.more or report.more
         if slow and not found.more:
             self.last = time.monotonic()
