@@ -113,10 +113,10 @@ def test_processing_by_a_worker_is_never_shown_stale(pair: Pair) -> None:
 
 def test_a_page_is_made_of_the_reading_it_is_kept_under(pair: Pair) -> None:
     """A page kept under the state its lookup read is made of that very reading, whatever this process's memory
-    of the game says meanwhile: here another thread's older reading (from before a worker processed the game)
-    lands in that memory between the lookup and the making, and the process's view of the game kept for that
-    older reading (Spring's) would have been taken: a Spring page kept under Fall's version, shown until the next
-    change."""
+    of the game says meanwhile: here that memory holds an older reading (from before a worker processed the
+    game), and the process's view of the game kept for it (Spring's) would have been taken: a Spring page kept
+    under Fall's version, shown until the next change. (The memory keeps the reading begun last, which with one
+    database is never the older: the test puts it there as begun last.)"""
     from dippouch.web.http.security import Viewer
     from dippouch.web.routes.games import made_page
     from dippouch.web.views.page_cache import current
@@ -129,9 +129,27 @@ def test_a_page_is_made_of_the_reading_it_is_kept_under(pair: Pair) -> None:
     assert store_processing.process(pair.other, "g", now=pair.a.clock(), force=True) == ["Spring 1901 Movement"]
     now = current(web, "g", "page", "en")
     assert now is not None and now.reading != before.reading
-    web.saw("g", *before.reading, None)  # the straggler's reading, older, kept last
+    web.saw("g", *before.reading, None, began=time.monotonic())
     page = made_page(page_request(pair.b_app, "g", "en"), web, Viewer(), "g", "en", now.reading)
     assert ">Fall 1901 Movement<" in page and "Latest results" in page
+
+
+def test_a_reading_begun_before_a_newer_one_or_before_the_process_s_own_change_is_not_kept(pair: Pair) -> None:
+    """A process keeps for a second the game's marker it read last (every page's lookup brings one). A thread's
+    reading that straggles in after another's begun later, or after this process changed the game itself, is not
+    kept: the process would take the game as it was before its own change for that second."""
+    web = pair.b_app.state.web
+    began = time.monotonic()
+    old = web.state("g")
+    assert old is not None
+    newer = (old[0], tuple(n + 1 for n in old[1]))
+    web.saw("g", *newer, None, began=time.monotonic())
+    web.saw("g", *old, None, began=began)  # the straggler
+    assert web.state("g") == newer
+    began = time.monotonic()
+    web.touched("g")  # this process changed the game after the straggler's query was sent
+    web.saw("g", *newer, None, began=began)
+    assert web.state("g") == old, "a reading begun before the change was taken"
 
 
 def test_a_draw_vote_is_never_shown_stale(pair: Pair) -> None:

@@ -62,7 +62,9 @@ class Web:
         """The pictures of this database's phases (and their PDFs): kept with the app, gone with it."""
         self._phase_names: dict[int, tuple[str, str]] = {}
         """Phase id -> (name, kind), beside the database's parsed positions (``read.positions``)."""
-        self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
+        self._state: dict[str, tuple[float, tuple[str, Any] | None]] = {}
+        """Game -> (when the reading began, (visibility, change marker)); None for a game this process changed
+        since (:meth:`touched`), whose next reading is asked for afresh."""
         self._variants: dict[str, tuple[Any, Variant]] = {}
         self._variant_hashes: dict[str, str | None] = {}
         self._page_locks: dict[str, threading.Lock] = {}
@@ -98,26 +100,31 @@ class Web:
             return None
         now = time.monotonic()
         hit = self._state.get(name)
-        if hit is not None and not fresh and now - hit[0] < STATE_TTL:
+        if hit is not None and hit[1] is not None and not fresh and now - hit[0] < STATE_TTL:
             return hit[1]
         read = self.access.marker(name)
         if read is None:
             return None
-        return self.saw(name, *read, at=now)
+        return self.saw(name, *read, began=now)
 
     def saw(
-        self, name: str, visibility: str, marker: Any, variant_hash: str | None, *, at: float | None = None
+        self, name: str, visibility: str, marker: Any, variant_hash: str | None, *, began: float
     ) -> tuple[str, Any]:
-        """Keep a reading of the game's marker made elsewhere in this process (a shared page's lookup reads it
-        with the page: :func:`dippouch.web.views.page_cache.current`) as :meth:`state` keeps its own, so the
-        page made next is made of that very reading without asking again."""
+        """Keep a reading of the game's marker (``began``: :func:`time.monotonic` when its query was sent) as
+        this process's, unless one begun later is kept already, or the game was changed by this process after
+        it began (:meth:`touched`): a thread's reading that straggled in after a newer one, or after this
+        process's own change, would otherwise be taken for a second. A shared page's lookup brings a reading
+        with every page (:func:`dippouch.web.views.page_cache.current`), which the rest of the request then
+        takes rather than asking again."""
         got = visibility, marker
         with self.lock:
             if len(self._state) > 20_000:
                 self._state.clear()
                 self._variant_hashes.clear()
-            self._state[name] = (time.monotonic() if at is None else at, got)
-            self._variant_hashes[name] = variant_hash
+            kept = self._state.get(name)
+            if kept is None or kept[0] <= began:
+                self._state[name] = (began, got)
+                self._variant_hashes[name] = variant_hash
         return got
 
     def touched(self, name: str, *, structural: bool = True) -> None:
@@ -126,7 +133,8 @@ class Web:
         submission or vote only changes who has sent orders, which that page may show up to
         ``PAGE_TTL`` late (so a busy game's page is rebuilt at most once a second, however many orders
         arrive)."""
-        self._state.pop(name, None)
+        with self.lock:
+            self._state[name] = (time.monotonic(), None)  # a reading begun before this is never kept
         if structural:
             # The page is kept once per language (web/routes/games.py): every one of them goes.
             for key in [k for k in list(self.pages) if k[:2] == ("game", name)]:

@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -110,13 +111,14 @@ class _Started:
 
 def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     """The game's state and its kept page, in one query. None: no such game."""
+    began = time.monotonic()
     got = store_pages.shared_page(web.read, name, kind, lang)
     if got is None:
         return None
     # The game's marker came with it: kept as this process's reading, which the rest of the request (its
     # variant, its view) and the next second's requests take rather than asking again. A page made to be kept
     # under this state is handed the reading itself (Current.reading): another thread may keep another.
-    web.saw(name, got.visibility, got.marker, got.variant_hash)
+    web.saw(name, got.visibility, got.marker, got.variant_hash, began=began)
     # A page says when the deadline has passed (and what the phase waits for then, read when it is made: the
     # coordinator's review of held mail, or processing). Only the passing is in the version: asking what the
     # phase waits for on every request would cost a reader of an overdue game several queries each time.
