@@ -199,22 +199,3 @@ def test_a_power_near_its_end_is_finished_first() -> None:
     assert _score(belgium, "Germany", values) > _score(holland, "Germany", values)  # without the term
     assert _score(holland, "Germany", values, None, weak) > _score(belgium, "Germany", values, None, weak)
     assert _score(holland, "Germany", values, None, weak) - _score(holland, "Germany", values) == FINISH
-
-
-def test_a_power_on_four_centres_is_near_its_end() -> None:
-    """A power on its home centres and one more (England on four) is one to finish: a lone DumbBot Turkey on 4
-    to 7 centres outlived solos in its corner while its neighbours, no bigger, fought the others. On five it is
-    not."""
-    from dippouch.bots.search import _weak
-
-    four = {"Germany": "kie ber mun", "England": "lon edi lvp hol", "France": "par bre mar bel spa"}
-    before = position({"Germany": "A ruh", "England": "F lon", "France": "A par"}, four)
-    assert _weak(before, "Germany") == {"England"}
-    values = Values(V, before, "Germany")
-    weak = _weak(before, "Germany")
-    holland = position({"Germany": "A hol", "England": "F lon", "France": "A par"}, four)
-    belgium = position({"Germany": "A bel", "England": "F lon", "France": "A par"}, four)
-    assert _score(belgium, "Germany", values) > _score(holland, "Germany", values)  # without the term
-    assert _score(holland, "Germany", values, None, weak) > _score(belgium, "Germany", values, None, weak)
-    five = {**four, "England": "lon edi lvp hol nwy"}
-    assert _weak(position({"Germany": "A ruh", "England": "F lon", "France": "A par"}, five), "Germany") == set()

@@ -79,11 +79,8 @@ centre. A centre is a centre to the score whoever owned it, so a power left on a
 years while its neighbours took from the strong; a solo then ended the game with it alive (a lone DumbBot among
 six search powers survived 4 of 14 games on 1 to 7 centres). Taking its last centres also ends a power that
 would otherwise stand in a leader's way as somebody's ally."""
-WEAK = 4
-"""Centres a power owns at most for its centres to be worth :data:`FINISH` more. 4, not 3: a lone DumbBot Turkey
-kept 4 to 7 centres in its corner for ten years and more (three of four games on seeds 9001-9028) while the
-search powers beside it, of its size, fought the others; from 4 its neighbours turn on it as soon as it is down
-to its home centres."""
+WEAK = 3
+"""Centres a power owns at most for its centres to be worth :data:`FINISH` more."""
 
 
 class SearchBot:
