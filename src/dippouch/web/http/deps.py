@@ -107,7 +107,6 @@ __all__ = [
     "time_zone",
     "typed_again",
     "typed_cookie",
-    "viewer_now",
     "viewer_of",
     "web_of",
     "words",
@@ -224,8 +223,8 @@ async def _site(request: Request) -> Site:
     return site_of(request)
 
 
-async def viewer_now(request: Request) -> Viewer:
-    """Who asks (:data:`ViewerDep`; a route that may answer before it needs to know awaits this itself), found on the event loop when there is nothing to look up (no key, no session: nobody), else
+async def _viewer(request: Request) -> Viewer:
+    """Who asks, found on the event loop when there is nothing to look up (no key, no session: nobody), else
     in the thread pool (a key or a session is read from the database). FastAPI runs a plain-function dependency
     in a thread of the pool: a page served from memory (the game page's) must not wait for one while a busy
     game's readers hold them all."""
@@ -285,7 +284,7 @@ WebDep = Annotated[Web, Depends(_web)]
 """The web service on the app's game database (handed over on the event loop: no thread of the pool)."""
 SiteDep = Annotated[Site, Depends(_site)]
 """The installation's public address, which absolute links are made from."""
-ViewerDep = Annotated[Viewer, Depends(viewer_now)]
+ViewerDep = Annotated[Viewer, Depends(_viewer)]
 """Who is asking (perhaps nobody): a thread of the pool only when a key or session must be looked up."""
 WriterDep = Annotated[Viewer, Depends(_writer)]
 """The caller of a state-changing JSON call: a bearer key, or a signed-in browser with the page's CSRF token."""

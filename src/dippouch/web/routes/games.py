@@ -32,8 +32,6 @@ from dippouch.web.http.deps import (
     language,
     render,
     render_html,
-    viewer_now,
-    web_of,
     words,
 )
 from dippouch.web.http.encoded import OFFERED, chosen
@@ -133,20 +131,16 @@ def _page_key(request: Request, name: str) -> tuple[str, ...]:
 
 
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
-async def game_page(request: Request, name: str) -> Response:
+async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The game page, made once per state of the game and language and shared by every web process
     (:mod:`dippouch.web.views.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
     game reloads this page: the busiest of a site) get it from this process's memory, looked up without the
     database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's state:
-    one query, and a 304 to a browser that has it. Who asks is found only past that point (as
-    :data:`ViewerDep` would, not declared as one: solving a route's dependencies cost a third of the Python time
-    of a page served from memory)."""
-    web = web_of(request)
+    one query, and a 304 to a browser that has it."""
     if _anonymous(request):
         page = web.pages.get(_page_key(request, name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
             return _from_cache(request, web, page[1], page[3])
-    viewer = await viewer_now(request)
     return await run_in_threadpool(_game_page, request, web, viewer, name)
 
 
