@@ -93,14 +93,14 @@ class Web:
     # ----------------------------------------------------------------------------------------------
     # Change markers
 
-    def state(self, name: str, *, fresh: bool = False) -> tuple[str, Any] | None:
-        """(visibility, change marker) of a game, or None; read at most once a second per game unless
-        ``fresh`` (this process drops a game's entry whenever it changes the game itself)."""
+    def state(self, name: str) -> tuple[str, Any] | None:
+        """(visibility, change marker) of a game, or None; read at most once a second per game (this process
+        marks a game it changes itself, whose next reading is asked for afresh: :meth:`touched`)."""
         if len(name) > 100:
             return None
         now = time.monotonic()
         hit = self._state.get(name)
-        if hit is not None and hit[1] is not None and not fresh and now - hit[0] < STATE_TTL:
+        if hit is not None and hit[1] is not None and now - hit[0] < STATE_TTL:
             return hit[1]
         read = self.access.marker(name)
         if read is None:
