@@ -7,6 +7,7 @@ screenshots go to the artifacts folder."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -72,13 +73,17 @@ def test_a_person_sets_up_notifications_in_the_browser(site: LiveSite, chat: Cha
     ctx.close()
 
 
-def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: LiveSite, push: PushService) -> None:
+def test_the_service_worker_registers_and_shows_what_the_queue_pushes(
+    site: LiveSite, push: PushService, full_chromium: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Headless Chromium has no push service of its own (it would use Google's), so the subscription the
     button asks for is refused (headless Chromium denies push), and the page says so. The service worker it registered is real: it is
     handed (through the DevTools protocol) exactly the text our push service decrypted from a real Web Push
-    request of the queue, and shows it."""
+    request of the queue, and shows it. In the full browser: the headless shell the other browser tests use
+    never shows a worker's notifications."""
     from playwright.sync_api import expect
 
+    monkeypatch.setattr(site, "chromium", full_chromium)
     base = site.base
     store = site.web.store
     pid = create_person(store, "Ann", now=site.now())
