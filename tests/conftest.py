@@ -22,7 +22,7 @@ from dippouch import settings
 from dippouch.store import GameStore
 
 # The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
-# names them; how two workers share the run (stealing).
+# names them; how the workers share the run (stealing).
 pytest_plugins = ["mailservers", "browsersupport", "stealing"]
 
 

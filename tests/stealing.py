@@ -1,8 +1,8 @@
-"""How two test workers share the run (scripts/test: ``pytest -n 2 --dist worksteal``): pytest-xdist's work
+"""How the test workers share the run (scripts/test: ``pytest -n 3 --dist worksteal``): pytest-xdist's work
 stealing, except that a file whose tests share something set up once for the file stays on one worker.
 
 xdist's stealing takes the far half of a busy worker's queue, wherever that half begins: a file's module
-fixture (a served site, a browser's pages, a database filled once) would then be set up on both workers,
+fixture (a served site, a browser's pages, a database filled once) would then be set up on two workers,
 and a test that counts on what an earlier one of its file left behind would find nothing. Here a steal
 or the first share begins at a test where such a file begins, never inside one; every other file is split
 wherever the half falls. Which files must stay whole is told by the first worker's collection (the
@@ -57,10 +57,10 @@ def must_stay_whole(item: pytest.Item) -> bool:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each file whole, the longest first by the runs recorded (tests/durations.py), the rest in their order.
-    Two workers share the run by stealing (scripts/test, below): each starts on its half of this list and,
-    when done, takes the far half of what the other has left, so what runs last must be short.
+    The workers share the run by stealing (scripts/test, below): each starts on its share of this list and,
+    when done, takes the far half of what a busy one has left, so what runs last must be short.
     A file that must stay on one worker counts with all its tests' time, any other with its slowest test's
-    (a file marked ``slow`` and never timed counts as slow). Both workers read the same recorded times and
+    (a file marked ``slow`` and never timed counts as slow). All workers read the same recorded times and
     so collect the same order; the first then writes which files must stay whole, for the main process."""
     timed = durations.file_times(durations.read(durations.PATH))
     slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
