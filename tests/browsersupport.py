@@ -43,15 +43,19 @@ def chromium_path() -> str:
     """Debian's Chromium: its headless shell where installed (scripts/chromium exports its path), else the full
     browser. The shell is the same Blink without the full browser's windowing and compositing: the browser
     tests' CPU, Chromium's and the app's together, went from 194 to 114 s in three walk files (the seven-player
-    walk, the map viewer, the votes). CI must run the browser tests; elsewhere a machine without either skips
-    them."""
-    path = (
-        os.environ.get("DIPPOUCH_HEADLESS_SHELL")
-        or shutil.which("chromium-headless-shell")
-        or os.environ.get("DIPPOUCH_CHROMIUM")
-        or shutil.which("chromium")
-        or ""
-    )
+    walk, the map viewer, the votes)."""
+    return _found(("DIPPOUCH_HEADLESS_SHELL", "chromium-headless-shell"), ("DIPPOUCH_CHROMIUM", "chromium"))
+
+
+def full_chromium_path() -> str:
+    """Debian's full Chromium, never the headless shell (:func:`full_chromium`)."""
+    return _found(("DIPPOUCH_CHROMIUM", "chromium"))
+
+
+def _found(*where: tuple[str, str]) -> str:
+    """The first browser found, by each (environment variable, command) in turn. CI must run the browser
+    tests; elsewhere a machine without the browser skips them."""
+    path = next((p for variable, command in where if (p := os.environ.get(variable) or shutil.which(command))), "")
     if not path:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
@@ -228,7 +232,7 @@ class _SharedBrowser:
         notifications); launched by the first test that asks, on the same Playwright."""
         self.start()
         if self.full_browser is None:
-            exe = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or chromium_path()
+            exe = full_chromium_path()
             self.full_browser = self.playwright.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
         return self.full_browser
 
@@ -271,9 +275,7 @@ def chromium(_chromium_process: None) -> Iterator[Any]:
     leaves open in it is closed when the file's tests are done, so that no file sees another's pages."""
     browser = _shared.start()
     yield browser
-    _shared.lend(True)
-    for context in list(browser.contexts):
-        context.close()
+    _close_contexts(browser)
 
 
 @pytest.fixture(scope="module")
@@ -283,6 +285,11 @@ def full_chromium(chromium: Any) -> Iterator[Any]:
     closed with the file's tests."""
     browser = _shared.start_full()
     yield browser
+    _close_contexts(browser)
+
+
+def _close_contexts(browser: Any) -> None:
+    """What a test file left open in ``browser``, closed when its tests are done."""
     _shared.lend(True)
     for context in list(browser.contexts):
         context.close()
