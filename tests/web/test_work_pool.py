@@ -10,6 +10,8 @@ database, and must give the same answers."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import io
 import json
 import math
@@ -19,6 +21,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -36,6 +39,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.game import GameError, position_to_data
 from dippouch.store import history as store_history
+from dippouch.web.http import jobs
 from dippouch.web.http.budget import WorkBudget
 from dippouch.web.http.pool import NICE, WorkPool
 from dippouch.web.http.security import Busy
@@ -244,8 +248,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _workers(pid: int) -> list[int]:
-    """The work pool's processes of the server ``pid`` (not multiprocessing's resource tracker)."""
+def _children(pid: int) -> list[tuple[int, bytes]]:
     out = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -255,9 +258,30 @@ def _workers(pid: int) -> list[int]:
             cmd = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmd:
-            out.append(int(entry.name))
-    return sorted(out)
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append((int(entry.name), cmd))
+    return out
+
+
+def _workers(pid: int) -> list[int]:
+    """The work pool's processes of the server ``pid``: the children of its fork server (not multiprocessing's
+    resource tracker), or, where there is none, the processes it spawned."""
+    servers = [child for child, cmd in _children(pid) if b"forkserver" in cmd]
+    if servers:
+        return sorted(w for server in servers for w, _ in _children(server))
+    return sorted(child for child, cmd in _children(pid) if b"spawn_main" in cmd)
+
+
+def test_the_fork_server_imports_what_the_first_job_would() -> None:
+    """The modules the fork server imports for the workers are those a spawned worker's first job imports."""
+    source = inspect.getsource(jobs.ready)
+    imported = {
+        a.name
+        for node in ast.walk(ast.parse(textwrap.dedent(source)))
+        if isinstance(node, ast.Import)
+        for a in node.names
+    }
+    assert imported - {"os"} == set(jobs.NEEDED) - {jobs.__name__}
 
 
 class Served:

@@ -75,7 +75,7 @@ def serve(
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
     from dippouch.web.app import create_app, request_pace
-    from dippouch.web.http.jobs import ready
+    from dippouch.web.http.jobs import NEEDED, ready
     from dippouch.web.http.pool import work_pool
 
     if not 0 < port < 65536:
@@ -142,7 +142,7 @@ def serve(
     keep_running()
     # Expensive work (line checks, sandboxes, drawings) in processes of its own, started before the app takes
     # requests and stopped with it: in the server's threads it would hold the interpreter lock every page waits for.
-    pool = work_pool(current().work_processes, ready)
+    pool = work_pool(current().work_processes, ready, NEEDED)
     application = create_app(
         store=store,
         scheduler=scheduler,

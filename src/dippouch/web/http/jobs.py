@@ -78,12 +78,18 @@ def book_pdf(
         raise WebNotFound(msg("game books need the map renderer: %(reason)s", reason=str(e))) from None
 
 
+NEEDED = ("dippouch.contract", "dippouch.play.sandbox", "dippouch.render", "dippouch.web.views.player_page", __name__)
+"""What the jobs import, the renderer and its libraries above all (the modules :func:`ready` imports, and this
+one): imported by the fork server once for every worker (:func:`dippouch.web.http.pool.work_pool`), or by each
+worker's first job where there is none."""
+
+
 def ready() -> int:
-    """A worker's first job (:meth:`dippouch.web.http.pool.WorkPool.warm`): import what the jobs need, the renderer
-    and its libraries above all, before a request waits for it. Its process id."""
+    """A worker's first job (:meth:`dippouch.web.http.pool.WorkPool.warm`): import what the jobs need before a
+    request waits for it (nothing left to do in a process forked from the fork server). Its process id."""
     import os
 
-    # Imported for what importing them costs, paid now.
+    # Imported for what importing them costs, paid now; the same as NEEDED (tests/web/test_work_pool.py).
     import dippouch.contract
     import dippouch.play.sandbox
     import dippouch.render

@@ -5,8 +5,11 @@ one of them (a W3K sandbox's line check, a replay's frames) holds that lock most
 reads and writes wait to get it back after each of their I/O waits (the convoy effect): measured with
 ``benchmarks/bench_hostile.py``, one hostile person's sandboxes took the players' page p99 from 26 ms to 654 ms.
 Threads cannot fix it; processes can. :class:`WorkPool` runs such work in worker processes started with the
-server (spawned, never forked: a fork of a threaded server copies its locks as they stand), niced below it, so
-the operating system gives the pages the CPU whenever both want it.
+server, never forked from it (a fork of a threaded server copies its locks as they stand): on Linux forked from a
+fork server, one single-threaded process that imported what the jobs need once, so that a lane's process (and its
+replacement after one is killed) starts in milliseconds instead of a fresh interpreter's two seconds of imports;
+elsewhere spawned. They run niced below the server, so the operating system gives the pages the CPU whenever
+both want it.
 
 A job is a top-level function (the worker imports it by name) called with picklable arguments. A
 :class:`~dippouch.core.variant.Variant` among them is sent as its data (a few tens of kilobytes) and hash, and
@@ -33,7 +36,7 @@ import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -163,7 +166,7 @@ def _run(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) ->
     return got, time.process_time() - started
 
 
-def _started(parent: int) -> None:
+def _started(server: int) -> None:
     """A worker's start: below the server's priority; Ctrl-C is the server's to handle (it closes the pool); and
     gone when the server is (killed outright, it cannot close the pool: its workers would be left running)."""
     os.nice(NICE)
@@ -171,13 +174,36 @@ def _started(parent: int) -> None:
         # Linux: run only when no normal process wants the CPU, so a page never waits behind a drawing.
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent is the server, or the fork server, which ends with the server: either way a new parent means
+    # the server is gone; the server is asked as well, in case it went before this process started.
+    parent = os.getppid()
 
     def orphaned() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == parent and _alive(server):
             time.sleep(1.0)
         os._exit(0)
 
     threading.Thread(target=orphaned, name="dippouch-orphan-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but another user's: the number was given again after the server ended
+        return False
+    return True
+
+
+def _context(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
+    """Where the workers come from: the fork server where the system has one, importing ``preload`` once for
+    all of them (the first pool of a process decides: there is one fork server a process), else spawning."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__, *preload])
+    return ctx
 
 
 # --------------------------------------------------------------------------------------------------
@@ -208,11 +234,12 @@ class WorkPool:
     more than the lane runs at once). Processes start when a lane first needs them (:meth:`warm` starts them
     all); :meth:`close` stops them."""
 
-    def __init__(self, processes: int, *, lanes: Mapping[str, int] | None = None) -> None:
+    def __init__(self, processes: int, *, lanes: Mapping[str, int] | None = None, preload: Sequence[str] = ()) -> None:
         if processes < 1:
             raise ValueError("a work pool has at least one process a lane; Inline runs jobs in the calling thread")
         runs = lanes if lanes is not None else {name: lane.runs for name, lane in LANES.items()}
         self.sizes = {name: max(1, min(processes, n)) for name, n in runs.items()}
+        self._preload = tuple(preload)
         self._executors: dict[str, ProcessPoolExecutor] = {}
         self._lock = threading.Lock()
         self._closed = False
@@ -227,7 +254,7 @@ class WorkPool:
                     raise ValueError(f"no work lane {lane!r}; the lanes are {', '.join(self.sizes)}")
                 ex = self._executors[lane] = ProcessPoolExecutor(
                     self.sizes[lane],
-                    mp_context=multiprocessing.get_context("spawn"),
+                    mp_context=_context(self._preload),
                     initializer=_started,
                     initargs=(os.getpid(),),
                 )
@@ -294,12 +321,13 @@ def _warmed(f: Future[Any]) -> None:
         log.error("a worker process could not import what jobs need: %s: %s", type(e).__name__, e)
 
 
-def work_pool(processes: int, ready: Callable[[], object] | None = None) -> Jobs:
+def work_pool(processes: int, ready: Callable[[], object] | None = None, preload: Sequence[str] = ()) -> Jobs:
     """The installation's place for expensive work: ``processes`` a lane (``DIPPOUCH_WORK_PROCESSES``), each
-    started now and running ``ready`` first (:meth:`WorkPool.warm`); or the calling thread, for 0."""
+    started now and running ``ready`` first (:meth:`WorkPool.warm`), the modules ``preload`` names imported once
+    for all of them where they are forked; or the calling thread, for 0."""
     if processes <= 0:
         return Inline()
-    pool = WorkPool(processes)
+    pool = WorkPool(processes, preload=preload)
     if ready is not None:
         pool.warm(ready)
     return pool
