@@ -10,7 +10,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_press.py"
 
 
 def test_bench_press_prints_send_and_read_figures() -> None:
-    out = subprocess.run(
+    done = subprocess.run(
         [
             sys.executable,
             str(SCRIPT),
@@ -29,9 +29,11 @@ def test_bench_press_prints_send_and_read_figures() -> None:
         ],
         capture_output=True,
         text=True,
-        check=True,
         timeout=600,
-    ).stdout
+    )
+    out = done.stdout
+    # Its error output too: the one failure seen (a loaded machine, 2026-11-28) left nothing else to go on.
+    assert done.returncode == 0, f"exit {done.returncode}\n{out[-3000:]}\n{done.stderr[-3000:]}"
     assert "refused=0" in out, out
     assert "inside the app (its /metrics): 12 sends," in out, out  # 3 clients x 2 messages x 2 runs, as counted there
     assert any(ln.startswith("send, 2 runs pooled") and " n=12 " in ln for ln in out.splitlines()), out
