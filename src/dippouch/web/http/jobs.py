@@ -78,10 +78,8 @@ def book_pdf(
         raise WebNotFound(msg("game books need the map renderer: %(reason)s", reason=str(e))) from None
 
 
-NEEDED = ("dippouch.contract", "dippouch.play.sandbox", "dippouch.render", "dippouch.web.views.player_page", __name__)
-"""What the jobs import, the renderer and its libraries above all (the modules :func:`ready` imports, and this
-one): imported by the fork server once for every worker (:func:`dippouch.web.http.pool.work_pool`), or by each
-worker's first job where there is none."""
+NEEDED = ("dippouch.web.http.needed", __name__)
+"""The jobs' modules and what they import, for the fork server to import once (:func:`ready` imports the same)."""
 
 
 def ready() -> int:
@@ -89,10 +87,6 @@ def ready() -> int:
     request waits for it (nothing left to do in a process forked from the fork server). Its process id."""
     import os
 
-    # Imported for what importing them costs, paid now; the same as NEEDED (tests/web/test_work_pool.py).
-    import dippouch.contract
-    import dippouch.play.sandbox
-    import dippouch.render
-    import dippouch.web.views.player_page  # noqa: F401
+    import dippouch.web.http.needed  # noqa: F401  (imported for what importing it costs, paid now)
 
     return os.getpid()

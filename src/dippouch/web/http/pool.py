@@ -8,8 +8,8 @@ Threads cannot fix it; processes can. :class:`WorkPool` runs such work in worker
 server, never forked from it (a fork of a threaded server copies its locks as they stand): on Linux forked from a
 fork server, one single-threaded process that imported what the jobs need once, so that a lane's process (and its
 replacement after one is killed) is a fork of it rather than a fresh interpreter importing all that again (1.3-1.6 s
-of CPU on this project's machine); elsewhere spawned. They run niced below the server, so the operating system gives the pages the CPU whenever
-both want it.
+of CPU on this project's machine); elsewhere spawned. They run niced below the server, so the operating system
+gives the pages the CPU whenever both want it.
 
 A job is a top-level function (the worker imports it by name) called with picklable arguments. A
 :class:`~dippouch.core.variant.Variant` among them is sent as its data (a few tens of kilobytes) and hash, and
@@ -189,9 +189,7 @@ def _started(server: int) -> None:
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # there, but another user's: the number was given again after the server ended
+    except (ProcessLookupError, PermissionError):  # gone, or its number given to another user's process since
         return False
     return True
 
