@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -24,11 +25,14 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.cli import app
+from dippouch.core.messages import msg
+from dippouch.play.fairness import Actor
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
 from dippouch.store import sealing as store_sealing
 from dippouch.store import submissions as store_submissions
 from dippouch.store import transfer as store_transfer
+from dippouch.store.rows import game_row, log_event
 from websupport import Site
 from workersupport import dippouch_command
 
@@ -143,6 +147,92 @@ def test_a_new_key_for_a_seated_power_while_sealed_is_recorded_with_its_reason(s
     # An empty seat has no orders to read: its key needs no reason and leaves no record.
     r = bot.post("/api/games/g/keys", json={"role": "player", "power": "Turkey"}, headers=auth)
     assert r.status_code == 200 and len(store_sealing.unsealings(site.web.store, "g")) == 1
+
+
+def test_who_opened_the_seal_and_how_are_said_in_the_readers_language(site: Site) -> None:
+    """Who opened the seal, what opened it and a reason the program gives are kept as messages and said in each
+    reader's language (a German page said "the coordinator (key 1, test)" and "unsealed export" in English);
+    a reason a person typed stays as written, the JSON API keeps English, and a record kept before as English
+    text is still shown as it was written."""
+    auth = {"Authorization": f"Bearer {site.coordinator_key}"}
+    r = site.api(site.coordinator, "/api/games/g/export", {"reason": "moving to the new server"})
+    assert r.status_code == 200, r.text
+    r = site.browser().post(
+        "/api/games/g/keys", json={"role": "player", "power": "France", "reason": "Bruno lost his link"}, headers=auth
+    )
+    assert r.status_code == 200, r.text
+    store_sealing.record_unsealing(
+        site.web.store,
+        "g",
+        who=Actor(msg("the table's vote (proposal %(id)s)", id=7)).who,
+        reason=msg("the table voted to unseal"),
+        now=site.clock(),
+        what=msg("a vote"),
+    )
+    with site.web.store.session() as s, s.begin():  # as a record was kept before: English text
+        g = game_row(s, "g")
+        log_event(
+            s,
+            g,
+            site.clock(),
+            "unsealed",
+            phase="Spring 1901 Movement",
+            who="the coordinator (key 9)",
+            reason="an old reason",
+            what="unsealed export",
+            power=None,
+        )
+    pages = {  # as read (an apostrophe is written &#39; in the page)
+        lang: html.unescape(site.browser().get("/games/g", headers={"Accept-Language": lang}).text)
+        for lang in ("en", "de", "fr")
+    }
+    said = {
+        "en": [
+            "the coordinator (key ",
+            "an unsealed export",
+            "a new key for France's player",
+            "the table's vote (proposal 7)",
+            "the table voted to unseal",
+            "(a vote)",
+        ],
+        "de": [
+            "der Spielleiter (Schlüssel ",
+            "ein entsiegelter Export",
+            "ein neuer Schlüssel für den Spieler von France",
+            "die Abstimmung der Runde (Vorschlag 7)",
+            "die Runde hat für das Entsiegeln gestimmt",
+            "(eine Abstimmung)",
+        ],
+        "fr": [
+            "l’arbitre (clé ",
+            "un export descellé",
+            "une nouvelle clé pour le joueur de France",
+            "le vote de la table (proposition 7)",
+            "la table a voté le descellement",
+            "(un vote)",
+        ],
+    }
+    for lang, words in said.items():
+        page = pages[lang]
+        for w in [
+            *words,
+            "moving to the new server",
+            "Bruno lost his link",
+            "the coordinator (key 9)",
+            "an old reason",
+        ]:
+            assert w in page, (lang, w)
+        if lang != "en":  # no English left but the old record's
+            for w in said["en"]:
+                assert page.count(w) == (w == "the coordinator (key "), (lang, w)
+    shown = site.browser().get("/api/games/g").json()["unsealings"]
+    assert [u["what"] for u in shown] == [
+        "an unsealed export",
+        "a new key for France's player",
+        "a vote",
+        "unsealed export",
+    ]
+    assert shown[0]["who"].startswith("the coordinator (key ") and shown[2]["reason"] == "the table voted to unseal"
 
 
 def _db(tmp_path: Path) -> str:

@@ -955,7 +955,7 @@ def export_(
                 user = getpass.getuser()
             except (KeyError, OSError):
                 user = "unknown user"
-            who = Actor(f"the coordinator ({user}, dippouch export)", installation=True)
+            who = Actor(msg("the coordinator (%(user)s, dippouch export)", user=user), installation=True)
             data = games.export_file(store, game, by=who, now=_now(now), unsealed=True, reason=reason)
         else:
             data = games.export_file(store, game, by=INSTALLATION, now=_now(now))

@@ -65,15 +65,16 @@ workers find a grace to end."""
 
 @dataclass(frozen=True)
 class Actor:
-    """Who asks a coordinator's action of a game: the words the game's event log names them by, whether they
-    are the installation's coordinator (never refused), and the person signed in, when there is one."""
+    """Who asks a coordinator's action of a game: what the game's event log names them by (a message, said in
+    each reader's language where the log is shown; a text is a name, said as it is), whether they are the
+    installation's coordinator (never refused), and the person signed in, when there is one."""
 
-    who: str
+    who: Msg | str
     installation: bool = False
     person_id: int | None = None
 
 
-INSTALLATION = Actor("the installation's coordinator", installation=True)
+INSTALLATION = Actor(msg("the installation's coordinator"), installation=True)
 """The command line, the workers and an installation key: the site's own operator."""
 
 

@@ -137,7 +137,7 @@ def player_key(
         who=by.who,
         reason=reason,
         now=now,
-        what=f"new key for {power}'s player",
+        what=msg("a new key for %(power)s's player", power=power),
         power=power,
         seated_only=True,
     )

@@ -262,7 +262,7 @@ def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
     from dippouch.play.fairness import Actor
     from dippouch.play.seats import seat
 
-    by = Actor(f"the table's vote (proposal {p.id})")
+    by = Actor(msg("the table's vote (proposal %(id)s)", id=p.id))
     v = p.values
     outcome: dict[str, Any] = {"done": now.isoformat()}
     try:
@@ -280,7 +280,7 @@ def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
             seat(store, game, str(v["power"]), str(v["player"]), now=now, replace=True, email=v.get("email"))
         elif p.kind == "unseal":
             store_sealing.record_unsealing(
-                store, game, who=by.who, reason="the table voted to unseal", now=now, what="vote"
+                store, game, who=by.who, reason=msg("the table voted to unseal"), now=now, what=msg("a vote")
             )
     except DippouchError as e:
         stored.mark_failed(store, game, p.id, e.msg, now=now)

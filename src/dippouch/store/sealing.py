@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.core.messages import msg, quantity
+from dippouch.core.messages import Msg, msg, quantity
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow
@@ -30,6 +30,7 @@ __all__ = [
     "record_unsealing",
     "seal_export",
     "seal_submission",
+    "unsealing",
     "unsealings",
 ]
 
@@ -101,16 +102,19 @@ def record_unsealing(
     db: Database,
     name: str,
     *,
-    who: str,
-    reason: str | None,
+    who: Msg | str,
+    reason: str | Msg | None,
     now: datetime,
-    what: str,
+    what: Msg,
     power: str | None = None,
     seated_only: bool = False,
 ) -> bool:
     """Record in the game's event log that ``who`` opened the sealed orders of the open phase (``what``:
     an unsealed export, a new key for ``power``'s player), with their ``reason``, if the phase is sealed
     now; True if it was (and is now recorded). Without a reason, nothing is opened: a clear error.
+
+    ``who``, ``what`` and a reason the program gives (a vote's) are kept as messages, said in each reader's
+    language where the record is shown; a reason a person typed, and a name, are kept as written.
 
     ``seated_only``: only when ``power`` has a player now (a key for an empty seat reads nobody's orders).
     The players see these records on the game page (:func:`unsealings`)."""
@@ -124,16 +128,29 @@ def record_unsealing(
             power = power_name(game_variant(g), power)
             if seated_only and not any(r.power == power and r.replaced_at is None for r in g.players):
                 return False
-        text = check_reason(reason, power)
-        log_event(s, g, now, "unsealed", phase=ph.name, who=str(who)[:200], reason=text, what=what, power=power)
+        why: str | dict[str, Any] = reason.to_data() if isinstance(reason, Msg) else check_reason(reason, power)
+        by = who.to_data() if isinstance(who, Msg) else who[:200]
+        log_event(s, g, now, "unsealed", phase=ph.name, who=by, reason=why, what=what.to_data(), power=power)
         return True
 
 
 def unsealings(db: Database, name: str) -> list[dict[str, Any]]:
-    """Every time the seal was opened (:func:`record_unsealing`), oldest first: at, who, what, reason."""
+    """Every time the seal was opened (:func:`record_unsealing`), oldest first (:func:`unsealing`)."""
     with db.session() as s:
         g = game_row(s, name)
         rows = s.scalars(
             sa.select(EventRow).where(EventRow.game_id == g.id, EventRow.kind == "unsealed").order_by(EventRow.id)
         )
-        return [{"at": r.at, **r.detail} for r in rows]
+        return [unsealing(r.at, r.detail) for r in rows]
+
+
+def unsealing(at: datetime, detail: Mapping[str, Any]) -> dict[str, Any]:
+    """One opening of the seal as its event keeps it: at, phase, power, and who, what and the reason each a
+    message (:class:`Msg`) or a text (a person's words, a name, and every value of a record kept before they
+    were messages: said as written)."""
+    out: dict[str, Any] = {"at": at, **detail}
+    for key in ("who", "what", "reason"):
+        value = detail.get(key)
+        if isinstance(value, Mapping) and "id" in value:
+            out[key] = Msg.from_data(value)
+    return out

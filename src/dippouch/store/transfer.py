@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dippouch.catalog import load_variant, variant_from_data
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import hint, msg
+from dippouch.core.messages import Msg, hint, msg
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
@@ -41,7 +41,7 @@ file would tell every reader who reported what."""
 
 
 def game_file(
-    db: Database, name: str, *, view: str, now: datetime, who: str | None = None, reason: str | None = None
+    db: Database, name: str, *, view: str, now: datetime, who: Msg | str | None = None, reason: str | None = None
 ) -> dict[str, Any]:
     """The game file as each reader may have it; every front end's export comes from here.
 
@@ -82,7 +82,8 @@ def game_file(
         raise GameError(
             msg("unknown view of a game file %(view)s; choose public, coordinator or unsealed", view=repr(view))
         )
-    record_unsealing(db, name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
+    by = msg("the game's coordinator") if who is None else who
+    record_unsealing(db, name, who=by, reason=reason, now=now, what=msg("an unsealed export"))
     data = export_game(db, name)
     _with_shares(db, name, data, coordinator=True)
     return data

@@ -29,7 +29,7 @@ from dippouch.store.people.absences import (
 )
 from dippouch.store.records import StoredPhase
 from dippouch.store.rows import game_row
-from dippouch.store.sealing import is_sealed
+from dippouch.store.sealing import is_sealed, unsealing
 from dippouch.store.status import Status, status_in
 
 __all__ = [
@@ -189,6 +189,6 @@ def game_page_reads(db: Database, name: str, *, now: datetime, today: date) -> G
             absence_policy=absence_policy_in(s, g),
             away=game_absences_in(s, seats, today),
             absences_used=absence_uses_in(s, g.id),
-            unsealings=[{"at": at, **detail} for at, detail in unsealed],
+            unsealings=[unsealing(at, detail) for at, detail in unsealed],
             last_submissions=last,
         )

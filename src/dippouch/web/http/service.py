@@ -21,7 +21,7 @@ from typing import Any, TypeVar, cast
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.errors import NotFound as NoPower
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.store import variant_copy as variant_copy
@@ -218,15 +218,16 @@ class Web:
                 )
             raise Forbidden(msg("you need a coordinator's key to create or import games; sign in with it first"))
 
-    def who(self, name: str, viewer: Viewer) -> str:
+    def who(self, name: str, viewer: Viewer) -> Msg:
         """Who the viewer is, as the game's event log names them: their coordinator's key and its label."""
         ids = [g.key_id for g in viewer.grants if g.role == "coordinator" and g.game in (None, name)]
         if not ids:
-            return "someone without a coordinator's key"
+            return msg("someone without a coordinator's key")
         keys = {k.id: k for k in self.access.keys(None) + self.access.keys(name)}
         k = keys.get(ids[0])
-        label = f", {k.label}" if k is not None and k.label else ""
-        return f"the coordinator (key {ids[0]}{label})"
+        if k is not None and k.label:
+            return msg("the coordinator (key %(key)s, %(label)s)", key=ids[0], label=k.label)
+        return msg("the coordinator (key %(key)s)", key=ids[0])
 
     # ----------------------------------------------------------------------------------------------
     # The game's variant and positions

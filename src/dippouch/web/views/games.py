@@ -120,6 +120,7 @@ def game_view(
     fog_in = data.pop("_fog_in", None)
     ending = data.pop("_ending", None)
     draw_why = data.pop("_draw_why", None)
+    unsealings = data.pop("_unsealings", None)
     if lang is not None and lang != "en":
         # The page's words: the board and the phases' names in the reader's language (new values: the
         # cached view is shared by every reader).
@@ -132,6 +133,10 @@ def game_view(
             data["ending"] = say(ending, lang)
         if draw_why is not None and data.get("draw"):
             data["draw"] = {**data["draw"], "why_not": say(draw_why, lang)}
+        if unsealings:
+            data["unsealings"] = [
+                {**shown, **_unsealing_words(u, lang)} for shown, u in zip(data["unsealings"], unsealings, strict=True)
+            ]
     sight = fog_powers(web, name, viewer, (data["marker"], data.get("settings") or {}, str(data.get("state"))))
     if sight is not None and fog_in is not None:
         data.update(fog_in(sight, lang, data))
@@ -304,19 +309,25 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "map_phase": (shown.id, view),
         "visibility": visibility,
         "settings": st.settings.to_data(),
-        # Every time the coordinator opened sealed orders: the players are told who, when and why.
+        # Every time the coordinator opened sealed orders: the players are told who, when and why (in English
+        # here, the JSON API's; a page says them again in its reader's language from the messages kept aside).
         "unsealings": [
             {
                 "at": u["at"].isoformat(),
                 "at_text": st.settings.describe(u["at"]),
                 "phase": u.get("phase"),
-                "who": u.get("who"),
-                "what": u.get("what"),
-                "reason": u.get("reason"),
+                **_unsealing_words(u, "en"),
             }
             for u in reads.unsealings
         ],
+        "_unsealings": reads.unsealings,
     }
+
+
+def _unsealing_words(u: Mapping[str, Any], lang: str) -> dict[str, str | None]:
+    """Who opened the seal, what opened it and why, in ``lang``: each kept as a message (said in the reader's
+    words) or as a text (a person's reason, a name, a record from before: said as written)."""
+    return {k: None if u.get(k) is None else say(u[k], lang) for k in ("who", "what", "reason")}
 
 
 def _fogged_view(
