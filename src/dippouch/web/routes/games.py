@@ -18,6 +18,7 @@ from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import N_
+from dippouch.i18n import DEFAULT, LANGUAGES
 from dippouch.web.http.budget import PDF_MAP, PREVIEW
 from dippouch.web.http.deps import (
     CSRF_PLACEHOLDER,
@@ -310,22 +311,32 @@ def map_svg(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: 
 
 @router.get("/games/{name}/phases/{phase_id}/map-{view}.svg", include_in_schema=False)
 def phase_map(
-    request: Request, name: VisibleGame, phase_id: int, view: str, web: WebDep, viewer: ViewerDep
+    request: Request,
+    name: VisibleGame,
+    phase_id: int,
+    view: str,
+    web: WebDep,
+    viewer: ViewerDep,
+    lang: str = DEFAULT,
 ) -> Response:
     """One picture of a phase (``MAP_VIEWS``), the same for as long as it exists: the browser keeps it. Kept
-    private (not in shared caches): a game can be made private later."""
+    private (not in shared caches): a game can be made private later. Its own words (the heading's phase, the
+    legend) in ``lang``, which a page in German or French names in the address (another language: English)."""
     from dippouch import __version__
 
-    etag = f'"{phase_id}-{view}-{__version__}{fog_tag(fog_powers(web, name, viewer))}"'
+    lang = lang if lang in LANGUAGES else DEFAULT
+    said = "" if lang == DEFAULT else f"-{lang}"
+    etag = f'"{phase_id}-{view}-{__version__}{fog_tag(fog_powers(web, name, viewer))}{said}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     coding = chosen(request.headers.get("accept-encoding"), OFFERED)
     if coding is None:
-        return Response(games.phase_map(web, name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
+        plain = games.phase_map(web, name, phase_id, view, viewer, lang=lang)
+        return Response(plain, media_type="image/svg+xml", headers=headers)
     # Compressed once for every reader (a standard map: some 220 KB plain, 65 KB in brotli), not per request.
     headers["Content-Encoding"] = coding
-    picture = games.phase_map_encoded(web, name, phase_id, view, viewer, coding)
+    picture = games.phase_map_encoded(web, name, phase_id, view, viewer, coding, lang)
     return Response(picture, media_type="image/svg+xml", headers=headers)
 
 

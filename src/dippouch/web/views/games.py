@@ -133,6 +133,10 @@ def game_view(
             data["ending"] = say(ending, lang)
         if draw_why is not None and data.get("draw"):
             data["draw"] = {**data["draw"], "why_not": say(draw_why, lang)}
+        if data.get("map_url"):
+            # The map's own words (the heading's phase, the legend) in the reader's language too: an address of
+            # its own for each language, so each picture is kept for good under its address.
+            data["map_url"] = f"{data['map_url']}?lang={lang}"
         if unsealings:
             data["unsealings"] = [
                 {**shown, **_unsealing_words(u, lang)} for shown, u in zip(data["unsealings"], unsealings, strict=True)
@@ -359,8 +363,9 @@ def _fogged_view(
     for key in ("map_url", "preview_url"):
         # Its own address for each sight: a browser keeps a phase's picture for good, and the whole board is
         # shown at the plain address once the game ends.
-        if data_urls.get(key):
-            out[key] = f"{data_urls[key]}?sight={tag}"
+        url = data_urls.get(key)
+        if url:
+            out[key] = f"{url}{'&' if '?' in url else '?'}sight={tag}"
     return out
 
 
@@ -454,24 +459,29 @@ def _report_basis(
     return hit
 
 
-def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, board: str | None = None) -> str:
+def phase_map(
+    web: Web, name: str, phase_id: int, view: str, viewer: Viewer, board: str | None = None, lang: str = "en"
+) -> str:
     """One picture of a phase (:data:`MAP_VIEWS`) as SVG, for anyone who may see the game. Never a
     power's own orders before processing (those are drawn only on that power's page), and never any
     orders of a phase still open: those views do not exist until it is processed (404). So each address
     always answers the same picture once it answers at all, and may be cached for good. With ``board``
-    (:func:`board_url`), the board's fixed parts are drawn by reference to its file."""
+    (:func:`board_url`), the board's fixed parts are drawn by reference to its file. Its own words (the
+    heading's phase, the legend) in ``lang``, the reader's."""
     h = _pictured(web, name, phase_id, view, viewer)
-    return _phase_map(web, name, h, view, board, fog_powers(web, name, viewer))
+    return _phase_map(web, name, h, view, board, fog_powers(web, name, viewer), lang)
 
 
-def phase_map_encoded(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, coding: str) -> bytes:
+def phase_map_encoded(
+    web: Web, name: str, phase_id: int, view: str, viewer: Viewer, coding: str, lang: str = "en"
+) -> bytes:
     """:func:`phase_map` in ``coding`` (:data:`dippouch.web.http.encoded.OFFERED`), compressed once a process for each
     picture: its address answers the same picture for ever, so every reader after the first is served the kept
     bytes."""
     h = _pictured(web, name, phase_id, view, viewer)
     sight = fog_powers(web, name, viewer)
-    key = (name, h.id, h.status, fog_tag(sight), view)
-    return web.maps.encoded(key, coding, lambda: _phase_map(web, name, h, view, None, sight))
+    key = (name, h.id, h.status, fog_tag(sight), view, lang)
+    return web.maps.encoded(key, coding, lambda: _phase_map(web, name, h, view, None, sight, lang))
 
 
 def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> StoredPhase:
@@ -512,13 +522,18 @@ def phase_map_record(web: Web, name: str, phase_id: int, view: str, viewer: View
 
 
 def _phase_map(
-    web: Web, name: str, h: StoredPhase, view: str, board: str | None = None, sight: frozenset[str] | None = None
+    web: Web,
+    name: str,
+    h: StoredPhase,
+    view: str,
+    board: str | None = None,
+    sight: frozenset[str] | None = None,
+    lang: str = "en",
 ) -> str:
     after, orders = view_drawn(view)
     rec = fogged_record(web, name, record(name, h), sight)
-    svg = web.maps.phase_svg(
-        web.variant_of(name), (name, h.id, h.status, fog_tag(sight)), rec, after=after, orders=orders, board=board
-    )
+    key = (name, h.id, h.status, fog_tag(sight))
+    svg = web.maps.phase_svg(web.variant_of(name), key, rec, after=after, orders=orders, board=board, lang=lang)
     if svg is None:
         raise WebNotFound(
             "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
@@ -544,13 +559,14 @@ def board(web: Web, name: str, viewer: Viewer) -> tuple[str, str, str]:
     return made[0], made[1], visibility
 
 
-def game_map(web: Web, name: str, viewer: Viewer, board: str | None = None) -> str | None:
-    """The game page's map as SVG (None where none can be drawn); with ``board``, drawn by reference to it."""
+def game_map(web: Web, name: str, viewer: Viewer, board: str | None = None, lang: str = "en") -> str | None:
+    """The game page's map as SVG (None where none can be drawn); with ``board``, drawn by reference to it; its
+    own words in ``lang``."""
     g = game_view(web, name, viewer)
     if g["map_url"] is None:
         return None
     phase_id, view = g["map_phase"]
-    return phase_map(web, name, phase_id, view, viewer, board)
+    return phase_map(web, name, phase_id, view, viewer, board, lang)
 
 
 def record(game: str, ph: StoredPhase) -> dict[str, Any]:

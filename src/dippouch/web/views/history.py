@@ -60,8 +60,9 @@ def phase_view(
             report = phase_report(web.variant_of(name), phase_record(web.read, name, phase_id=phase_id), lang=lang)
     rec = fogged_record(web, name, record(name, h), sight)
     key = (name, h.id, h.status, fog_tag(sight))
-    svg = web.maps.phase_svg(v, key, rec, orders=revealed) if maps else None
-    after = web.maps.phase_svg(v, key, rec, after=True) if maps and h.next_position else None
+    said = lang or "en"  # the map's own words: the page's language (the JSON answer draws none)
+    svg = web.maps.phase_svg(v, key, rec, orders=revealed, lang=said) if maps else None
+    after = web.maps.phase_svg(v, key, rec, after=True, lang=said) if maps and h.next_position else None
     return {
         "game": name,
         "id": h.id,

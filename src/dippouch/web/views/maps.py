@@ -23,6 +23,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, cast
 from xml.sax.saxutils import unescape
 
@@ -92,10 +93,13 @@ def _drawn(
     return rec, orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
 
 
-def _phase_drawing(variant: Variant, rec: Mapping[str, Any], after: bool, show: bool, board: str | None) -> str:
+def _phase_drawing(
+    variant: Variant, rec: Mapping[str, Any], after: bool, show: bool, board: str | None, lang: str = "en"
+) -> str:
     from dippouch.render import RenderOptions, render_phase_svg
 
-    return str(render_phase_svg(variant, rec, after=after, orders=show, options=RenderOptions(board=board)))
+    options = RenderOptions(board=board, lang=lang)
+    return str(render_phase_svg(variant, rec, after=after, orders=show, options=options))
 
 
 def phase_drawing(
@@ -200,13 +204,16 @@ class MapCache:
         orders: bool = True,
         draft: Mapping[str, list[str]] | None = None,
         board: str | None = None,
+        lang: str = "en",
     ) -> str | None:
         """A stored phase (``dippouch.store.history.phase_record`` shape) drawn with its orders and results, or the position
         it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
         ``draft``: one power's own orders (canonical texts), for that power's eyes only. With ``board`` (the
-        address of :func:`board_file`'s file), the board's fixed parts are drawn by reference to it."""
+        address of :func:`board_file`'s file), the board's fixed parts are drawn by reference to it. The map's own
+        words (the heading's phase, the legend) in ``lang``, the reader's."""
         rec, show = _drawn(record, orders, draft)
-        return self._cached((*key, after, show, board), lambda: _phase_drawing(variant, rec, after, show, board))
+        draw = partial(_phase_drawing, variant, rec, after, show, board, lang)
+        return self._cached((*key, after, show, board, lang), draw)
 
     def encoded(self, key: tuple[Any, ...], coding: str, draw: Callable[[], str]) -> bytes:
         """The picture ``draw`` makes (``key`` must name one picture for ever, as :meth:`phase_svg`'s do) in

@@ -203,7 +203,7 @@ def player_view(
     if game["phase_id"] is None:
         out["last_turn"] = _for_seat(part["last_turn"], power, [])
         out["earlier_turns"] = [_for_seat(t, power, []) for t in part["earlier_turns"]]
-        out["game"] = {**game, "map_svg": game_map(web, name, viewer, board)}
+        out["game"] = {**game, "map_svg": game_map(web, name, viewer, board, lang)}
         out.update(
             open=False,
             units=[],
@@ -280,9 +280,9 @@ def player_view(
             web, name, {"game": name, "name": pname, "status": "open", "position": stored_position}, fog
         )
         key = (name, pid, "draft", power, own["version"], fog_tag(fog))
-        svg = web.maps.phase_svg(v, key, ph_rec, draft={power: drafts}, board=board)
+        svg = web.maps.phase_svg(v, key, ph_rec, draft={power: drafts}, board=board, lang=lang)
     if svg is None and game["map_url"] is not None:
-        svg = phase_map(web, name, game["map_phase"][0], game["map_phase"][1], viewer, board)
+        svg = phase_map(web, name, game["map_phase"][0], game["map_phase"][1], viewer, board, lang)
     out["game"] = game = {**game, "map_svg": svg}
     out.update(
         open=True,
