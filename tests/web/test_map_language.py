@@ -69,3 +69,19 @@ def test_a_players_page_and_a_phases_page_draw_their_map_in_the_readers_language
         assert PHASE[lang] in _heading(_map_in(page)), lang
         page = france.get("/games/demo/play/France", headers={"Accept-Language": lang}).text
         assert AFTER[lang] in _heading(_map_in(page)), lang
+
+
+def test_the_map_files_linked_from_a_page_are_in_its_language(site: Site) -> None:
+    tags = {}
+    for lang, phase in PHASE.items():
+        c = site.browser()
+        page = c.get("/games/demo", headers={"Accept-Language": lang}).text
+        said = "" if lang == "en" else f"?lang={lang}"
+        assert f'href="/games/demo/map.svg{said}"' in page and f'href="/games/demo/map.pdf{said}"' in page, lang
+        r = c.get(f"/games/demo/map.svg{said}")
+        assert r.status_code == 200 and phase in _heading(r.text), lang
+        tags[lang] = r.headers["etag"]
+        assert c.get(f"/games/demo/map.svg{said}", headers={"If-None-Match": tags[lang]}).status_code == 304
+    assert len(set(tags.values())) == 3
+    r = site.browser().get("/games/demo/map.svg?lang=xx")
+    assert PHASE["en"] in _heading(r.text) and r.headers["etag"] == tags["en"]

@@ -287,8 +287,13 @@ def _game_file(name: str, data: dict[str, Any]) -> Response:
     return game_file(text.encode(), "application/json", name, ".json", disposition="attachment")
 
 
-def _svg(web: Web, viewer: Viewer, name: str, phase: int | None) -> str:
-    svg = games.game_map(web, name, viewer) if phase is None else _phase_svg(web, name, phase, viewer)
+def _said(lang: str) -> str:
+    """The language a map's own words are drawn in: one the site speaks, else English."""
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def _svg(web: Web, viewer: Viewer, name: str, phase: int | None, lang: str = DEFAULT) -> str:
+    svg = games.game_map(web, name, viewer, lang=lang) if phase is None else _phase_svg(web, name, phase, viewer, lang)
     if svg is None:
         raise WebNotFound(
             "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
@@ -296,17 +301,22 @@ def _svg(web: Web, viewer: Viewer, name: str, phase: int | None) -> str:
     return svg
 
 
-def _phase_svg(web: Web, name: str, phase: int, viewer: Viewer) -> str | None:
+def _phase_svg(web: Web, name: str, phase: int, viewer: Viewer, lang: str = DEFAULT) -> str | None:
     """A phase's own picture (orders and results drawn once processed), as its page shows it."""
-    svg = history.phase_view(web, name, phase, viewer)["map_svg"]
+    svg = history.phase_view(web, name, phase, viewer, lang=None if lang == DEFAULT else lang)["map_svg"]
     return None if svg is None else str(svg)
 
 
 @router.get("/games/{name}/map.svg", include_in_schema=False)
-def map_svg(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
-    """The game's map now (or a phase's): 304 while the game stands still."""
-    headers = page_cache.game_headers(request, web, name, viewer, "map" if phase is None else f"map-{phase}")
-    return Response(_svg(web, viewer, name, phase), media_type="image/svg+xml", headers=headers)
+def map_svg(
+    request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None, lang: str = DEFAULT
+) -> Response:
+    """The game's map now (or a phase's): 304 while the game stands still. Its own words in ``lang`` (the
+    page's links name the reader's)."""
+    lang = _said(lang)
+    what = ("map" if phase is None else f"map-{phase}") + ("" if lang == DEFAULT else f"-{lang}")
+    headers = page_cache.game_headers(request, web, name, viewer, what)
+    return Response(_svg(web, viewer, name, phase, lang), media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/games/{name}/phases/{phase_id}/map-{view}.svg", include_in_schema=False)
@@ -324,7 +334,7 @@ def phase_map(
     legend) in ``lang``, which a page in German or French names in the address (another language: English)."""
     from dippouch import __version__
 
-    lang = lang if lang in LANGUAGES else DEFAULT
+    lang = _said(lang)
     said = "" if lang == DEFAULT else f"-{lang}"
     etag = f'"{phase_id}-{view}-{__version__}{fog_tag(fog_powers(web, name, viewer))}{said}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
@@ -380,9 +390,11 @@ def phase_preview(
 
 
 @router.get("/games/{name}/map.pdf", include_in_schema=False)
-def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
+def map_pdf(
+    request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None, lang: str = DEFAULT
+) -> Response:
     maps = web.maps
-    svg = _svg(web, viewer, name, phase)
+    svg = _svg(web, viewer, name, phase, _said(lang))
     variant = web.variant_of(name)
     # A first drawing takes seconds: charged to the asker in the drawing lane.
     pdf = maps.cached_pdf(svg) or maps.keep_pdf(
