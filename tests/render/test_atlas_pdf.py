@@ -394,3 +394,35 @@ def test_the_sheets_drawn_once_print_as_the_sheets_drawn_page_by_page(tmp_path: 
         assert a.size == b.size
         differ = sum(ImageChops.difference(a, b).histogram()[40:])
         assert differ / (a.size[0] * a.size[1]) < 0.01, page.name
+
+
+@pytest.mark.parametrize("name", ["standard", "w3k"])
+def test_an_atlas_says_its_own_words_in_the_maps_language(name: str) -> None:
+    """The overview's title, the sheets' titles and the note of names left to the sheets in the map's language
+    (a German atlas said "overview" and "Sheet (1 of 4)"); a variant's own region names as it writes them."""
+    from dippouch.render import RenderOptions
+
+    v = load_variant(name)
+    pages = {}
+    for lang in ("en", "de", "fr"):
+        svg = str(render_svg(v, v.start, options=RenderOptions(lang=lang)))
+        layout = atlas_layout(v, svg, "g", lang=lang)
+        pages[lang] = [p if isinstance(p, str) else p.whole(svg) for p in layout]
+        assert len(pages[lang]) == len(pages["en"]) > 1
+    sheets = sheets_for(v, str(render_svg(v, v.start)))
+    first = {lang: unescape(p[0]) for lang, p in pages.items()}
+    assert "g: overview" in first["en"] and "g: Übersicht" in first["de"] and "g: vue d’ensemble" in first["fr"]
+    for lang, sheet_word, of in (("de", "Blatt", "von"), ("fr", "Feuille", "sur")):
+        assert "overview" not in first[lang] and "Sheet (" not in first[lang]
+        for i, sh in enumerate(sheets):
+            said = sh.said(lang)
+            assert f"{i + 2}. {said}" in first[lang] and f"g: {i + 2}. {said}" in unescape(pages[lang][i + 1])
+            if sh.region:  # the variant's name for it, as the variant writes it
+                assert said.startswith(sh.region)
+            else:
+                assert said.startswith(sheet_word)
+            if sh.parts:
+                assert f"({sh.part} {of} {sh.parts})" in said
+        if "Names too small" in first["en"]:
+            assert "Names too small" not in first[lang]
+            assert ("Namen, die auf dieser Seite" if lang == "de" else "Les noms trop petits") in first[lang]

@@ -42,7 +42,9 @@ def test_the_game_pages_map_is_in_the_readers_language_under_an_address_of_its_o
     for lang, phase in PHASE.items():
         c = site.browser()
         page = c.get("/games/demo", headers={"Accept-Language": lang}).text
-        src = html.unescape(re.search(r'<img src="(/games/demo/phases/[^"]*\.svg[^"]*)"', page).group(1))
+        found = re.search(r'<img src="(/games/demo/phases/[^"]*\.svg[^"]*)"', page)
+        assert found, page
+        src = html.unescape(found.group(1))
         assert src.endswith(f"?lang={lang}") == (lang != "en"), src
         r = c.get(src)
         assert r.status_code == 200 and phase in _heading(r.text), (lang, _heading(r.text))

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
+from dippouch.i18n import translations
+
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
     from dippouch.render.geometry import Geometry
@@ -48,6 +50,9 @@ __all__ = [
     "smallest_name_pt",
     "whole_drawing",
 ]
+
+I18N_DOMAIN = "games"
+"""The catalogue of an atlas's own words (its pages' titles, the overview's note), said in the map's language."""
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
 """Portrait paper sizes in millimetres; a page is turned to landscape where the map fits it better."""
@@ -83,6 +88,25 @@ class Sheet:
 
     name: str
     box: Box
+    region: str = ""
+    """The variant's name for the sheet's region (said as the variant writes it), or empty for the atlas's own
+    grid of tiles; a region cut into ``parts`` equal sheets names the ``part``-th of them."""
+    part: int = 0
+    parts: int = 0
+
+    def said(self, lang: str) -> str:
+        """The sheet's title in ``lang`` (:attr:`name` is the English)."""
+        if lang == "en":
+            return self.name
+        t = translations(lang)
+        region = self.region or str(t.pgettext("map atlas", "Sheet"))
+        if not self.parts:
+            return region
+        return str(t.pgettext("map atlas", "%(region)s (%(part)s of %(parts)s)")) % {
+            "region": region,
+            "part": self.part,
+            "parts": self.parts,
+        }
 
 
 def page_size(paper: str) -> tuple[float, float]:
@@ -139,9 +163,10 @@ def _province_boxes(geo: Geometry) -> dict[str, Box]:
     return out
 
 
-def _split(name: str, box: Box, paper: str, scale: float, pad: float) -> list[Sheet]:
+def _split(name: str, box: Box, paper: str, scale: float, pad: float, *, region: bool = True) -> list[Sheet]:
     """``box`` as one sheet if it prints at ``scale`` on a page, else cut into the fewest equal parts that do
-    (each widened by ``pad`` so a place on a cut is whole on one of them)."""
+    (each widened by ``pad`` so a place on a cut is whole on one of them). ``name``: a variant's region's
+    (``region``), else the atlas's own English word for its tiles (said in the map's language)."""
     x, y, w, h = box
     best: tuple[int, int] | None = None
     for nx in range(1, 12):
@@ -150,8 +175,9 @@ def _split(name: str, box: Box, paper: str, scale: float, pad: float) -> list[Sh
             if s >= scale and (best is None or nx * ny < best[0] * best[1]):
                 best = (nx, ny)
     nx, ny = best or (12, 12)
+    own = name if region else ""
     if nx * ny == 1:
-        return [Sheet(name, box)]
+        return [Sheet(name, box, own)]
     out = []
     for j in range(ny):
         for i in range(nx):
@@ -159,7 +185,8 @@ def _split(name: str, box: Box, paper: str, scale: float, pad: float) -> list[Sh
             x0, y0 = max(x, x + i * w / nx - pad), max(y, y + j * h / ny - pad)
             x1, y1 = min(x + w, x + (i + 1) * w / nx + pad), min(y + h, y + (j + 1) * h / ny + pad)
             part = (x0, y0, x1 - x0, y1 - y0)
-            out.append(Sheet(f"{name} ({j * nx + i + 1} of {nx * ny})", part))
+            n = j * nx + i + 1
+            out.append(Sheet(f"{name} ({n} of {nx * ny})", part, own, n, nx * ny))
     return out
 
 
@@ -201,7 +228,7 @@ def sheets_for(variant: Variant, svg: str, paper: str = "a4", geometry: Geometry
         return out
     if _fit(paper, doc[2], doc[3])[2] >= need:
         return []
-    tiles = _split("Sheet", board, paper, need, pad)
+    tiles = _split("Sheet", board, paper, need, pad, region=False)
     return tiles
 
 
@@ -231,10 +258,10 @@ def _page(w: float, h: float, title: str, body: str) -> str:
     )
 
 
-def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> str:
+def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = (), lang: str = "en") -> str:
     """The whole drawing on one page of ``paper`` (turned to fit it best, with margins), with the outlines
-    and names of ``sheets`` drawn over it (the atlas's overview)."""
-    pw, ph, doc, (x, y, w, h), drawing, marks, note = _overview_parts(svg, title, paper, sheets)
+    and names of ``sheets`` drawn over it (the atlas's overview), its own words in ``lang``."""
+    pw, ph, doc, (x, y, w, h), drawing, marks, note = _overview_parts(svg, title, paper, sheets, lang)
     return _page(pw, ph, title, _nested(drawing, doc, x, y, w, h, marks) + note)
 
 
@@ -252,17 +279,17 @@ class MapPageParts:
     marks: str
 
 
-def overview(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> MapPageParts:
+def overview(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = (), lang: str = "en") -> MapPageParts:
     """The page :func:`map_page` makes, in its parts (:class:`MapPageParts`)."""
-    pw, ph, doc, at, drawing, marks, note = _overview_parts(svg, title, paper, sheets)
+    pw, ph, doc, at, drawing, marks, note = _overview_parts(svg, title, paper, sheets, lang)
     return MapPageParts(Window(_page(pw, ph, title, note), doc, at), drawing, marks)
 
 
 def _overview_parts(
-    svg: str, title: str, paper: str, sheets: Sequence[Sheet]
+    svg: str, title: str, paper: str, sheets: Sequence[Sheet], lang: str = "en"
 ) -> tuple[float, float, Box, Box, str, str, str]:
     """(page width and height in mm, the drawing's box, where it goes on the page, the drawing shown, the
-    sheets' outlines over it, the note under it) for :func:`map_page`."""
+    sheets' outlines over it, the note under it, in ``lang``) for :func:`map_page`."""
     doc, _, _, _ = _measures(svg)
     pw, ph, s = _fit(paper, doc[2], doc[3])
     w, h = doc[2] * s, doc[3] * s
@@ -273,10 +300,12 @@ def _overview_parts(
     if sheets:
         svg, dropped = _without_small_names(svg, s)
         if dropped:
+            words = translations(lang).gettext(
+                "Names too small to print on this page are on the sheets that follow (%(num)s of them)."
+            ) % {"num": dropped}
             note = (
                 f'<text class="page-note" x="{MARGIN_MM:.1f}" y="{ph - MARGIN_MM / 2:.1f}" font-size="{8 * MM_PER_PT:.3f}"'
-                f' fill="#000000">Names too small to print on this page are on the sheets that follow'
-                f" ({dropped} of them).</text>"
+                f' fill="#000000">{escape(words)}</text>'
             )
         line = 0.5 / s  # half a millimetre on paper, in drawing units
         fs = 3.2 / s  # 9 pt
@@ -288,9 +317,9 @@ def _overview_parts(
                 f' stroke-width="{line:.2f}" stroke-dasharray="{line * 6:.1f} {line * 3:.1f}"/>'
                 f'<text x="{bx + line * 2:.1f}" y="{by + fs * 1.05:.1f}" font-size="{fs:.1f}" font-weight="bold"'
                 f' fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.25:.2f}" stroke-linejoin="round">'
-                f"{i + 2}. {escape(sh.name)}</text>"
+                f"{i + 2}. {escape(sh.said(lang))}</text>"
                 f'<text x="{bx + line * 2:.1f}" y="{by + fs * 1.05:.1f}" font-size="{fs:.1f}" font-weight="bold"'
-                f' fill="#b2182b">{i + 2}. {escape(sh.name)}</text>'
+                f' fill="#b2182b">{i + 2}. {escape(sh.said(lang))}</text>'
             )
         marks = f'<g class="sheet-outlines">{"".join(parts)}</g>'
     return pw, ph, doc, (x, y, w, h), svg, marks, note
@@ -368,13 +397,16 @@ def _inside(v: float, size: float, lo: float, span: float, box: float, box_size:
     return min(max(v, box + box_size - size), box)
 
 
-def atlas_layout(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str | Window]:
+def atlas_layout(variant: Variant, svg: str, title: str, paper: str = "a4", lang: str = "en") -> list[str | Window]:
     """The overview page (its own drawing: small names left off, the sheets outlined) then a window per
-    sheet (:func:`sheets_for`); one page where the map reads whole."""
+    sheet (:func:`sheets_for`); one page where the map reads whole. The pages' own words in ``lang``."""
     sheets = sheets_for(variant, svg, paper)
-    pages: list[str | Window] = [map_page(svg, title + (": overview" if sheets else ""), paper, sheets)]
+    first = title
+    if sheets:
+        first += ": " + (str(translations(lang).pgettext("map atlas", "overview")) if lang != "en" else "overview")
+    pages: list[str | Window] = [map_page(svg, first, paper, sheets, lang)]
     for i, sh in enumerate(sheets):
-        pages.append(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.name}", paper))
+        pages.append(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.said(lang)}", paper))
     return pages
 
 

@@ -108,10 +108,11 @@ def map_pdf(svg: str, title: str | None = None, paper: str = "a4") -> bytes:
     return pdf_pages([map_page(svg, title, paper)])
 
 
-def atlas_pdf(variant: Variant, svg: str, title: str, paper: str = "a4") -> bytes:
+def atlas_pdf(variant: Variant, svg: str, title: str, paper: str = "a4", lang: str = "en") -> bytes:
     """The map as an atlas on ``paper``: the overview with the sheets' outlines, then each regional sheet at
-    a scale where names and units are readable (:mod:`dippouch.render.atlas`); one page for a small board."""
-    return pdf_pages(atlas_layout(variant, svg, title, paper), svg)
+    a scale where names and units are readable (:mod:`dippouch.render.atlas`); one page for a small board.
+    The atlas's own words (its pages' titles, the overview's note) in ``lang``, as the drawing's are."""
+    return pdf_pages(atlas_layout(variant, svg, title, paper, lang), svg)
 
 
 def pdf_pages(

@@ -394,11 +394,12 @@ def map_pdf(
     request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None, lang: str = DEFAULT
 ) -> Response:
     maps = web.maps
-    svg = _svg(web, viewer, name, phase, _said(lang))
+    lang = _said(lang)
+    svg = _svg(web, viewer, name, phase, lang)
     variant = web.variant_of(name)
     # A first drawing takes seconds: charged to the asker in the drawing lane.
     pdf = maps.cached_pdf(svg) or maps.keep_pdf(
-        svg, charged_job(request, pdf_of, svg, variant, lane="draw", estimate=PDF_MAP)
+        svg, charged_job(request, pdf_of, svg, variant, lang, lane="draw", estimate=PDF_MAP)
     )
     if pdf is None:
         raise WebNotFound(N_("PDF maps need the map renderer, which is not installed"))

@@ -111,15 +111,16 @@ def phase_drawing(
     return _draw(lambda: _phase_drawing(variant, rec, after, show, None))
 
 
-def pdf_of(svg: str, variant: Variant | None = None) -> bytes | None:
-    """:meth:`MapCache.phase_pdf`'s PDF, made here and not kept (for the work pool's processes)."""
+def pdf_of(svg: str, variant: Variant | None = None, lang: str = "en") -> bytes | None:
+    """:meth:`MapCache.phase_pdf`'s PDF, made here and not kept (for the work pool's processes); an atlas's own
+    words in ``lang``, the drawing's."""
     try:
         from dippouch.render import atlas_pdf, map_pdf
     except ImportError:
         return None
     if variant is not None:
         m = re.search(r"<title>([^<]*)</title>", svg)
-        return bytes(atlas_pdf(variant, svg, unescape(m.group(1)) if m else variant.title))
+        return bytes(atlas_pdf(variant, svg, unescape(m.group(1)) if m else variant.title, lang=lang))
     return bytes(map_pdf(svg))
 
 
