@@ -208,9 +208,9 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
     calls: list[int] = []
     real = dippouch.render.atlas_pdf
 
-    def counted(variant: Variant, svg: str, title: str, paper: str = "a4") -> bytes:
+    def counted(variant: Variant, svg: str, title: str, paper: str = "a4", lang: str = "en") -> bytes:
         calls.append(1)
-        return bytes(real(variant, svg, title, paper))
+        return bytes(real(variant, svg, title, paper, lang))
 
     monkeypatch.setattr(dippouch.render, "atlas_pdf", counted)
     site.new_game("g")
