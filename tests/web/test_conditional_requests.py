@@ -90,3 +90,20 @@ def test_a_game_the_reader_may_not_see_is_404_whatever_the_etag(site: Site) -> N
     site.web.touched("g")
     for url, etag in etags.items():
         assert c.get(url, headers={"If-None-Match": etag}).status_code == 404, url
+
+
+def test_an_answers_vary_names_each_header_once(tmp_path: Path) -> None:
+    """A route, the page's cache and the compression each add the headers an answer depends on; the answer
+    says them in one Vary, each once (a game page said Accept-Language, Cookie and Accept-Encoding twice)."""
+    site = Site(f"sqlite:///{tmp_path / 'vary.db'}")
+    site.new_game("g")
+    for coding in ("identity", "gzip", "br"):
+        for path in ("/games/g", "/games/g/phases/1/map-board.svg", "/", "/api/games/g"):
+            r = site.browser().get(path, headers={"Accept-Encoding": coding})
+            assert r.status_code == 200, (path, r.text[:200])
+            said = r.headers.get_list("vary")
+            assert len(said) <= 1, (path, coding, said)
+            names = [n.strip().lower() for n in said[0].split(",")] if said else []
+            assert len(names) == len(set(names)), (path, coding, said)
+            if path == "/games/g":
+                assert {"accept-language", "cookie", "accept-encoding"} <= set(names), (coding, said)

@@ -102,10 +102,27 @@ class Headers(_HttpLayer):
                 if https:
                     headers = [(k, host_prefixed(v) if k == b"set-cookie" else v) for k, v in headers]
                 lifetime = cache_lifetime(scope, int(message["status"]), headers)
-                message["headers"] = [*headers, *extra, *lifetime]
+                message["headers"] = [*one_vary(headers), *extra, *lifetime]
             await send(message)
 
         await self.app(scope, counted, send_with)
+
+
+def one_vary(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The answer's Vary said once, each name once: a route, the page's cache and the compression each add the
+    names they depend on (a game page said ``Accept-Language, Cookie, Authorization, Accept-Encoding,
+    Accept-Language, Cookie, Accept-Encoding``)."""
+    said = [v for k, v in headers if k == b"vary"]
+    if len(said) < 2 and not any(b"," in v for v in said):
+        return headers
+    names: dict[bytes, bytes] = {}
+    for value in said:
+        for name in value.split(b","):
+            name = name.strip()
+            if name:
+                names.setdefault(name.lower(), name)
+    rest = [(k, v) for k, v in headers if k != b"vary"]
+    return [*rest, (b"vary", b", ".join(names.values()))] if names else rest
 
 
 IMMUTABLE = b"public, max-age=31536000, immutable"
