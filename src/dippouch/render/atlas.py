@@ -96,8 +96,6 @@ class Sheet:
 
     def said(self, lang: str) -> str:
         """The sheet's title in ``lang`` (:attr:`name` is the English)."""
-        if lang == "en":
-            return self.name
         t = translations(lang)
         region = self.region or str(t.pgettext("map atlas", "Sheet"))
         if not self.parts:
@@ -403,7 +401,7 @@ def atlas_layout(variant: Variant, svg: str, title: str, paper: str = "a4", lang
     sheets = sheets_for(variant, svg, paper)
     first = title
     if sheets:
-        first += ": " + (str(translations(lang).pgettext("map atlas", "overview")) if lang != "en" else "overview")
+        first += ": " + str(translations(lang).pgettext("map atlas", "overview"))
     pages: list[str | Window] = [map_page(svg, first, paper, sheets, lang)]
     for i, sh in enumerate(sheets):
         pages.append(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.said(lang)}", paper))
