@@ -121,7 +121,12 @@ def test_an_unsealed_export_on_the_web_needs_a_reason_and_the_players_see_it(sit
     assert any(e["kind"] == "unsealed" for e in r.json()["events"]), "the file carries its own record"
     page = france.get("/games/g").text
     assert "Sealed orders opened" in page and "moving to the new server" in page
-    assert "opened sealed orders of Spring 1901 Movement at 2026-12-01 09:00" in page
+    # The time as the deadline's is: a <time> the page's script writes as the reader's browser writes dates.
+    assert re.search(
+        r'opened sealed orders of Spring 1901 Movement at <time data-local="2026-12-01T09:00:00\+00:00"'
+        r' datetime="2026-12-01T09:00:00\+00:00">2026-12-01 09:00 UTC</time>',
+        page,
+    ), page
     # After the deadline nothing is sealed: nothing to record.
     site.clock.advance(days=13)
     r = site.api(site.coordinator, "/api/games/g/export", {"reason": "after the deadline"})
