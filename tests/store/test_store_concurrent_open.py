@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -145,3 +145,40 @@ def _head() -> str:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
+
+
+def test_a_lock_refused_at_once_on_first_open_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite answered "database is locked" at once (no busy wait) to three of four processes opening one new file
+    together (a CI run): such an answer is tried again, and the store opens; one that came after waiting, another
+    error, or one still there after the last try is said as before."""
+    import sqlite3
+
+    import dippouch.store.db as db
+    from dippouch.game import GameError
+
+    real = db.upgrade
+    refusals: list[str] = []
+
+    def refusing(times: int, error: str) -> Callable[[sa.Engine], None]:
+        def upgrade(engine: sa.Engine) -> None:
+            if len(refusals) < times:
+                refusals.append(error)
+                raise sa.exc.OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError(error))
+            real(engine)
+
+        return upgrade
+
+    monkeypatch.setattr(db, "upgrade", refusing(2, "database is locked"))
+    GameStore(f"sqlite:///{tmp_path / 'a.db'}").close()
+    assert refusals == ["database is locked"] * 2
+    for case, times, error, quick in (
+        ("never given", 10, "database is locked", db._QUICK_BUSY),
+        ("another error", 1, "disk I/O error", db._QUICK_BUSY),
+        ("after waiting", 1, "database is locked", -1.0),  # every refusal then came after the busy wait
+    ):
+        refusals.clear()
+        monkeypatch.setattr(db, "upgrade", refusing(times, error))
+        monkeypatch.setattr(db, "_QUICK_BUSY", quick)
+        with pytest.raises(GameError, match=error):
+            GameStore(f"sqlite:///{tmp_path / (case + '.db')}")
+        assert len(refusals) == (5 if case == "never given" else 1), case

@@ -481,6 +481,29 @@ def _at_head(engine: sa.Engine) -> bool:
     return rows == [head]
 
 
+_QUICK_BUSY = 1.0
+"""Seconds within which SQLite's "database is locked" came without its busy timeout's wait."""
+
+
+def _opened(engine: sa.Engine, tries: int = 5) -> None:
+    """:func:`upgrade`, tried again when SQLite answers "database is locked" at once rather than after waiting
+    its busy timeout: as several processes opened one new file together, SQLite answered three of four so (once in
+    a CI run), where the others' wait for the lock that the one migrating holds is what the schema's creation
+    counts on. SQLite's advice for a lock refused without waiting is to try again; a lock refused after the busy
+    timeout (a database held that long) is not tried again."""
+    for attempt in range(1, tries + 1):
+        began = time.monotonic()
+        try:
+            upgrade(engine)
+            return
+        except sa.exc.OperationalError as e:
+            quick = time.monotonic() - began < _QUICK_BUSY
+            if engine.dialect.name != "sqlite" or "locked" not in str(e.orig) or not quick or attempt == tries:
+                raise
+            engine.dispose()  # a connection met in that state is not kept for the next try
+            time.sleep(0.05 * attempt)
+
+
 class Database:
     """One open game database: its engine, its sessions and its clock.
 
@@ -511,7 +534,7 @@ class Database:
     def __init__(self, url: str | None = None) -> None:
         self._connect(make_engine(url))
         try:
-            upgrade(self.engine)
+            _opened(self.engine)
         except sa.exc.OperationalError as e:
             raise GameError(
                 msg("cannot open the game database %(url)s: %(error)s", url=repr(self.engine.url), error=str(e.orig))
