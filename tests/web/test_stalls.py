@@ -6,6 +6,7 @@ import json
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from dippouch.web.http.stalls import Sampler
 
@@ -19,25 +20,31 @@ def _spin_for_the_test(sampler: Sampler, started: float, looks: int = 14, most: 
             return
 
 
-def test_a_slow_request_is_written_with_the_busy_thread_and_not_the_idle_ones(tmp_path: Path) -> None:
-    trace = tmp_path / "stalls.jsonl"
-    sampler = Sampler(trace)
-    sampler.start()
-    idle = threading.Event()
-    waiting = threading.Thread(target=idle.wait, name="idle-one", daemon=True)
-    waiting.start()
+def _busy_request(sampler: Sampler, name: str) -> tuple[dict[str, Any], float]:
+    """A request during which thread ``name`` spins (:func:`_spin_for_the_test`), written by the sampler, which
+    stops then: its line, and how long it took in ms."""
     started = time.perf_counter()
-    busy = threading.Thread(target=_spin_for_the_test, args=(sampler, started), name="busy-one")
+    busy = threading.Thread(target=_spin_for_the_test, args=(sampler, started), name=name)
     busy.start()
     busy.join()
     ended = time.perf_counter()
     sampler.slow("GET", "/games/g", 200, started, ended)
     sampler.stop()
+    (line,) = (json.loads(text) for text in sampler.path.read_text().splitlines())
+    return line, round((ended - started) * 1000, 1)
+
+
+def test_a_slow_request_is_written_with_the_busy_thread_and_not_the_idle_ones(tmp_path: Path) -> None:
+    sampler = Sampler(tmp_path / "stalls.jsonl")
+    sampler.start()
+    idle = threading.Event()
+    waiting = threading.Thread(target=idle.wait, name="idle-one", daemon=True)
+    waiting.start()
+    line, ms = _busy_request(sampler, "busy-one")
     idle.set()
 
-    (line,) = (json.loads(text) for text in trace.read_text().splitlines())
     assert line["request"] == "GET /games/g" and line["status"] == 200
-    assert line["ms"] == round((ended - started) * 1000, 1)
+    assert line["ms"] == ms
     assert line["samples"] > 10
     busy_seen = [t for t in line["threads"] if t["thread"].startswith("busy-one ")]
     assert busy_seen and busy_seen[0]["samples"] > 10, line["threads"]
@@ -68,12 +75,5 @@ def test_a_thread_begun_as_another_ended_is_named(tmp_path: Path) -> None:
         time.sleep(0.01)
     done.set()
     first.join()
-    started = time.perf_counter()
-    second = threading.Thread(target=_spin_for_the_test, args=(sampler, started), name="second-one")
-    second.start()
-    second.join()
-    ended = time.perf_counter()
-    sampler.slow("GET", "/games/g", 200, started, ended)
-    sampler.stop()
-    (line,) = (json.loads(text) for text in (tmp_path / "stalls.jsonl").read_text().splitlines())
+    line, _ = _busy_request(sampler, "second-one")
     assert [t["thread"].split()[0] for t in line["threads"]] == ["second-one"], line["threads"]
