@@ -76,4 +76,5 @@ def test_a_thread_begun_as_another_ended_is_named(tmp_path: Path) -> None:
     done.set()
     first.join()
     line, _ = _busy_request(sampler, "second-one")
-    assert [t["thread"].split()[0] for t in line["threads"]] == ["second-one"], line["threads"]
+    spinning = [t["thread"].split()[0] for t in line["threads"] if "_spin_for_the_test" in t["stacks"][0]["where"]]
+    assert spinning == ["second-one"], line["threads"]  # (a thread Python did not start, xdist's, is "?")
