@@ -18,7 +18,7 @@ from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import N_
-from dippouch.i18n import DEFAULT, LANGUAGES
+from dippouch.i18n import DEFAULT
 from dippouch.web.http.budget import PDF_MAP, PREVIEW
 from dippouch.web.http.deps import (
     CSRF_PLACEHOLDER,
@@ -27,6 +27,7 @@ from dippouch.web.http.deps import (
     WebDep,
     WriterDep,
     answers,
+    api_language,
     charged_job,
     game_file,
     gapped_answer,
@@ -287,11 +288,6 @@ def _game_file(name: str, data: dict[str, Any]) -> Response:
     return game_file(text.encode(), "application/json", name, ".json", disposition="attachment")
 
 
-def _said(lang: str) -> str:
-    """The language a map's own words are drawn in: one the site speaks, else English."""
-    return lang if lang in LANGUAGES else DEFAULT
-
-
 def _svg(web: Web, viewer: Viewer, name: str, phase: int | None, lang: str = DEFAULT) -> str:
     svg = games.game_map(web, name, viewer, lang=lang) if phase is None else _phase_svg(web, name, phase, viewer, lang)
     if svg is None:
@@ -308,12 +304,10 @@ def _phase_svg(web: Web, name: str, phase: int, viewer: Viewer, lang: str = DEFA
 
 
 @router.get("/games/{name}/map.svg", include_in_schema=False)
-def map_svg(
-    request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None, lang: str = DEFAULT
-) -> Response:
-    """The game's map now (or a phase's): 304 while the game stands still. Its own words in ``lang`` (the
-    page's links name the reader's)."""
-    lang = _said(lang)
+def map_svg(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
+    """The game's map now (or a phase's): 304 while the game stands still. Its own words in the language the
+    address names (``?lang=de``: the page's links name the reader's; another language: English)."""
+    lang = api_language(request)
     what = ("map" if phase is None else f"map-{phase}") + ("" if lang == DEFAULT else f"-{lang}")
     headers = page_cache.game_headers(request, web, name, viewer, what)
     return Response(_svg(web, viewer, name, phase, lang), media_type="image/svg+xml", headers=headers)
@@ -327,14 +321,13 @@ def phase_map(
     view: str,
     web: WebDep,
     viewer: ViewerDep,
-    lang: str = DEFAULT,
 ) -> Response:
     """One picture of a phase (``MAP_VIEWS``), the same for as long as it exists: the browser keeps it. Kept
     private (not in shared caches): a game can be made private later. Its own words (the heading's phase, the
-    legend) in ``lang``, which a page in German or French names in the address (another language: English)."""
+    legend) in the language a page in German or French names in the address (another language: English)."""
     from dippouch import __version__
 
-    lang = _said(lang)
+    lang = api_language(request)
     said = "" if lang == DEFAULT else f"-{lang}"
     etag = f'"{phase_id}-{view}-{__version__}{fog_tag(fog_powers(web, name, viewer))}{said}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
@@ -390,11 +383,9 @@ def phase_preview(
 
 
 @router.get("/games/{name}/map.pdf", include_in_schema=False)
-def map_pdf(
-    request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None, lang: str = DEFAULT
-) -> Response:
+def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
     maps = web.maps
-    lang = _said(lang)
+    lang = api_language(request)
     svg = _svg(web, viewer, name, phase, lang)
     variant = web.variant_of(name)
     # A first drawing takes seconds: charged to the asker in the drawing lane.
