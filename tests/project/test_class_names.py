@@ -10,6 +10,8 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+from sourcesupport import tree as parsed
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 RECORDED = 0
@@ -20,7 +22,7 @@ def shared_names(src: Path = SRC) -> dict[str, list[str]]:
     """Each public class name defined at the top of more than one module under ``src``, with those modules."""
     where: dict[str, list[str]] = defaultdict(list)
     for path in sorted(src.rglob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 where[node.name].append(str(path.relative_to(src)))
     return {name: paths for name, paths in sorted(where.items()) if len(paths) > 1}

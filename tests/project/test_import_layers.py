@@ -4,7 +4,7 @@ layers holds (the store imports nothing above it, notify no way in, the renderer
 
 Imports are read from the source (every ``import`` statement, at module level or inside a function), so a
 circle hidden behind a function-level import counts as one. Two graphs are read: the imports that run
-(``GRAPH``: those under ``if TYPE_CHECKING:`` left out) and every import (``TYPED_GRAPH``: those too, since a
+(``graph()``: those under ``if TYPE_CHECKING:`` left out) and every import (``typed_graph()``: those too, since a
 module typed on another depends on it as much as one calling it). Each core module is also imported on its
 own in a fresh interpreter: an import order that only works when another module happens to be imported
 first fails there.
@@ -15,11 +15,15 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 import dippouch
+from sourcesupport import statements, tree
 
 ROOT = Path(dippouch.__file__).parent
 
@@ -40,19 +44,19 @@ def _type_checking(node: ast.If) -> bool:
     )
 
 
-def _imports(name: str, path: Path, *, outside: bool = False, typing: bool = False) -> set[str]:
+@cache
+def _imports(name: str, path: Path, *, outside: bool = False, typing: bool = False) -> frozenset[str]:
     """The dippouch modules ``name`` imports (a submodule import also imports its package); with ``outside``,
     the top-level names of the other packages it imports instead (``sqlalchemy``, ``alembic``...); with
-    ``typing``, the imports under ``if TYPE_CHECKING:`` too."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    ``typing``, the imports under ``if TYPE_CHECKING:`` too. An import is a statement: only statements are
+    read, never the expressions in them."""
     found: set[str] = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
 
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking(node) and not typing:
-            for child in node.orelse:
-                visit(child)
-            return
+    def typed(node: ast.AST) -> list[ast.stmt] | None:
+        return node.orelse if isinstance(node, ast.If) and _type_checking(node) and not typing else None
+
+    for node in statements(tree(path), skip=typed):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -63,12 +67,8 @@ def _imports(name: str, path: Path, *, outside: bool = False, typing: bool = Fal
                 )
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
-        for inner in ast.iter_child_nodes(node):
-            visit(inner)
-
-    visit(tree)
     if outside:
-        return {m.split(".")[0] for m in found if m and not m.startswith("dippouch")}
+        return frozenset(m.split(".")[0] for m in found if m and not m.startswith("dippouch"))
     out: set[str] = set()
     for mod in found:
         if not mod.startswith("dippouch"):
@@ -82,14 +82,23 @@ def _imports(name: str, path: Path, *, outside: bool = False, typing: bool = Fal
         if parts:
             out.add(".".join(parts))
     out.discard(name)
-    return out
+    return frozenset(out)
 
 
-GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
-TYPED_GRAPH = {name: _imports(name, path, typing=True) for name, path in MODULES.items()}
+@cache
+def graph() -> dict[str, frozenset[str]]:
+    """The imports that run: module -> the dippouch modules it imports (read when a test first asks, once a
+    process: every test process collects this file, few run it)."""
+    return {name: _imports(name, path) for name, path in MODULES.items()}
 
 
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+@cache
+def typed_graph() -> dict[str, frozenset[str]]:
+    """Every import, those under ``if TYPE_CHECKING:`` too."""
+    return {name: _imports(name, path, typing=True) for name, path in MODULES.items()}
+
+
+def _cycles(graph: Mapping[str, AbstractSet[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -130,21 +139,21 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_reader_sees_the_imports() -> None:
     """The static reading finds what it must (otherwise the checks below would pass vacuously)."""
-    assert "dippouch.core.order_checks" in GRAPH["dippouch.core.movement"]
-    assert "dippouch.core.rules.base" in GRAPH["dippouch.core.rules.w3k.hooks"]
-    assert "dippouch.core.rules.w3k" in GRAPH["dippouch.core.rules"]
-    assert "dippouch.web.routes.games" in GRAPH["dippouch.web.app"]  # imported inside create_app
-    assert "dippouch.store.repository" in GRAPH["dippouch.web.http.service"]
+    assert "dippouch.core.order_checks" in graph()["dippouch.core.movement"]
+    assert "dippouch.core.rules.base" in graph()["dippouch.core.rules.w3k.hooks"]
+    assert "dippouch.core.rules.w3k" in graph()["dippouch.core.rules"]
+    assert "dippouch.web.routes.games" in graph()["dippouch.web.app"]  # imported inside create_app
+    assert "dippouch.store.repository" in graph()["dippouch.web.http.service"]
     assert "sqlalchemy" in _imports("dippouch.store.db", MODULES["dippouch.store.db"], outside=True)
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     # Under ``if TYPE_CHECKING:`` in core/lookup.py: read for the typed graph only.
-    assert "dippouch.core.position" in TYPED_GRAPH["dippouch.core.lookup"]
-    assert "dippouch.core.position" not in GRAPH["dippouch.core.lookup"]
-    assert all(GRAPH[name] <= TYPED_GRAPH[name] for name in MODULES)
+    assert "dippouch.core.position" in typed_graph()["dippouch.core.lookup"]
+    assert "dippouch.core.position" not in graph()["dippouch.core.lookup"]
+    assert all(graph()[name] <= typed_graph()[name] for name in MODULES)
 
 
 def test_no_import_circle_anywhere_in_the_package() -> None:
-    assert _cycles(GRAPH) == [], "modules that import each other at run time"
+    assert _cycles(graph()) == [], "modules that import each other at run time"
 
 
 def test_no_import_circle_even_for_the_type_checker() -> None:
@@ -152,7 +161,7 @@ def test_no_import_circle_even_for_the_type_checker() -> None:
     other: neither can be understood, moved or typed without the other. What both need belongs to a third
     module (core/fast/decisions.py), or the lower one types on what is below it (the store's rooms take the
     ``Database``, not the ``GameStore`` facade they are part of)."""
-    assert _cycles(TYPED_GRAPH) == [], "modules that import each other once TYPE_CHECKING imports are counted"
+    assert _cycles(typed_graph()) == [], "modules that import each other once TYPE_CHECKING imports are counted"
 
 
 def _room(name: str) -> str:
@@ -164,7 +173,7 @@ def test_no_circle_between_rooms() -> None:
     """The rooms (the packages under dippouch/ and its top-level modules) stack as floors: counting every
     import, no two rooms import each other, even through others (docs/architecture.md draws the floors)."""
     rooms: dict[str, set[str]] = {}
-    for name, deps in TYPED_GRAPH.items():
+    for name, deps in typed_graph().items():
         rooms.setdefault(_room(name), set()).update(_room(m) for m in deps if _room(m) not in ("", _room(name)))
     assert _cycles(rooms) == [], "rooms that import each other, module by module"
 
@@ -172,7 +181,7 @@ def test_no_circle_between_rooms() -> None:
 def _reaching(rooms: set[str], above: set[str]) -> dict[str, list[str]]:
     """Module of ``rooms`` -> the modules of ``above`` it imports, TYPE_CHECKING imports counted."""
     found = {
-        name: sorted(m for m in TYPED_GRAPH[name] if _room(m) in above) for name in MODULES if _room(name) in rooms
+        name: sorted(m for m in typed_graph()[name] if _room(m) in above) for name in MODULES if _room(name) in rooms
     }
     return {k: v for k, v in found.items() if v}
 
@@ -208,7 +217,7 @@ def _store_core() -> set[str]:
         name = todo.pop()
         if name not in core:
             core.add(name)
-            todo.extend(m for m in GRAPH[name] if m in top)
+            todo.extend(m for m in graph()[name] if m in top)
     return core
 
 
@@ -223,7 +232,7 @@ def test_the_store_core_never_names_a_domain() -> None:
     naming = {
         (name, m)
         for name in core
-        for m in TYPED_GRAPH[name]
+        for m in typed_graph()[name]
         if m.startswith("dippouch.store.") and m.split(".")[2] in STORE_DOMAINS
     }
     assert naming - set(CORE_HOOKS) == set(), "the core names a domain: let the domain take the core's values"
@@ -243,7 +252,7 @@ def test_the_renderer_does_no_store_access() -> None:
 
 
 def test_core_never_imports_the_shell() -> None:
-    bad = {name: sorted(m for m in GRAPH[name] if not m.startswith("dippouch.core")) for name in CORE_MODULES}
+    bad = {name: sorted(m for m in graph()[name] if not m.startswith("dippouch.core")) for name in CORE_MODULES}
     assert {k: v for k, v in bad.items() if v} == {}
 
 
@@ -269,7 +278,7 @@ def test_only_the_store_imports_sqlalchemy_or_alembic() -> None:
 
 def test_rule_modules_are_loaded_one_way() -> None:
     """Only core.lookup.load_rule_modules loads the rule package; no other module imports it by name."""
-    importers = sorted(name for name, deps in GRAPH.items() if "dippouch.core.rules" in deps)
+    importers = sorted(name for name, deps in graph().items() if "dippouch.core.rules" in deps)
     assert importers == []
     by_name = sorted(
         name
@@ -286,7 +295,7 @@ def test_the_renderer_imports_no_rule_module() -> None:
     rules = {name for name in MODULES if name.startswith("dippouch.core.rules")}
     render = sorted(name for name in MODULES if name.startswith("dippouch.render"))
     assert render and rules
-    importers = {name: sorted(GRAPH[name] & rules) for name in render if GRAPH[name] & rules}
+    importers = {name: sorted(graph()[name] & rules) for name in render if graph()[name] & rules}
     assert importers == {}
     naming = sorted(name for name in render if "core.rules" in MODULES[name].read_text(encoding="utf-8"))
     assert naming == []
@@ -305,7 +314,7 @@ def test_the_rules_about_people_and_press_are_pure() -> None:
     pure = [n for n in MODULES if n.split(".")[:2] in (["dippouch", "people"], ["dippouch", "press"])]
     assert len(pure) >= 4
     shell = {
-        n: sorted(m for m in GRAPH[n] if not m.startswith(("dippouch.core", "dippouch.people", "dippouch.press")))
+        n: sorted(m for m in graph()[n] if not m.startswith(("dippouch.core", "dippouch.people", "dippouch.press")))
         for n in pure
     }
     assert {k: v for k, v in shell.items() if v} == {}
@@ -326,7 +335,7 @@ def test_the_letters_are_read_without_the_shell() -> None:
     shell = {
         n: sorted(
             m
-            for m in TYPED_GRAPH[n]
+            for m in typed_graph()[n]
             if not m.startswith(("dippouch.core", "dippouch.letters", "dippouch.game")) and m not in words
         )
         for n in letters

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.i18n import translations
+from sourcesupport import tree as parsed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_no_formatted_messages import OUTSIDE, _base_name, _message, error_classes
@@ -63,7 +64,7 @@ def _shown(rel: str, text: str) -> bool:
 def plain_refusals(src: Path = SRC, layers: tuple[str, ...] = LAYERS) -> list[tuple[str, int, str]]:
     """(file, line, text) of each error raised in ``layers`` with a plain text: a string in the call, or a
     module-level constant holding one (marked with ``N_`` or not)."""
-    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(src.rglob("*.py"))}
+    trees = {p: parsed(p) for p in sorted(src.rglob("*.py"))}
     # Every module's classes, for the error classes; only the layers' calls are read.
     errors = error_classes(trees) | OUTSIDE
     found: list[tuple[str, int, str]] = []

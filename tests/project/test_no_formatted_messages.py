@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from sourcesupport import tree as parsed
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 RECORDED = 0
@@ -116,7 +118,7 @@ def _message(call: ast.Call) -> ast.expr | None:
 
 def count(src: Path = SRC) -> Counter[str]:
     """Per file (relative to ``src``), the calls of an error class with a formatted message."""
-    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(src.rglob("*.py"))}
+    trees = {p: parsed(p) for p in sorted(src.rglob("*.py"))}
     errors = error_classes(trees) | OUTSIDE
     found: Counter[str] = Counter()
     for path, tree in trees.items():
@@ -177,7 +179,7 @@ def count_results(src: Path = SRC) -> Counter[str]:
         rel = path.relative_to(root).as_posix()
         if "migrations/" in rel or rel in AUTHORS_TOOLS or not (rel.startswith(LAYERS) or rel in LAYER_MODULES):
             continue
-        n = sum(1 for _ in _results_in(ast.parse(path.read_text(encoding="utf-8"))))
+        n = sum(1 for _ in _results_in(parsed(path)))
         if n:
             found[rel] += n
     return found

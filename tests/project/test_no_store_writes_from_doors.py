@@ -32,6 +32,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from sourcesupport import tree as parsed
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "dippouch"
 DOORS = ("web", "cli", "mail", "interop")
 
@@ -85,7 +87,7 @@ def store_writers() -> set[str]:
     members: set[str] = set()
     aliases: list[tuple[str, str]] = []
     for path in _store_modules():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 functions.setdefault(node.name, []).append(node)
@@ -129,7 +131,7 @@ def door_writes() -> list[str]:
     found = []
     for door in DOORS:
         for path in sorted((SRC / door).rglob("*.py")):
-            tree = ast.parse(path.read_text(), str(path))
+            tree = parsed(path)
             modules: set[str] = set()
             imported: set[str] = set()
             for node in ast.walk(tree):
@@ -161,7 +163,7 @@ def store_module_writers() -> set[tuple[str, str]]:
     """(module, function) of the store modules' writing functions (rule 3)."""
     defs: dict[tuple[str, str], ast.AST] = {}
     for path in _store_modules():
-        for node in ast.parse(path.read_text(), str(path)).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 defs[(_module_name(path), node.name)] = node
     writers = {key for key, node in defs.items() if _opens_a_write(node)}
@@ -182,7 +184,7 @@ def door_module_writes() -> list[str]:
     found = []
     for door in DOORS:
         for path in sorted((SRC / door).rglob("*.py")):
-            tree = ast.parse(path.read_text(), str(path))
+            tree = parsed(path)
             modules: dict[str, str] = {}
             names: dict[str, tuple[str, str]] = {}
             for node in ast.walk(tree):

@@ -16,6 +16,7 @@ from dippouch import settings
 from dippouch.core.errors import DippouchError
 from dippouch.game import GameError
 from dippouch.settings import MailServer, Settings, TestHooks, networks
+from sourcesupport import tree as parsed
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "dippouch"
@@ -93,7 +94,7 @@ def test_only_the_settings_module_reads_the_environment() -> None:
     for path in sorted(PACKAGE.rglob("*.py")):
         where = path.relative_to(PACKAGE).as_posix()
         allowed = READERS_ALLOWED.get(where, set())
-        for line, name in _environment_reads(ast.parse(path.read_text(encoding="utf-8"))):
+        for line, name in _environment_reads(parsed(path)):
             if allowed is None or (name is not None and name in allowed):
                 continue
             wrong.append(f"src/dippouch/{where}:{line} reads the environment ({name or 'which variable?'})")
@@ -151,7 +152,7 @@ def test_the_command_lines_options_are_listed_as_options() -> None:
     options = text[text.index("## Options of the command line") :].split("\n## ")[0]
     envvars = set()
     for path in (PACKAGE / "cli").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.keyword) and node.arg == "envvar" and isinstance(node.value, ast.Constant):
                 envvars.add(str(node.value.value))
     assert envvars and envvars == set(re.findall(r"`(DIPPOUCH_[A-Z0-9_]+)`", options))

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 import dippouch
 import dippouch.store
 from dippouch.store.models import Base, PhaseRow
+from sourcesupport import tree as parsed
 
 STORE_MODULES = sorted(
     m.name
@@ -152,7 +153,7 @@ def test_no_door_of_the_store_hands_out_a_row() -> None:
 def _imported(module: str) -> set[str]:
     """The modules (and names) a module's source imports, anywhere in it, ``if TYPE_CHECKING:`` included."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(SOURCES[module].read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(SOURCES[module])):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:

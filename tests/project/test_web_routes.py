@@ -29,6 +29,7 @@ from fastapi.routing import APIRoute
 import dippouch.web
 from dippouch.web.app import create_app, feature_routers
 from dippouch.web.http.deps import MadeJSON
+from sourcesupport import tree as parsed
 
 WEB = Path(dippouch.web.__file__).resolve().parent
 MODULES = sorted(p for p in WEB.rglob("*.py") if "answers" not in p.parts)
@@ -55,7 +56,7 @@ MODEL_TEMPLATES = {
 
 
 def _tree(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"))
+    return parsed(path)
 
 
 def _route_path(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
