@@ -24,7 +24,7 @@ from dippouch.store.press import messages as store_press
 from dippouch.store.repository import GameStore
 from dippouch.web.routes import gamebook
 from helpers import board
-from websupport import Site
+from websupport import ACCEPT, Site
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pdftotext") is None or shutil.which("pdfinfo") is None,
@@ -63,12 +63,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     return s
 
 
-def _book(site: Site, game: str, tmp_path: Path) -> tuple[int, list[str]]:
-    """The book's page count (pdfinfo) and each page's text (pdftotext)."""
-    r = site.browser().get(f"/games/{game}/book.pdf")
+def _book(site: Site, game: str, tmp_path: Path, lang: str = "en") -> tuple[int, list[str]]:
+    """The book's page count (pdfinfo) and each page's text (pdftotext), as a reader of ``lang`` gets it."""
+    r = site.browser().get(f"/games/{game}/book.pdf", headers={"Accept-Language": ACCEPT[lang]})
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == "application/pdf"
-    path = tmp_path / f"{game}.pdf"
+    path = tmp_path / f"{game}-{lang}.pdf"
     path.write_bytes(r.content)
     info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
@@ -93,6 +93,52 @@ def test_a_finished_games_book_has_every_phase_its_results_and_its_public_press(
     assert "To the world: England wants peace" in whole and "England to all" in whole
     # A letter stays a letter: this game's rules open only the public press at the end.
     assert "Between us" not in whole
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "de",
+            [
+                "Inhalt",
+                "3 Phasen gespielt, Frühjahr 1901 Bewegung bis Frühjahr 1902 Bewegung",
+                "1 veröffentlichter Brief der Presse",
+                "ended: Herbst 1901 Bewegung: Übersicht",
+                "2. Blatt (1 von 4)",
+                "Herbst 1901 Bewegung: Ergebnisse",
+                "Ergebnisse Frühjahr 1901 Bewegung, Spiel ended",
+                "F Brest H (kein Befehl erhalten)",
+                "England an alle",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Sommaire",
+                "3 phases jouées, de Printemps 1901 Mouvements à Printemps 1902 Mouvements",
+                "1 lettre de presse publiée",
+                "ended: Automne 1901 Mouvements: vue d’ensemble",
+                "2. Feuille (1 sur 4)",
+                "Automne 1901 Mouvements : résultats",
+                "Résultats Printemps 1901 Mouvements, partie ended",
+                "F Brest H (aucun ordre reçu)",
+                "England à tous",
+            ],
+        ),
+    ],
+)
+def test_the_book_is_in_its_readers_language(site: Site, tmp_path: Path, lang: str, words: list[str]) -> None:
+    """A German or French reader's book says its own words (the contents, the headings, the pages' titles), the
+    phases' names, the lines about the game, the results and the atlas's words in their language; the English
+    book is as ever (above): each language's book is made and kept on its own."""
+    _, text = _book(site, "ended", tmp_path, lang)
+    whole = "\n".join(text)
+    assert [said for said in words if said not in whole] == []
+    assert "Contents" not in whole and "results" not in whole and "Spring 1901" not in whole
+    assert "overview" not in whole and "no order received" not in whole and " to all" not in whole
+    _, english = _book(site, "ended", tmp_path)
+    assert "Contents" in english[0]
 
 
 def test_a_game_going_on_publishes_no_press(site: Site, tmp_path: Path) -> None:

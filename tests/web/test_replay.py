@@ -25,7 +25,7 @@ from dippouch.store.repository import GameStore
 from dippouch.web.http import jobs
 from dippouch.web.http.budget import WorkBudget
 from helpers import board
-from websupport import Site
+from websupport import ACCEPT, Site
 
 PROCESSED = 3
 
@@ -189,6 +189,25 @@ def test_the_animated_replay_has_a_frame_per_picture_and_is_made_once(
         assert made == [1]
     finally:
         site.app.state.budget = WorkBudget(float("inf"), 60.0)
+
+
+def test_the_animated_replays_maps_are_in_the_readers_language(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each frame's map says its words (its heading: the phase; its legend) in the reader's language, as its
+    caption does; each language's picture is made and kept on its own. The pictures are read as the renderer
+    draws them (the frames' SVG, not the rasterised GIF)."""
+    drawn: list[str] = []
+
+    def frames_drawn(frames: Any, picture: Any, fmt: str, captions: Any) -> bytes:
+        drawn.append(picture(frames[0]))
+        return b"GIF89a"
+
+    monkeypatch.setattr(jobs, "export_replay", frames_drawn)
+    for lang in ("de", "fr"):
+        r = site.browser().get("/games/demo/replay.gif", headers={"Accept-Language": ACCEPT[lang]})
+        assert r.status_code == 200, r.text
+    german, french = drawn
+    assert "Frühjahr 1901 Bewegung" in german and "Spring 1901" not in german
+    assert "Printemps 1901 Mouvements" in french and "Spring 1901" not in french
 
 
 def test_a_first_drawing_is_charged_to_the_addresss_work_budget(tmp_path: Path) -> None:

@@ -20,10 +20,12 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dippouch.core.messages import Msg, PhaseName, msg
+from dippouch.core.messages import Msg, PhaseName, msg, pmsg
 from dippouch.core.variant import Variant
+from dippouch.i18n import phase_words
 from dippouch.play.reports import stored_report
 from dippouch.press.rules import ANNOUNCEMENT
+from dippouch.saying import say
 from dippouch.store.db import Database
 from dippouch.store.press import messages as store_press
 from dippouch.store.records import StoredPhase
@@ -98,11 +100,13 @@ def book_key(game: str, plan: BookPlan, press: Sequence[store_press.Message]) ->
     )
 
 
-def _to(m: store_press.Message) -> str:
+def _to(m: store_press.Message, lang: str) -> str:
+    """Whom a letter was written to, in ``lang``: everyone (an announcement or the public channel), or the
+    powers it went to."""
     if m.kind == ANNOUNCEMENT:
-        return "all (announcement)"
+        return say(pmsg("game book", "all (announcement)"), lang)
     if m.kind == "public":
-        return "all"
+        return say(pmsg("game book", "all"), lang)
     return ", ".join(p for p in m.members if p != m.sender) or m.kind
 
 
@@ -115,6 +119,7 @@ def make_book(
     *,
     about: Sequence[str] = (),
     title: str | None = None,
+    lang: str = "en",
 ) -> bytes:
     """The book as PDF (:func:`book_of`), its results read from the store as each phase's pages are made."""
     from dippouch.store.variant_copy import variant_of
@@ -125,9 +130,10 @@ def make_book(
         plan,
         press,
         svg_of,
-        lambda phase_id: stored_report(db, name, phase_id=phase_id),
+        lambda phase_id: stored_report(db, name, phase_id=phase_id, lang=lang),
         about=about,
         title=title,
+        lang=lang,
     )
 
 
@@ -141,6 +147,7 @@ def book_of(
     *,
     about: Sequence[str] = (),
     title: str | None = None,
+    lang: str = "en",
 ) -> bytes:
     """The book as PDF: the pictures drawn by ``svg_of`` (the door's pictures of a phase, so the book shows
     what its pages show; None where no map can be drawn), each phase's results by ``results_of`` (its id ->
@@ -150,26 +157,28 @@ def book_of(
     A letter is printed with the phase it was written in; one written after the end, or in a phase that is not
     in the book, at the end. Each phase's picture is drawn and its results written when its pages are made, and
     let go once they are written (:func:`dippouch.render.gamebook.write_book`): a long game's book never holds
-    its maps all at once."""
+    its maps all at once.
+
+    The book's words are in ``lang``: its headings, the phases' names, the final board's caption; ``results_of``
+    and ``svg_of`` write theirs in it too, and ``about`` comes said in it."""
     from dippouch.render.gamebook import BookPhase, BookPress, book_pdf
 
     names = {p.phase for p in plan.phases}
     by_phase: dict[str, list[BookPress]] = {}
     rest: list[BookPress] = []
     for m in press:
-        letter = BookPress(m.sender, _to(m), m.text, m.sent_at.strftime("%Y-%m-%d %H:%M UTC"))
+        letter = BookPress(m.sender, _to(m, lang), m.text, m.sent_at.strftime("%Y-%m-%d %H:%M UTC"))
         (by_phase.setdefault(m.phase, []) if m.phase in names else rest).append(letter)
     phases = [
         BookPhase(
-            p.phase,
+            phase_words(p.phase, lang),
             functools.partial(svg_of, p),
             functools.partial(results_of, p.phase_id),
             tuple(by_phase.pop(p.phase, [])),  # a phase's name once: a rollback's replay has the same name
         )
         for p in plan.phases
     ]
-    # The book is written in English (its headings are): its final caption too.
-    final = (str(plan.final[0]), functools.partial(svg_of, plan.final[1])) if plan.final is not None else None
+    final = (say(plan.final[0], lang), functools.partial(svg_of, plan.final[1])) if plan.final is not None else None
     return book_pdf(
         title or name,
         [f"{variant.title}", *about],
@@ -177,4 +186,5 @@ def book_of(
         final=final,
         after_end=rest,
         variant=variant,
+        lang=lang,
     )

@@ -94,9 +94,12 @@ class ReplayExports:
         self._making: dict[tuple[object, ...], threading.Lock] = {}
 
     @staticmethod
-    def key(game: str, frames: Sequence[Frame], fmt: str, captions: Sequence[str]) -> tuple[object, ...]:
-        """The picture's key: its frames and their captions as said (a picture for each language)."""
-        return (game, fmt, tuple((f.phase_id, f.view) for f in frames), tuple(captions))
+    def key(
+        game: str, frames: Sequence[Frame], fmt: str, captions: Sequence[str], lang: str = "en"
+    ) -> tuple[object, ...]:
+        """The picture's key: its frames, their captions as said and the language of their maps' words (a
+        picture for each language)."""
+        return (game, fmt, tuple((f.phase_id, f.view) for f in frames), tuple(captions), lang)
 
     def cached(self, key: tuple[object, ...]) -> bytes | None:
         """The picture made before under ``key`` (cheap: nothing is drawn)."""

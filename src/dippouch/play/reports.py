@@ -23,10 +23,12 @@ def stored_report(
     *,
     full: bool = True,
     sight: Iterable[str] | None = None,
+    lang: str | None = None,
 ) -> str:
     """A phase's report (the latest by default): full names, or abbreviations if not ``full``. ``sight``: the
     powers whose reader it is for; in a fog-of-war game still running it tells only what they saw
-    (:func:`dippouch.render.fog.fog_record`; a reader of no power, nothing of the board)."""
+    (:func:`dippouch.render.fog.fog_record`; a reader of no power, nothing of the board). Its words in ``lang``,
+    by default the game's language (:func:`dippouch.report.phase_report`)."""
     # With the submissions: a report names the lines a power sent that were not accepted (never the others).
     rec = phase_record(db, name, phase, phase_id)
     v = variant_of(db, name)
@@ -34,7 +36,7 @@ def stored_report(
         from dippouch.render.fog import fog_record  # the renderer is imported only when a fog asks for it
 
         rec = fog_record(v, rec, sight)
-    return phase_report(v, rec, full=full)
+    return phase_report(v, rec, full=full, lang=lang)
 
 
 def phase_map_file(db: Database, game: str, phase_id: int, fmt: str) -> tuple[str, str, bytes]:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 from xml.sax.saxutils import escape
 
+from dippouch.i18n import translations
 from dippouch.render.atlas import Box, Window, overview, page_size, sheet_window, sheets_for, whole_drawing
 from dippouch.render.output import _PX_PER_MM, PAGE_SIZES, _cairosvg, _page, _wrap
 from dippouch.render.pdfjoin import PdfJoin
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
     from dippouch.core.variant import Variant
 
 __all__ = ["PRIMED", "BookPhase", "BookPress", "book_pdf", "write_book"]
+
+I18N_DOMAIN = "games"
+"""The catalogue of the book's own words (its headings and pages' titles), said in the book's language."""
 
 
 @dataclass(frozen=True)
@@ -132,10 +136,14 @@ def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[str]:
     return pages
 
 
-def _press_lines(press: Sequence[BookPress]) -> list[str]:
+def _press_lines(press: Sequence[BookPress], lang: str = "en") -> list[str]:
     out: list[str] = []
     for m in press:
-        out.append(f"{m.sender} to {m.to}" + (f" ({m.when})" if m.when else "") + ":")
+        heading = str(translations(lang).pgettext("game book", "%(sender)s to %(to)s")) % {
+            "sender": m.sender,
+            "to": m.to,
+        }
+        out.append(heading + (f" ({m.when})" if m.when else "") + ":")
         out.extend("  " + line for line in (m.text.splitlines() or [""]))
         out.append("")
     return out
@@ -151,14 +159,16 @@ class _MapPage:
     marks: str = ""
 
 
-def _map_pages(variant: Variant | None, svg: str, title: str, paper: str) -> list[_MapPage]:
+def _map_pages(variant: Variant | None, svg: str, title: str, paper: str, lang: str = "en") -> list[_MapPage]:
     """The map's pages as :func:`dippouch.render.atlas.atlas_layout` lays them out (without a variant, the
-    whole map on one page, as :func:`dippouch.render.atlas.map_page`), each a window onto the drawing."""
+    whole map on one page, as :func:`dippouch.render.atlas.map_page`), each a window onto the drawing; the
+    atlas's own words in ``lang``."""
     sheets = sheets_for(variant, svg, paper) if variant is not None else []
-    top = overview(svg, title + (": overview" if sheets else ""), paper, sheets)
+    named = title + (": " + str(translations(lang).pgettext("map atlas", "overview")) if sheets else "")
+    top = overview(svg, named, paper, sheets, lang)
     pages = [_MapPage(top.window, top.drawing, top.marks)]
     for i, sh in enumerate(sheets):
-        pages.append(_MapPage(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.name}", paper), svg))
+        pages.append(_MapPage(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.said(lang)}", paper), svg))
     return pages
 
 
@@ -409,15 +419,19 @@ def write_book(
     after_end: Sequence[BookPress] = (),
     variant: Variant | None = None,
     paper: str = "a4",
+    lang: str = "en",
 ) -> int:
     """Writes the game book to ``out`` as one PDF, phase by phase; returns its page count. A title page
     (``title``, the lines of ``about``, the contents with page numbers), then for each phase its map pages
     (with ``variant``, its atlas) and its text pages (the results, then "Press" and the phase's letters), then
-    ``final`` (a caption and the board's SVG) and the press written after the end (``after_end``).
+    ``final`` (a caption and the board's SVG) and the press written after the end (``after_end``). The book's
+    own words (its headings, its pages' titles) in ``lang``; what it is given (the phases' names, their
+    results, the about lines) it prints as given, said in that language by the caller.
 
     So a phase on a board that reads whole on one page, with results and press that fit one page, takes two
     pages: a book of N such phases and a final board has 2N + 2 pages."""
     page_size(paper)
+    words = translations(lang)  # the book's own words, told apart from the site's by their context
     book = PdfJoin(out)
     contents: list[tuple[str, int]] = []  # each part's name and where it starts after the title pages
     at = 0
@@ -429,25 +443,33 @@ def write_book(
 
     for ph in phases:
         svg = _made(ph.svg)
-        maps = _map_pages(variant, svg, f"{title}: {ph.name}", paper) if svg is not None else []
+        maps = _map_pages(variant, svg, f"{title}: {ph.name}", paper, lang) if svg is not None else []
         results = ph.results() if callable(ph.results) else ph.results
         lines = results.splitlines()
         if ph.press:
-            lines += ["", "Press", "-----", "", *_press_lines(ph.press)]
-        add(ph.name, [*maps, *_text_pages(f"{title}: {ph.name}: results", lines, paper)])
+            lines += ["", *_heading(str(words.pgettext("game book", "Press"))), *_press_lines(ph.press, lang)]
+        results_title = str(words.pgettext("game book", "%(title)s: %(phase)s: results")) % {
+            "title": title,
+            "phase": ph.name,
+        }
+        add(ph.name, [*maps, *_text_pages(results_title, lines, paper)])
         del svg, maps
     caption, board = final if final is not None else ("", None)
     drawn = _made(board)
     if drawn is not None:
-        add(caption, _map_pages(variant, drawn, f"{title}: {caption}", paper))
+        add(caption, _map_pages(variant, drawn, f"{title}: {caption}", paper, lang))
     del drawn
     if after_end:
-        add("Press after the end", _text_pages(f"{title}: press", _press_lines(after_end), paper))
+        press_title = str(words.pgettext("game book", "%(title)s: press")) % {"title": title}
+        add(
+            str(words.pgettext("game book", "Press after the end")),
+            _text_pages(press_title, _press_lines(after_end, lang), paper),
+        )
     body = list(book.pages)
 
     def cover(first: int) -> list[str]:
         listed = [f"{name:<52} {first + start:>4}" for name, start in contents]
-        return _text_pages(title, [*about, "", "Contents", "--------", "", *listed], paper)
+        return _text_pages(title, [*about, "", *_heading(str(words.pgettext("game book", "Contents"))), *listed], paper)
 
     pages = cover(2)
     if len(pages) > 1:  # a long game's contents run on: the page numbers move with them
@@ -466,8 +488,14 @@ def book_pdf(
     after_end: Sequence[BookPress] = (),
     variant: Variant | None = None,
     paper: str = "a4",
+    lang: str = "en",
 ) -> bytes:
     """The game book (:func:`write_book`) as bytes."""
     out = io.BytesIO()
-    write_book(out, title, about, phases, final=final, after_end=after_end, variant=variant, paper=paper)
+    write_book(out, title, about, phases, final=final, after_end=after_end, variant=variant, paper=paper, lang=lang)
     return out.getvalue()
+
+
+def _heading(word: str) -> list[str]:
+    """A heading of the text pages, underlined to its length, and the blank line under it."""
+    return [word, "-" * len(word), ""]

@@ -33,9 +33,9 @@ Pictures = Mapping[tuple[int, str], Mapping[str, Any]]
 (:func:`dippouch.web.views.games.phase_map_record`)."""
 
 
-def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> str:
+def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str, lang: str) -> str:
     after, orders = view_drawn(view)
-    svg = phase_drawing(variant, pictures[(phase_id, view)], after=after, orders=orders)
+    svg = phase_drawing(variant, pictures[(phase_id, view)], after=after, orders=orders, lang=lang)
     if svg is None:
         raise WebNotFound(
             msg("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
@@ -44,12 +44,12 @@ def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> 
 
 
 def animated_replay(
-    variant: Variant, frames: Sequence[Frame], pictures: Pictures, fmt: str, captions: Sequence[str]
+    variant: Variant, frames: Sequence[Frame], pictures: Pictures, fmt: str, captions: Sequence[str], lang: str
 ) -> bytes:
     """The replay as one animated picture in ``fmt`` (:func:`dippouch.play.replays.export_replay`), its frames
-    under ``captions`` (said in the asker's language)."""
+    under ``captions`` and their maps' words in the asker's language ``lang``."""
     try:
-        return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view), fmt, captions)
+        return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view, lang), fmt, captions)
     except ImportError as e:  # cairosvg or the Cairo library is not installed
         raise WebNotFound(msg("animated replays need the map renderer: %(reason)s", reason=str(e))) from None
 
@@ -62,18 +62,21 @@ def book_pdf(
     records: Mapping[int, Mapping[str, Any]],
     pictures: Pictures | None,
     about: Sequence[str],
+    lang: str,
 ) -> bytes:
     """The game book (:func:`dippouch.play.gamebook.book_of`): each phase's results written from ``records`` (its
     id -> the phase as the store records it, with the versions sent: the report names the lines not accepted),
-    its maps drawn from ``pictures`` (None: no map can be drawn for the variant)."""
+    its maps drawn from ``pictures`` (None: no map can be drawn for the variant); its words, the results' and
+    the maps' in ``lang`` (the asker's language: ``about`` comes said in it)."""
 
     def svg_of(page: BookPage) -> str | None:
-        return None if pictures is None else _picture(variant, pictures, page.phase_id, page.view)
+        return None if pictures is None else _picture(variant, pictures, page.phase_id, page.view, lang)
+
+    def results_of(phase_id: int) -> str:
+        return phase_report(variant, records[phase_id], lang=lang)
 
     try:
-        return book_of(
-            variant, name, plan, press, svg_of, lambda phase_id: phase_report(variant, records[phase_id]), about=about
-        )
+        return book_of(variant, name, plan, press, svg_of, results_of, about=about, lang=lang)
     except ImportError as e:  # cairosvg or the Cairo library is not installed
         raise WebNotFound(msg("game books need the map renderer: %(reason)s", reason=str(e))) from None
 

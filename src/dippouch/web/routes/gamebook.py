@@ -7,9 +7,10 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.requests import Request
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import PhaseName, msg, nmsg
 from dippouch.play.gamebook import BookPlan, book_key, book_plan, published_press
 from dippouch.play.replays import ReplayExports
+from dippouch.saying import say
 from dippouch.store.history import phase_record
 from dippouch.store.press import messages as store_press
 from dippouch.web.http.budget import BOOK_PAGE
@@ -19,6 +20,7 @@ from dippouch.web.http.deps import (
     budget_of,
     game_file,
     game_url,
+    language,
     made_once,
     pool_of,
 )
@@ -45,8 +47,9 @@ def game_book(request: Request, name: ClearGame, web: WebDep, viewer: ViewerDep)
     shows every phase."""
     plan = book_plan(web.access.phases(name))
     press = published_press(web.read, name)
+    lang = language(request)
     books = web.kept(__name__, ReplayExports)  # a store of made bytes by key, as the replay's exports are kept
-    key = book_key(name, plan, press)
+    key = (*book_key(name, plan, press), lang)  # a book for each language it is read in
     maps = len(plan.phases) + (plan.final is not None)
     estimate = maps * BOOK_PAGE
     longest = budget_of(request).longest
@@ -61,15 +64,23 @@ def game_book(request: Request, name: ClearGame, web: WebDep, viewer: ViewerDep)
                 page=f"{game_url(name)}/replay",
             )
         )
-    data = made_once(request, books, key, lambda: _made(request, web, name, viewer, plan, press), estimate=estimate)
+    data = made_once(
+        request, books, key, lambda: _made(request, web, name, viewer, plan, press, lang), estimate=estimate
+    )
     return game_file(data, "application/pdf", name, "-book.pdf", max_age=60)  # a phase processed changes it
 
 
 def _made(
-    request: Request, web: Web, name: str, viewer: Viewer, plan: BookPlan, press: list[store_press.Message]
+    request: Request,
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    plan: BookPlan,
+    press: list[store_press.Message],
+    lang: str,
 ) -> bytes:
     """The book's phases read here (the pictures as the renderer reads them, the records the results are written
-    from), the book made in the work pool's drawing processes."""
+    from), the book made in the work pool's drawing processes, in the reader's language ``lang``."""
     variant = web.variant_of(name)
     pages = [*plan.phases, *([plan.final[1]] if plan.final is not None else [])]
     pictures = (
@@ -79,11 +90,21 @@ def _made(
     )
     records = {p.phase_id: phase_record(web.read, name, phase_id=p.phase_id) for p in plan.phases}
     n = len(plan.phases)
-    about = [
-        f"{n} phase{'s' if n != 1 else ''} played"
-        + (f", {plan.phases[0].phase} to {plan.phases[-1].phase}" if n else ""),
-        f"{len(press)} published letter{'s' if len(press) != 1 else ''} of the press"
+    played = (
+        nmsg(
+            "%(num)d phase played, %(first)s to %(last)s",
+            "%(num)d phases played, %(first)s to %(last)s",
+            n,
+            first=PhaseName(plan.phases[0].phase),
+            last=PhaseName(plan.phases[-1].phase),
+        )
+        if n
+        else msg("No phase played yet")
+    )
+    letters = (
+        nmsg("%(num)d published letter of the press", "%(num)d published letters of the press", len(press))
         if press
-        else "No press published (a game's press is published as its rules say, once it is over)",
-    ]
-    return pool_of(request).call("draw", book_pdf, variant, name, plan, press, records, pictures, about)
+        else msg("No press published (a game's press is published as its rules say, once it is over)")
+    )
+    about = [say(played, lang), say(letters, lang)]
+    return pool_of(request).call("draw", book_pdf, variant, name, plan, press, records, pictures, about, lang)

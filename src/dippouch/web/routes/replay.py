@@ -117,9 +117,10 @@ def replay_animation(request: Request, name: ClearGame, fmt: str, web: WebDep, v
     if not map_available(web.variant_of(name)):
         raise WebNotFound(NO_MAP)
     frames = _frames(web, name)
-    captions = [say(f.caption, language(request)) for f in frames]
+    lang = language(request)
+    captions = [say(f.caption, lang) for f in frames]
     exports = web.kept(__name__, ReplayExports)
-    key = ReplayExports.key(name, frames, fmt, captions)
+    key = ReplayExports.key(name, frames, fmt, captions, lang)
     estimate = len(frames) * FRAME[fmt]
     longest = budget_of(request).longest
     if estimate > longest and exports.cached(key) is None:
@@ -134,17 +135,29 @@ def replay_animation(request: Request, name: ClearGame, fmt: str, web: WebDep, v
             )
         )
     data = made_once(
-        request, exports, key, lambda: _drawn(request, web, name, viewer, frames, captions, fmt), estimate=estimate
+        request,
+        exports,
+        key,
+        lambda: _drawn(request, web, name, viewer, frames, captions, fmt, lang),
+        estimate=estimate,
     )
     return game_file(data, FORMATS[fmt], name, f"-replay.{fmt}", max_age=60)  # a phase processed changes it
 
 
 def _drawn(
-    request: Request, web: Web, name: str, viewer: Viewer, frames: list[Frame], captions: list[str], fmt: str
+    request: Request,
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    frames: list[Frame],
+    captions: list[str],
+    fmt: str,
+    lang: str,
 ) -> bytes:
     """The frames' phases read here, drawn and put together in the work pool's drawing processes."""
     pictures = {(f.phase_id, f.view): games.phase_map_record(web, name, f.phase_id, f.view, viewer) for f in frames}
-    return pool_of(request).call("draw", animated_replay, web.variant_of(name), frames, pictures, fmt, captions)
+    variant = web.variant_of(name)
+    return pool_of(request).call("draw", animated_replay, variant, frames, pictures, fmt, captions, lang)
 
 
 # ---- the coach (dippouch.play.coach): its analysis beside the replay, and hints -------------------------------

@@ -103,12 +103,13 @@ def _phase_drawing(
 
 
 def phase_drawing(
-    variant: Variant, record: Mapping[str, Any], *, after: bool = False, orders: bool = True
+    variant: Variant, record: Mapping[str, Any], *, after: bool = False, orders: bool = True, lang: str = "en"
 ) -> str | None:
     """:meth:`MapCache.phase_svg`'s picture, drawn here and not kept: for a drawing made in the work pool's
-    processes (a replay's frames, a game book's maps: :mod:`dippouch.web.http.jobs`)."""
+    processes (a replay's frames, a game book's maps: :mod:`dippouch.web.http.jobs`); its words (the heading,
+    the legend) in ``lang``."""
     rec, show = _drawn(record, orders)
-    return _draw(lambda: _phase_drawing(variant, rec, after, show, None))
+    return _draw(lambda: _phase_drawing(variant, rec, after, show, None, lang))
 
 
 def pdf_of(svg: str, variant: Variant | None = None, lang: str = "en") -> bytes | None:
