@@ -22,6 +22,7 @@ from dippouch.store import submissions as store_submissions
 from dippouch.store import votes as store_votes
 from dippouch.store.press import messages as store_press
 from dippouch.store.repository import GameStore
+from dippouch.web.http.budget import WorkBudget
 from dippouch.web.routes import gamebook
 from helpers import board
 from websupport import ACCEPT, Site
@@ -60,6 +61,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     s.web.touched("ended")
     s.new_game("hidden", visibility="private")
     store_processing.process(store, "hidden", now=s.clock(), force=True)
+    # Every test here asks from one address, for books in three languages: more drawing than an address's work
+    # budget allows a minute (what a first drawing is charged is tests/web/test_replay.py's).
+    s.app.state.budget = WorkBudget(float("inf"), 60.0)
     return s
 
 

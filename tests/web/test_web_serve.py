@@ -6,6 +6,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -65,6 +66,12 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
             r = c.get(link.group(1).replace("localhost", "127.0.0.1"), headers=opened, follow_redirects=True)
             assert r.status_code == 200 and "New game" in r.text
         assert (tmp_path / "served.db").exists()
+        # The key is named by what made it, a program's name the same in every language (the label is shown
+        # as written wherever the key is named, to readers of any language).
+        with sqlite3.connect(tmp_path / "served.db") as db:
+            assert db.execute("SELECT label FROM access_keys WHERE role = 'coordinator'").fetchall() == [
+                ("dippouch serve",)
+            ]
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)

@@ -127,7 +127,9 @@ def serve(
     if new_key or access.coordinator_key_count() == 0:
         from dippouch.play.games import coordinator_key
 
-        _, secret = coordinator_key(store, None, label="made by dippouch serve", now=datetime.now(UTC))
+        # Labelled by the program's name, the same in every language: the label is shown as written wherever the
+        # key is named (the desk, the record of sealed orders opened), to readers of any language.
+        _, secret = coordinator_key(store, None, label="dippouch serve", now=datetime.now(UTC))
         why = "As asked" if new_key else "No coordinator key existed"
         link = site.link(f"/k/{secret}")
         if sys.stdout.isatty():
