@@ -80,6 +80,7 @@ __all__ = [
     "WriterDep",
     "after_sign_in",
     "answers",
+    "api_language",
     "asker",
     "budget_of",
     "can_charge",
@@ -87,6 +88,7 @@ __all__ = [
     "charged_job",
     "forget_next",
     "game_url",
+    "known_language",
     "language",
     "local_page",
     "made_once",
@@ -324,7 +326,12 @@ def language(request: Request) -> str:
 def api_language(request: Request) -> str:
     """The language the JSON API answers in: English, the language programs read, unless the caller asks for
     another (``?lang=de``: a page's script, as press.js sends a message)."""
-    asked = request.query_params.get("lang", "")
+    return known_language(request.query_params.get("lang", ""))
+
+
+def known_language(asked: str) -> str:
+    """``asked`` if the site speaks it, else English: what a route declaring its own ``lang`` parameter (to
+    document it) answers in, as :func:`api_language` reads it."""
     return asked if asked in LANGUAGES else DEFAULT
 
 

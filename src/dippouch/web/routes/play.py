@@ -14,7 +14,6 @@ from starlette.requests import Request
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 from dippouch.game import TYPED
-from dippouch.i18n import LANGUAGES
 from dippouch.play.votes import Decided, describe
 from dippouch.saying import say
 from dippouch.store.bots import practice_game
@@ -28,6 +27,7 @@ from dippouch.web.http.deps import (
     answers,
     charged_job,
     game_url,
+    known_language,
     language,
     layer_words,
     metered,
@@ -231,7 +231,7 @@ def api_check(
     """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
-    lang = lang if lang in LANGUAGES else "en"
+    lang = known_language(lang)
     _, power, _ = web.require_seat(seat.game, seat.power, viewer)
     _, v, pos, _, _ = web.open_phase_position(seat.game)
     pos = player_page.checked_position(web, seat.game, v, pos, power)  # a fog player's sight only
@@ -255,7 +255,7 @@ def api_submit(
 ) -> Receipt:
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
-    lang = lang if lang in LANGUAGES else "en"
+    lang = known_language(lang)
     return metered(request, lambda: player_page.submit(web, seat, body.text, body.ready, phase=body.phase, lang=lang))
 
 

@@ -26,6 +26,7 @@ from dippouch.web.http.deps import (
     charged_job,
     game_file,
     game_url,
+    known_language,
     language,
     made_once,
     pool_of,
@@ -229,7 +230,7 @@ def api_coach(name: ClearGame, web: WebDep, lang: str = LANG) -> CoachView:
     """What the search bot, as a coach, says about a game once it is over (or a practice game at any time): each
     analysed movement phase with the bot's orders and the played ones and the centres each expected, and the
     game's turning points (swings, stabs, lost chances). Nothing while a game of people runs."""
-    return _coach(web, name, _replay(web, name), lang)
+    return _coach(web, name, _replay(web, name), known_language(lang))
 
 
 @router.get("/api/games/{name}/powers/{power}/hint", **answers(HintView))
