@@ -166,6 +166,18 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     v_errors = _errors(visitor)
     visitor.goto(f"{base}/games/e2e")
     assert visitor.locator("pre.report").count() == 1
+    # The countdown (days left: it shows minutes) is written when what it shows changes, not at every second's
+    # tick: a phone keeping the page open does no work for a text that stays the same.
+    writes = visitor.evaluate(
+        """() => new Promise(done => {
+          const clock = document.querySelector('.countdown'), seen = [clock.textContent];
+          let writes = 0;
+          new MutationObserver(() => { writes += 1; seen.push(clock.textContent); })
+            .observe(clock, {childList: true, characterData: true, subtree: true});
+          setTimeout(() => done({writes, changes: new Set(seen).size - 1, text: clock.textContent}), 2300);
+        })"""
+    )
+    assert "left" in writes["text"] and writes["writes"] == writes["changes"] <= 1, writes
     # On a phone: the phase and its countdown first, then the map, then the board, the report, links, history.
     tops = [
         visitor.locator(sel).first.bounding_box()["y"]

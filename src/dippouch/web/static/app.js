@@ -49,7 +49,12 @@
 
   var clocks = document.querySelectorAll("[data-deadline]");
   function tick() {
-    clocks.forEach(function (c) { c.textContent = left(new Date(c.getAttribute("data-deadline")) - new Date()); });
+    // Written only when what it shows changes (a minute, or a second in the last hour): a text set to itself
+    // is still a change to the page, laid out and painted again every second.
+    clocks.forEach(function (c) {
+      var text = left(new Date(c.getAttribute("data-deadline")) - new Date());
+      if (c.textContent !== text) c.textContent = text;
+    });
   }
   if (clocks.length) { tick(); setInterval(tick, 1000); }
 
