@@ -20,7 +20,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import civil_disorder_streak, powers_to_act
 from dippouch.store.db import Database
 from dippouch.store.domains import holds
-from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.models import GameRow, PhaseRow, PlayerRow
 from dippouch.store.rows import game_settings, phase_position
 from dippouch.store.standing import standing_versions
 
@@ -35,12 +35,36 @@ def powers_in_civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
     return {p for p, n in missed_streaks(s, g, v).items() if n >= limit}
 
 
-def missed_streaks(s: Session, g: GameRow, v: Variant, phases: Sequence[Any] | None = None) -> dict[str, int]:
+_CURRENT_PLAYERS = (
+    sa.select(PlayerRow.power, PlayerRow.name, PlayerRow.assigned_at)
+    .where(PlayerRow.game_id == sa.bindparam("game_id"), PlayerRow.replaced_at.is_(None))
+    .order_by(PlayerRow.id)
+)
+
+
+def current_players(s: Session, g: GameRow) -> list[tuple[str, str, datetime]]:
+    """(power, name, when they took the seat) of each seat's current player: from the game's players where the
+    session has them already, else by one narrow read that makes no row objects (every status reads this, a
+    game page after each change among them: loading the players as rows was a tenth of the page's reads)."""
+    if "players" not in sa.inspect(g).unloaded:
+        return [(r.power, r.name, r.assigned_at) for r in g.players if r.replaced_at is None]
+    return [(str(r[0]), str(r[1]), r[2]) for r in s.connection().execute(_CURRENT_PLAYERS, {"game_id": g.id})]
+
+
+def missed_streaks(
+    s: Session,
+    g: GameRow,
+    v: Variant,
+    phases: Sequence[Any] | None = None,
+    players: Sequence[tuple[str, str, datetime]] | None = None,
+) -> dict[str, int]:
     """Power -> movement phases missed in a row since its current player took over. ``phases``: the game's
     processed movement phases in order (anything with their ``processed_at`` and ``missed``), when the caller
-    has read them with its own (the game page reads every phase already), else read here."""
+    has read them with its own (the game page reads every phase already), else read here; ``players``: the
+    current players (:func:`current_players`), when the caller has read them."""
+    seated = current_players(s, g) if players is None else players
     if phases is not None:
-        return _streaks(g, v, phases)
+        return _streaks(seated, v, phases)
     # Only the columns the streak needs: every status (a game page after each change) reads this, and
     # a long game's positions, orders and results are most of its phases' bytes.
     q = (
@@ -53,13 +77,13 @@ def missed_streaks(s: Session, g: GameRow, v: Variant, phases: Sequence[Any] | N
         )
         .order_by(PhaseRow.seq)
     )
-    return _streaks(g, v, list(s.scalars(q)))
+    return _streaks(seated, v, list(s.scalars(q)))
 
 
-def _streaks(g: GameRow, v: Variant, phases: Sequence[Any]) -> dict[str, int]:
+def _streaks(players: Sequence[tuple[str, str, datetime]], v: Variant, phases: Sequence[Any]) -> dict[str, int]:
     out = {}
     for power in v.power_names:
-        since = max((r.assigned_at for r in g.players if r.power == power and r.replaced_at is None), default=None)
+        since = max((at for p, _, at in players if p == power), default=None)
         relevant = [p for p in phases if since is None or (p.processed_at is not None and p.processed_at > since)]
         out[power] = civil_disorder_streak(power in (p.missed or []) for p in relevant)
     return out

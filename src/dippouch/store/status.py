@@ -21,7 +21,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import Ending, GameSettings, LineCheck, as_utc, position_from_data, powers_to_act, unordered
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
-from dippouch.store.readiness import missed_streaks, phase_due
+from dippouch.store.readiness import current_players, missed_streaks, phase_due
 from dippouch.store.rows import active_phases, current_phase, game_row, game_settings, game_variant, phase_position
 from dippouch.store.standing import standing_versions
 from dippouch.store.variant_copy import variant_drift
@@ -122,10 +122,11 @@ def status_in(
         pos = phase_position(db, v, ph)
         must = powers_to_act(v, pos)
         latest = standing_versions(ph, on_time_only=False)
-    streaks = missed_streaks(s, g, v, movement)
+    seated = current_players(s, g)
+    streaks = missed_streaks(s, g, v, movement, seated)
     cd = {p for p, n in streaks.items() if settings.missed_limit > 0 and n >= settings.missed_limit}
     votes = current_votes(s, g)
-    players = {r.power: r.name for r in g.players if r.replaced_at is None}
+    players = {power: name for power, name, _ in seated}
     rows = []
     for p in v.power_names:
         sub = latest.get(p)
