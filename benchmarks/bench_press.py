@@ -219,6 +219,9 @@ def main() -> None:
     )
     ap.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     ap.add_argument("--servers", type=int, default=1, help="web processes on the database (clients spread over them)")
+    ap.add_argument(
+        "--start-timeout", type=float, default=60.0, help="seconds a web process may take to start (a busy machine)"
+    )
     ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
     args = ap.parse_args()
     admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
@@ -226,7 +229,7 @@ def main() -> None:
         ap.error("needs a PostgreSQL server: --postgres URL or DIPPOUCH_TEST_POSTGRES_URL (source scripts/postgres)")
     with fresh_database(args.db, admin) as url, tempfile.TemporaryDirectory() as d:
         seats, reader, channel = setup(url, args.clients, args.fill)
-        servers = [start_web(url, Path(d) / f"web{i}.log") for i in range(args.servers)]
+        servers = [start_web(url, Path(d) / f"web{i}.log", args.start_timeout) for i in range(args.servers)]
         port = servers[0][1]
         try:
             lat: list[float] = []

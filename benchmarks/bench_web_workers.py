@@ -306,7 +306,9 @@ def start_web(url: str, log: Path, wait: float = 60.0) -> tuple[subprocess.Popen
                 raise SystemExit(f"the web server exited: {log.read_text()[-2000:]}") from None
             time.sleep(0.2)
     proc.terminate()
-    raise SystemExit(f"the web server did not start in {wait:g} s (--start-timeout)")
+    proc.wait(timeout=30)
+    said = log.read_text(errors="replace")[-2000:] or "(nothing)"
+    raise SystemExit(f"the web server did not start in {wait:g} s (--start-timeout); its log:\n{said}")
 
 
 def phase_counts(url: str) -> tuple[int, int]:

@@ -26,6 +26,10 @@ def test_bench_press_prints_send_and_read_figures() -> None:
             "0",
             "--runs",
             "2",
+            # A web process's start took over the default 60 s in a CI run beside the browser tests (the
+            # machine loaded three times over); a smoke test waits as long as it must.
+            "--start-timeout",
+            "300",
         ],
         capture_output=True,
         text=True,
