@@ -90,13 +90,15 @@ def published_press(db: Database, name: str) -> list[store_press.Message]:
         out += got
 
 
-def book_key(game: str, plan: BookPlan, press: Sequence[store_press.Message]) -> tuple[object, ...]:
-    """What the book is made of: a phase processed or rolled back, or a letter published, makes another."""
+def book_key(game: str, plan: BookPlan, press: Sequence[store_press.Message], lang: str = "en") -> tuple[object, ...]:
+    """What the book is made of: a phase processed or rolled back, or a letter published, makes another; each
+    language it is read in has its own."""
     return (
         "book",
         game,
         plan,
         tuple((m.id, m.sender, m.kind, m.members) for m in press),
+        lang,
     )
 
 

@@ -43,8 +43,10 @@ __all__ = [
     "atlas_pages",
     "map_page",
     "overview",
+    "overview_title",
     "page_size",
     "print_check",
+    "sheet_title",
     "sheet_window",
     "sheets_for",
     "smallest_name_pt",
@@ -399,13 +401,20 @@ def atlas_layout(variant: Variant, svg: str, title: str, paper: str = "a4", lang
     """The overview page (its own drawing: small names left off, the sheets outlined) then a window per
     sheet (:func:`sheets_for`); one page where the map reads whole. The pages' own words in ``lang``."""
     sheets = sheets_for(variant, svg, paper)
-    first = title
-    if sheets:
-        first += ": " + str(translations(lang).pgettext("map atlas", "overview"))
-    pages: list[str | Window] = [map_page(svg, first, paper, sheets, lang)]
+    pages: list[str | Window] = [map_page(svg, overview_title(title, sheets, lang), paper, sheets, lang)]
     for i, sh in enumerate(sheets):
-        pages.append(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.said(lang)}", paper))
+        pages.append(sheet_window(svg, sh, sheet_title(title, i, sh, lang), paper))
     return pages
+
+
+def overview_title(title: str, sheets: Sequence[Sheet], lang: str = "en") -> str:
+    """The overview page's title: ``title``, named the overview in ``lang`` where sheets follow it."""
+    return title + (": " + str(translations(lang).pgettext("map atlas", "overview")) if sheets else "")
+
+
+def sheet_title(title: str, index: int, sheet: Sheet, lang: str = "en") -> str:
+    """The title of the page of ``sheet``, the atlas's ``index``-th (from 0; the overview is page 1)."""
+    return f"{title}: {index + 2}. {sheet.said(lang)}"
 
 
 def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:

@@ -35,7 +35,17 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from xml.sax.saxutils import escape
 
 from dippouch.i18n import translations
-from dippouch.render.atlas import Box, Window, overview, page_size, sheet_window, sheets_for, whole_drawing
+from dippouch.render.atlas import (
+    Box,
+    Window,
+    overview,
+    overview_title,
+    page_size,
+    sheet_title,
+    sheet_window,
+    sheets_for,
+    whole_drawing,
+)
 from dippouch.render.output import _PX_PER_MM, PAGE_SIZES, _cairosvg, _page, _wrap
 from dippouch.render.pdfjoin import PdfJoin
 
@@ -164,11 +174,10 @@ def _map_pages(variant: Variant | None, svg: str, title: str, paper: str, lang: 
     whole map on one page, as :func:`dippouch.render.atlas.map_page`), each a window onto the drawing; the
     atlas's own words in ``lang``."""
     sheets = sheets_for(variant, svg, paper) if variant is not None else []
-    named = title + (": " + str(translations(lang).pgettext("map atlas", "overview")) if sheets else "")
-    top = overview(svg, named, paper, sheets, lang)
+    top = overview(svg, overview_title(title, sheets, lang), paper, sheets, lang)
     pages = [_MapPage(top.window, top.drawing, top.marks)]
     for i, sh in enumerate(sheets):
-        pages.append(_MapPage(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.said(lang)}", paper), svg))
+        pages.append(_MapPage(sheet_window(svg, sh, sheet_title(title, i, sh, lang), paper), svg))
     return pages
 
 

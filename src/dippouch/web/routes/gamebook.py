@@ -49,7 +49,7 @@ def game_book(request: Request, name: ClearGame, web: WebDep, viewer: ViewerDep)
     press = published_press(web.read, name)
     lang = language(request)
     books = web.kept(__name__, ReplayExports)  # a store of made bytes by key, as the replay's exports are kept
-    key = (*book_key(name, plan, press), lang)  # a book for each language it is read in
+    key = book_key(name, plan, press, lang)
     maps = len(plan.phases) + (plan.final is not None)
     estimate = maps * BOOK_PAGE
     longest = budget_of(request).longest
