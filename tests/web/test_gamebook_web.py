@@ -186,6 +186,9 @@ def test_a_book_is_made_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> Non
     second = site.browser().get("/games/going/book.pdf")
     assert first.status_code == second.status_code == 200
     assert first.content == second.content and made == ["going"]
+    # Kept by the browser for a minute, but only for the reader it was made for: another language or person asks again.
+    assert first.headers["cache-control"] == "private, max-age=60"
+    assert {v.strip() for v in first.headers["vary"].split(",")} >= {"Accept-Language", "Cookie", "Authorization"}
 
 
 def test_the_replay_page_links_the_book(site: Site) -> None:

@@ -171,6 +171,9 @@ def test_the_animated_replay_has_a_frame_per_picture_and_is_made_once(
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == f"image/{fmt}"
     assert f'filename="demo-replay.{fmt}"' in r.headers["content-disposition"]
+    # Kept by the browser for a minute, but only for the reader it was made for (its captions are in their language).
+    assert r.headers["cache-control"] == "private, max-age=60"
+    assert {v.strip() for v in r.headers["vary"].split(",")} >= {"Accept-Language", "Cookie", "Authorization"}
     im = Image.open(io.BytesIO(r.content))
     assert im.format == fmt.upper()
     assert _frame_count(im) == 2 * PROCESSED + 1

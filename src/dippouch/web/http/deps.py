@@ -641,6 +641,11 @@ def made_once(
     return bytes(data)
 
 
+VARY = "Accept-Language, Cookie, Authorization"
+"""What a game's page or file depends on besides its address: the reader's language, their cookies (a session,
+the CSRF token its forms carry, a chosen language) and their key."""
+
+
 def game_file(
     data: bytes,
     media_type: str,
@@ -655,5 +660,8 @@ def game_file(
     filename = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in game)[:100] or "game"
     headers = {"Content-Disposition": f'{disposition}; filename="{filename}{suffix}"'}
     if max_age is not None:
+        # Kept by the browser, it must not be shown to a reader it was not made for: another language chosen
+        # within the minute, or another person signed in on the same browser.
         headers["Cache-Control"] = f"private, max-age={max_age}"
+        headers["Vary"] = VARY
     return Response(data, media_type=media_type, headers=headers)

@@ -33,7 +33,7 @@ from dippouch.i18n import LOCALE_DIR
 from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
-from dippouch.web.http.deps import language, time_zone
+from dippouch.web.http.deps import VARY, language, time_zone
 from dippouch.web.http.encoded import Gapped
 from dippouch.web.http.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
 from dippouch.web.http.service import Web
@@ -59,10 +59,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent.parent
-
-VARY = "Accept-Language, Cookie, Authorization"
-"""What a game page's answer depends on besides its address: the reader's language, their cookies (a session,
-the CSRF token its forms carry, a chosen language) and their key."""
 
 
 @cache
