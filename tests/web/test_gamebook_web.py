@@ -122,7 +122,7 @@ def test_a_finished_games_book_has_every_phase_its_results_and_its_public_press(
                 "Sommaire",
                 "3 phases jouées, de Printemps 1901 Mouvements à Printemps 1902 Mouvements",
                 "1 lettre de presse publiée",
-                "ended: Automne 1901 Mouvements: vue d’ensemble",
+                "ended : Automne 1901 Mouvements : vue d’ensemble",
                 "2. Feuille (1 sur 4)",
                 "Automne 1901 Mouvements : résultats",
                 "Résultats Printemps 1901 Mouvements, partie ended",

@@ -50,6 +50,7 @@ __all__ = [
     "sheet_window",
     "sheets_for",
     "smallest_name_pt",
+    "titled",
     "whole_drawing",
 ]
 
@@ -407,14 +408,20 @@ def atlas_layout(variant: Variant, svg: str, title: str, paper: str = "a4", lang
     return pages
 
 
+def titled(title: str, part: str, lang: str = "en") -> str:
+    """``title`` and the ``part`` of it a page shows, joined as ``lang`` writes it (French puts a space before
+    the colon, as the book's results pages already said)."""
+    return str(translations(lang).pgettext("map atlas", "%(title)s: %(part)s")) % {"title": title, "part": part}
+
+
 def overview_title(title: str, sheets: Sequence[Sheet], lang: str = "en") -> str:
     """The overview page's title: ``title``, named the overview in ``lang`` where sheets follow it."""
-    return title + (": " + str(translations(lang).pgettext("map atlas", "overview")) if sheets else "")
+    return titled(title, str(translations(lang).pgettext("map atlas", "overview")), lang) if sheets else title
 
 
 def sheet_title(title: str, index: int, sheet: Sheet, lang: str = "en") -> str:
     """The title of the page of ``sheet``, the atlas's ``index``-th (from 0; the overview is page 1)."""
-    return f"{title}: {index + 2}. {sheet.said(lang)}"
+    return titled(title, f"{index + 2}. {sheet.said(lang)}", lang)
 
 
 def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:

@@ -44,6 +44,7 @@ from dippouch.render.atlas import (
     sheet_title,
     sheet_window,
     sheets_for,
+    titled,
     whole_drawing,
 )
 from dippouch.render.output import _PX_PER_MM, PAGE_SIZES, _cairosvg, _page, _wrap
@@ -452,7 +453,7 @@ def write_book(
 
     for ph in phases:
         svg = _made(ph.svg)
-        maps = _map_pages(variant, svg, f"{title}: {ph.name}", paper, lang) if svg is not None else []
+        maps = _map_pages(variant, svg, titled(title, ph.name, lang), paper, lang) if svg is not None else []
         results = ph.results() if callable(ph.results) else ph.results
         lines = results.splitlines()
         if ph.press:
@@ -466,7 +467,7 @@ def write_book(
     caption, board = final if final is not None else ("", None)
     drawn = _made(board)
     if drawn is not None:
-        add(caption, _map_pages(variant, drawn, f"{title}: {caption}", paper, lang))
+        add(caption, _map_pages(variant, drawn, titled(title, caption, lang), paper, lang))
     del drawn
     if after_end:
         press_title = str(words.pgettext("game book", "%(title)s: press")) % {"title": title}
