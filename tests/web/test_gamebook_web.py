@@ -113,7 +113,7 @@ def test_a_finished_games_book_has_every_phase_its_results_and_its_public_press(
                 "Herbst 1901 Bewegung: Ergebnisse",
                 "Ergebnisse Frühjahr 1901 Bewegung, Spiel ended",
                 "F Brest H (kein Befehl erhalten)",
-                "England an alle",
+                "England an alle (01.12.2026, 09:00 UTC):",
             ],
         ),
         (
@@ -127,7 +127,7 @@ def test_a_finished_games_book_has_every_phase_its_results_and_its_public_press(
                 "Automne 1901 Mouvements : résultats",
                 "Résultats Printemps 1901 Mouvements, partie ended",
                 "F Brest H (aucun ordre reçu)",
-                "England à tous",
+                "England à tous (1 déc. 2026, 09:00 UTC) :",
             ],
         ),
     ],

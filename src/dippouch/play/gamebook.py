@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from dippouch.core.messages import Msg, PhaseName, msg, pmsg
 from dippouch.core.variant import Variant
-from dippouch.i18n import phase_words
+from dippouch.i18n import format_datetime, phase_words
 from dippouch.play.reports import stored_report
 from dippouch.press.rules import ANNOUNCEMENT
 from dippouch.saying import say
@@ -169,7 +169,9 @@ def book_of(
     by_phase: dict[str, list[BookPress]] = {}
     rest: list[BookPress] = []
     for m in press:
-        letter = BookPress(m.sender, _to(m, lang), m.text, m.sent_at.strftime("%Y-%m-%d %H:%M UTC"))
+        # In UTC, as the reader's language writes a moment: the book is made once for every reader of the language,
+        # and a PDF has no script to say the time in each reader's own zone as a page does.
+        letter = BookPress(m.sender, _to(m, lang), m.text, format_datetime(m.sent_at, lang))
         (by_phase.setdefault(m.phase, []) if m.phase in names else rest).append(letter)
     phases = [
         BookPhase(

@@ -149,12 +149,15 @@ def _text_pages(title: str, lines: Sequence[str], paper: str) -> list[str]:
 
 def _press_lines(press: Sequence[BookPress], lang: str = "en") -> list[str]:
     out: list[str] = []
+    words = translations(lang)
     for m in press:
-        heading = str(translations(lang).pgettext("game book", "%(sender)s to %(to)s")) % {
-            "sender": m.sender,
-            "to": m.to,
-        }
-        out.append(heading + (f" ({m.when})" if m.when else "") + ":")
+        heading = str(words.pgettext("game book", "%(sender)s to %(to)s")) % {"sender": m.sender, "to": m.to}
+        # The colon that opens the letter as the language sets it (French: a space before it).
+        if m.when:
+            said = str(words.pgettext("game book", "%(letter)s (%(when)s):")) % {"letter": heading, "when": m.when}
+        else:
+            said = str(words.pgettext("game book", "%(letter)s:")) % {"letter": heading}
+        out.append(said)
         out.extend("  " + line for line in (m.text.splitlines() or [""]))
         out.append("")
     return out
