@@ -485,6 +485,10 @@ class Tiles:
         self.parts = parts
         self.tree = shapely.STRtree(parts)
         self.whole = surface
+        self.pieces: dict[tuple[object, ...], tuple[list[Polygon], list[Polygon]]] = {}
+        """A province's pieces on this surface (its own, and the stray ones), by what they are cut from: its
+        seeds, their discs and cells, and the places cut out. A round of fitting adds a few seeds, and most
+        provinces' cells come out as they were (1000 AD: 1,010 distinct of 5,969 in a build), so each is cut once."""
 
     def clip(self, geom: BaseGeometry) -> BaseGeometry:
         idx = self.tree.query(geom, predicate="intersects")
@@ -507,26 +511,21 @@ def _surface_shapes(
         return {}, surface
     cells = _voronoi(seeds, b.frame)
     limits = _reach_limit(seeds, b.reach)
-    per: dict[str, list[BaseGeometry]] = {}
+    per: dict[str, list[tuple[Seed, Polygon, float]]] = {}
     for s, c, lim in zip(seeds, cells, limits, strict=True):
-        per.setdefault(s.prov, []).append(c.intersection(Point(s.x, s.y).buffer(lim, 32)))
+        per.setdefault(s.prov, []).append((s, c, lim))
     main: dict[str, list[Polygon]] = {}
     stray: list[Polygon] = []
     eps = b.km_per_unit * 0.05
     tiles = tiles or Tiles(surface, b.frame)
+    cut_key = None if cut is None else cut.wkb
     for prov in sorted(per):
-        geom = tiles.clip(shapely.union_all(per[prov]))
-        if cut is not None:
-            geom = geom.difference(cut)
-        own = [s for s in seeds if s.prov == prov]
-        parts = polygons_of(geom)
-        own_pts = shapely.points([(s.x, s.y) for s in own])
-        keep = [p for p in parts if bool((shapely.distance(p, own_pts) <= eps).any())]
-        if not keep and parts:
-            first = own[0]
-            keep = [min(parts, key=lambda p: p.distance(Point(first.x, first.y)))]
-        main[prov] = keep
-        stray.extend(p for p in parts if not any(p is k for k in keep))
+        key = (cut_key, eps, tuple((s.x, s.y, lim, c.wkb) for s, c, lim in per[prov]))
+        found = tiles.pieces.get(key)
+        if found is None:
+            found = tiles.pieces[key] = _province_pieces(per[prov], tiles, cut, eps)
+        main[prov] = found[0]
+        stray.extend(found[1])
     # Stray pieces: to the province they share most border with; several rounds, since a piece may
     # touch only other stray pieces at first.
     shapes = {k: shapely.union_all(v) if v else Polygon() for k, v in main.items()}
@@ -575,6 +574,23 @@ def _surface_shapes(
             continue
         shapes[best] = shapes[best].union(piece)
     return shapes, shapely.union_all(background) if background else Polygon()
+
+
+def _province_pieces(
+    own: list[tuple[Seed, Polygon, float]], tiles: Tiles, cut: BaseGeometry | None, eps: float
+) -> tuple[list[Polygon], list[Polygon]]:
+    """A province's pieces on ``tiles``' surface from its ``own`` seeds, each with its cell and the radius of
+    its disc: the pieces that hold a seed (else the nearest to the first), and the stray ones."""
+    geom = tiles.clip(shapely.union_all([c.intersection(Point(s.x, s.y).buffer(lim, 32)) for s, c, lim in own]))
+    if cut is not None:
+        geom = geom.difference(cut)
+    parts = polygons_of(geom)
+    own_pts = shapely.points([(s.x, s.y) for s, _, _ in own])
+    keep = [p for p in parts if bool((shapely.distance(p, own_pts) <= eps).any())]
+    if not keep and parts:
+        first = own[0][0]
+        keep = [min(parts, key=lambda p: p.distance(Point(first.x, first.y)))]
+    return keep, [p for p in parts if not any(p is k for k in keep)]
 
 
 def _nested_shapes(b: MapFrame) -> dict[str, BaseGeometry]:
