@@ -304,6 +304,22 @@ class WorkPool:
             f.add_done_callback(_warmed)
         return started
 
+    def warm_beside(self, ready: Callable[[], object]) -> threading.Thread:
+        """:meth:`warm` in a thread of its own: starting the first process waits on the fork server importing
+        the preloaded modules (two seconds of a fresh interpreter), which then runs on the machine's other CPU
+        while the server builds its app (a server's start 8.4-9.4 -> 6.5-7.1 s, idle, to its first answer)."""
+
+        def start() -> None:
+            try:
+                self.warm(ready)
+            except RuntimeError:  # stopped before its processes started: there is nothing to start them for
+                if not self._closed:
+                    raise
+
+        thread = threading.Thread(target=start, name="work pool start", daemon=True)
+        thread.start()
+        return thread
+
     def close(self) -> None:
         """Stop the processes (a job under way is let finish; those waiting are dropped)."""
         with self._lock:
@@ -327,7 +343,7 @@ def work_pool(processes: int, ready: Callable[[], object] | None = None, preload
         return Inline()
     pool = WorkPool(processes, preload=preload)
     if ready is not None:
-        pool.warm(ready)
+        pool.warm_beside(ready)
     return pool
 
 
