@@ -463,10 +463,15 @@ def _reach_limit(seeds: list[Seed], factor: float) -> list[float]:
     return [limit.get(id(s), 1e9) for s in seeds]
 
 
-def _shared(piece: BaseGeometry, big: BaseGeometry, eps: float) -> float:
-    """Length of ``big``'s outline within ``eps`` of ``piece`` (buffering the small piece, not the big
-    shape, is what keeps this cheap)."""
-    return float(big.boundary.intersection(piece.buffer(eps, quad_segs=1)).length)
+def _margin(piece: BaseGeometry, eps: float) -> BaseGeometry:
+    """``piece`` and what lies within ``eps`` of it: buffering the small piece, not the big shape it is
+    weighed against, is what keeps :func:`_shared` cheap; made once a piece, however many it is weighed against."""
+    return piece.buffer(eps, quad_segs=1)
+
+
+def _shared(margin: BaseGeometry, big: BaseGeometry) -> float:
+    """Length of ``big``'s outline within a piece's :func:`_margin`."""
+    return float(big.boundary.intersection(margin).length)
 
 
 class Tiles:
@@ -539,8 +544,9 @@ def _surface_shapes(
         tree_keys = sorted(k for k in shapes if not shapes[k].is_empty)
         tree = shapely.STRtree([shapes[k] for k in tree_keys])
         for piece in sorted(stray, key=lambda p: (-p.area, p.bounds)):
-            near = [tree_keys[int(i)] for i in tree.query(piece.buffer(eps, quad_segs=1), predicate="intersects")]
-            lengths = {k: _shared(piece, shapes[k], eps) for k in near}
+            margin = _margin(piece, eps)
+            near = [tree_keys[int(i)] for i in tree.query(margin, predicate="intersects")]
+            lengths = {k: _shared(margin, shapes[k]) for k in near}
             best = max(near, key=lambda k: (lengths[k], k), default=None)
             if best is not None and lengths[best] > eps:
                 shapes[best] = shapes[best].union(piece)
@@ -680,8 +686,9 @@ def outline_shapes(b: MapFrame, seeds: list[Seed]) -> Shapes:
         if piece.area > 25 * b.km_per_unit**2:
             background.append(piece)
             continue
-        near = [keys[int(i)] for i in tree.query(piece.buffer(eps, quad_segs=1), predicate="intersects")]
-        best = max(near, key=lambda k: (_shared(piece, provinces[k], eps), k), default=None)
+        margin = _margin(piece, eps)
+        near = [keys[int(i)] for i in tree.query(margin, predicate="intersects")]
+        best = max(near, key=lambda k: (_shared(margin, provinces[k]), k), default=None)
         if best is None:
             background.append(piece)
         else:
