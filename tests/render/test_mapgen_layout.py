@@ -154,7 +154,8 @@ def test_a_big_map_without_a_picture_is_built_readable(tmp_path: Path) -> None:
 
     The graph of seed 2, readable after fitting and unreadable at its crowded points like seed 7's: seed 7's is
     the benchmark's worst case, where the fitting finds a better drawing in nearly every round and runs all of
-    them (136 s of CPU on a loaded machine, seed 2's 47 s); what is checked here is the board it ends with."""
+    them (54 s of CPU, seed 2's 30 s: benchmarks/README.md, "Borders weighed once per shape"); what is checked
+    here is the board it ends with."""
     text = _planar_map(120, 2)
     path = tmp_path / "planar.toml"
     path.write_text(text, encoding="utf-8")
