@@ -365,12 +365,11 @@ def _fixes(b: MapFrame, shapes: Shapes, rep: GeoReport, tries: dict[tuple[str, .
         target = min(seas, key=lambda s: s.distance(gc))
         out += _meet_shore(b, None, coast, target, gc, step)
     # Inland provinces with shore: the nearest coastal neighbour takes the shore.
-    water = b.board.difference(land)
     for prov, _len in rep.inland_shore:
         g = shape(prov)
         if g is None or not _try(tries, ("inland", prov)):
             continue
-        shore = g.boundary.intersection(water.buffer(b.km_per_unit * 0.1, quad_segs=1))
+        shore = g.boundary.intersection(b.near_water)
         pieces = [p for p in getattr(shore, "geoms", [shore]) if p.length > 0]
         cands = [k for k in sorted(neighbours.get(prov, set())) if kinds.get(k) == "coast" and shape(k) is not None]
         if not cands:
