@@ -29,16 +29,23 @@ from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from dippouch.render.mapgen.build import MapFrame, Seed, Shapes, plain_shapes
-from dippouch.render.mapgen.checks import GeoReport, measure, thresholds
+from dippouch.render.mapgen.checks import GeoReport, Measured, measure, thresholds
 from dippouch.render.mapgen.coastline import polygons_of
 
 MAX_ROUNDS = 18
 MAX_TRIES = 8
 
 
-def evaluate(b: MapFrame, shapes: Shapes) -> GeoReport:
+def evaluate(b: MapFrame, shapes: Shapes, measured: Measured | None = None) -> GeoReport:
     return measure(
-        shapes.provinces, b.graph, b.km_per_unit, shapes.background.union(b.offboard), b.points, b.frame, unit_scale=1.0
+        shapes.provinces,
+        b.graph,
+        b.km_per_unit,
+        shapes.background.union(b.offboard),
+        b.points,
+        b.frame,
+        unit_scale=1.0,
+        measured=measured,
     )
 
 
@@ -69,7 +76,8 @@ def fit_seeds(
     if patience is None and b.laid_out:
         patience = LAID_OUT_PATIENCE
     shapes = plain_shapes(b, seeds)
-    rep = evaluate(b, shapes)
+    measured = Measured()  # most shapes come out of a round as they went in: each is measured once
+    rep = evaluate(b, shapes, measured)
     if log:
         log(f"round 0: {rep.mismatches} {rep.counts()}")
     # On a laid-out board a round whose areas stay within GIANT_ROUND of the median beats one that does
@@ -87,7 +95,7 @@ def fit_seeds(
             break
         seeds = seeds + new
         shapes = plain_shapes(b, seeds)
-        rep = evaluate(b, shapes)
+        rep = evaluate(b, shapes, measured)
         if log:
             log(f"round {_ + 1}: {rep.mismatches} {rep.counts()} (+{len(new)} seeds)")
         if rank(rep.mismatches, shapes) < best[0]:
@@ -99,7 +107,7 @@ def fit_seeds(
     # they share most border with, if that does not cost a mismatch.
     cleaned = _without_strips(b, best[1])
     if cleaned is not None:
-        rep = evaluate(b, cleaned)
+        rep = evaluate(b, cleaned, measured)
         if log:
             log(f"without thin strips: {rep.mismatches} {rep.counts()}")
         if rank(rep.mismatches, cleaned) <= best[0]:
