@@ -117,7 +117,8 @@ class MapFrame:
     @cached_property
     def near_water(self) -> BaseGeometry:
         """The water on the board and a tenth of a unit round it: where an inland province's outline is shore.
-        The same in every round of fitting (a second of CPU each time on 1000 AD's board, made once a province)."""
+        The same in every round of fitting; made once a build (on 1000 AD's board a second of CPU, which was
+        spent again for each inland province with shore in each round)."""
         return self.board.difference(self.land).buffer(self.km_per_unit * 0.1, quad_segs=1)
 
 
