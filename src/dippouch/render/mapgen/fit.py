@@ -154,8 +154,8 @@ def _without_strips(b: MapFrame, shapes: Shapes) -> Shapes | None:
 
     # Each piece weighs the borders of the provinces round it twice, against every other province, and the
     # next piece weighs most of them again: each province's shape has a version, and a border's length and a
-    # shape's margin are measured once per version of the shapes they come from (a 120-province board: some
-    # 250,000 borders weighed, a few thousand of them distinct).
+    # shape's margin are measured once per version of the shapes they come from (a 120-province board: 246,480
+    # borders weighed, 79,415 of them distinct; 88,426 margins made of 925 distinct shapes).
     version = dict.fromkeys(geo, 0)
     versions = itertools.count(1)
     margins: dict[tuple[str, int], BaseGeometry] = {}
