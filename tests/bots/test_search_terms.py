@@ -199,3 +199,33 @@ def test_a_power_near_its_end_is_finished_first() -> None:
     assert _score(belgium, "Germany", values) > _score(holland, "Germany", values)  # without the term
     assert _score(holland, "Germany", values, None, weak) > _score(belgium, "Germany", values, None, weak)
     assert _score(holland, "Germany", values, None, weak) - _score(holland, "Germany", values) == FINISH
+
+
+def test_a_paired_step_sometimes_brings_a_second_support() -> None:
+    # Munich, held by Germany's army and supported from Berlin, falls only to three units at once: France's armies
+    # in Burgundy, the Ruhr and Bohemia. A pair (a move and one support) bounces there as the lone move does.
+    p = position(
+        {"France": "A bur, A ruh, A boh", "Germany": "A mun, A ber"},
+        {"France": "par bre mar", "Germany": "mun ber kie"},
+        step=2,
+    )
+    legal = legal_orders(V, p, "France")
+    holds = [o for os_ in legal.values() for o in os_ if type(o).__name__ == "Hold"]
+    rng = random.Random(5)
+    supports = _supports(legal, V, p, "France")
+    steps = set()
+    for _ in range(300):
+        stepped = _paired(holds, supports, legal, V, rng)
+        changed = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in stepped} - {
+            format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in holds
+        }
+        move = next(t for t in changed if " S " not in t)
+        assert all(t.endswith(move) for t in changed if " S " in t), changed  # every support backs the move
+        steps.add(frozenset(changed))
+    assert frozenset({"A bur - mun", "A ruh S A bur - mun", "A boh S A bur - mun"}) in steps
+    assert frozenset({"A bur - mun", "A ruh S A bur - mun"}) in steps  # pairs still come
+    held = ["A mun H", "A ber S A mun"]
+    three = ["A bur - mun", "A ruh S A bur - mun", "A boh S A bur - mun"]
+    triple = adjudicate(V, p, _orders({"France": three, "Germany": held})).next
+    pair = adjudicate(V, p, _orders({"France": ["A bur - mun", "A ruh S A bur - mun"], "Germany": held})).next
+    assert [d.unit.power for d in triple.dislodged.values()] == ["Germany"] and not pair.dislodged

@@ -9,8 +9,8 @@ it was needed); against DumbBots the replies foresee 91% of the orders, the heur
 weighs candidate order sets for its power by adjudicating each against every reply with the real adjudicator
 and scoring the positions they lead to. The candidates are the heuristic's own set, then variations of it,
 then, until the time budget runs out or nothing new is left to weigh, the best set so far with one unit's
-order changed, or with one unit moved and another supporting that move (a hill climb over the legal orders
-against the sampled replies). Every candidate is weighed against the same replies; one the budget cut short is
+order changed, or with one unit moved and another supporting that move, sometimes a third too (a hill climb over
+the legal orders against the sampled replies). Every candidate is weighed against the same replies; one the budget cut short is
 not counted. Retreats and adjustments are the heuristic's (there is little to search there), its builds going
 where a new unit has somewhere new to go.
 
@@ -73,6 +73,10 @@ RIVAL = 3.0
 they take from it and stand in its way before it is too late to."""
 PAIRED = 0.3
 """The share of the climb's steps that change two units at once: a move and its support (see :func:`_paired`)."""
+TRIPLE = 0.5
+"""The share of the paired steps that add a second support to the move where another unit can give it: a
+province held with a support falls only to three units at once, which no step of one unit or two reaches from a
+set that leaves it alone (a corner power's home centres, held and supported, outlived solos)."""
 FINISH = 4.0
 """What standing on a centre of a power near its end (:data:`WEAK` centres or fewer) is worth over any other
 centre. A centre is a centre to the score whoever owned it, so a power left on a few centres kept them for
@@ -260,7 +264,7 @@ def _paired(
     rng: random.Random,
 ) -> list[Order]:
     """``orders`` with one unit moved and another supporting that move (one of ``supports``, from
-    :func:`_supports`).
+    :func:`_supports`), and in :data:`TRIPLE` of them a third unit supporting it too where one can.
 
     A held province falls only to a supported attack: one unit's order changed alone sends the attack
     unsupported (it bounces, and the set scores no better) or supports a move not made, so a climb of one-unit
@@ -288,6 +292,19 @@ def _paired(
     out = list(orders)
     out[a] = rng.choice(moves)
     out[own_at[prov_of(s.loc)]] = s
+    if rng.random() < TRIPLE:
+        used = {prov_of(s.target), prov_of(s.loc)}
+        seconds = [
+            t
+            for t in every
+            if t.dest is not None
+            and prov_of(t.dest) == dest
+            and prov_of(t.target) == prov_of(s.target)
+            and prov_of(t.loc) not in used
+        ]
+        if seconds:
+            t = rng.choice(seconds)
+            out[own_at[prov_of(t.loc)]] = t
     return out
 
 
