@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 from bot_positions import V, position, province
-from dippouch.bots.engine import PhaseKind, adjudicate, format_order, legal_orders, parse_order
+from dippouch.bots.engine import PhaseKind, Position, adjudicate, format_order, legal_orders, parse_order
 from dippouch.bots.heuristic import Values
 from dippouch.bots.memory import remember
 from dippouch.bots.search import EXPOSED, KILL, OPEN, _paired, _repeating, _score, _supports
@@ -126,6 +126,19 @@ def test_it_drives_from_two_thirds_of_a_solos_centres() -> None:
         assert _score(one, "Germany", values) - _score(two, "Germany", values) == cost, len(owned.split())
 
 
+def _paired_steps(p: Position, power: str, seed: int, n: int) -> list[set[str]]:
+    """The orders ``n`` paired steps from ``power``'s units all holding change, as written."""
+    legal = legal_orders(V, p, power)
+    holds = [o for os_ in legal.values() for o in os_ if type(o).__name__ == "Hold"]
+    rng = random.Random(seed)
+    supports = _supports(legal, V, p, power)
+    held = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in holds}
+    return [
+        {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in _paired(holds, supports, legal, V, rng)} - held
+        for _ in range(n)
+    ]
+
+
 def test_a_paired_step_moves_one_unit_and_supports_it_with_another() -> None:
     # Denmark, held by Germany's fleet, falls only to a supported attack: a one-unit step of the climb sends
     # one fleet there alone or supports a move that is not made; the paired step makes both at once.
@@ -134,17 +147,9 @@ def test_a_paired_step_moves_one_unit_and_supports_it_with_another() -> None:
         {"Russia": "stp mos war sev swe", "Germany": "den kie ber"},
         step=2,
     )
-    legal = legal_orders(V, p, "Russia")
-    holds = [o for os_ in legal.values() for o in os_ if type(o).__name__ == "Hold"]
-    rng = random.Random(3)
-    supports = _supports(legal, V, p, "Russia")
     pairs = set()
     aimed = 0
-    for _ in range(200):
-        stepped = _paired(holds, supports, legal, V, rng)
-        changed = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in stepped} - {
-            format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in holds
-        }
+    for changed in _paired_steps(p, "Russia", 3, 200):
         assert len(changed) == 2, changed
         move = next(t for t in changed if " S " not in t)
         support = next(t for t in changed if " S " in t)
@@ -209,16 +214,8 @@ def test_a_paired_step_sometimes_brings_a_second_support() -> None:
         {"France": "par bre mar", "Germany": "mun ber kie"},
         step=2,
     )
-    legal = legal_orders(V, p, "France")
-    holds = [o for os_ in legal.values() for o in os_ if type(o).__name__ == "Hold"]
-    rng = random.Random(5)
-    supports = _supports(legal, V, p, "France")
     steps = set()
-    for _ in range(300):
-        stepped = _paired(holds, supports, legal, V, rng)
-        changed = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in stepped} - {
-            format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in holds
-        }
+    for changed in _paired_steps(p, "France", 5, 300):
         move = next(t for t in changed if " S " not in t)
         assert all(t.endswith(move) for t in changed if " S " in t), changed  # every support backs the move
         steps.add(frozenset(changed))
