@@ -169,9 +169,9 @@ def test_a_silent_program_that_never_reads_is_ended_once_its_requests_fill_the_p
 
 def test_misspelt_orders_under_the_cap_are_read_no_later_than_the_deadline(tmp_path: Path) -> None:
     # As many misspelt orders as Manchester's ten units allow, each a "did you mean" search over W3K's
-    # names (about 2 ms each, 60 ms in all), against a 10 ms deadline. The answer is sent ahead together with
+    # names (about 2 ms each, 60 ms in all), against a 30 ms deadline. The answer is sent ahead together with
     # a first, good one, so that it is already read when the request goes out: only reading its orders takes
-    # time.
+    # time. (With 10 ms, a loaded machine once took longer than that to hand the 8 KB request to the pipe.)
     variant = load_variant("w3k")
     misspelt = json.dumps({"orders": ["A Northumberlandd - Yorkshiree"] * order_limit(10)})
     body = (
@@ -182,14 +182,14 @@ def test_misspelt_orders_under_the_cap_are_read_no_later_than_the_deadline(tmp_p
     try:
         assert _decide(bot, variant, variant.start, "Manchester")[0] == []
         assert bot.failures == []
-        bot.timeout = 0.01
+        bot.timeout = 0.03
         orders, _ = _decide(bot, variant, variant.start, "Manchester")
     finally:
         bot.close()
     assert orders == []
     [why] = bot.failures
     assert re.fullmatch(
-        rf"bot \S+ bot\.py answered too slowly: its orders were not all read within the limit of 0\.01 s "
+        rf"bot \S+ bot\.py answered too slowly: its orders were not all read within the limit of 0\.03 s "
         rf"\((\d+) of {order_limit(10)} read\)",
         why,
     ), why
