@@ -214,15 +214,15 @@ def test_a_paired_step_sometimes_brings_a_second_support() -> None:
         {"France": "par bre mar", "Germany": "mun ber kie"},
         step=2,
     )
+    three = ["A bur - mun", "A ruh S A bur - mun", "A boh S A bur - mun"]
     steps = set()
     for changed in _paired_steps(p, "France", 5, 300):
         move = next(t for t in changed if " S " not in t)
         assert all(t.endswith(move) for t in changed if " S " in t), changed  # every support backs the move
         steps.add(frozenset(changed))
-    assert frozenset({"A bur - mun", "A ruh S A bur - mun", "A boh S A bur - mun"}) in steps
-    assert frozenset({"A bur - mun", "A ruh S A bur - mun"}) in steps  # pairs still come
+    assert frozenset(three) in steps
+    assert frozenset(three[:2]) in steps  # pairs still come
     held = ["A mun H", "A ber S A mun"]
-    three = ["A bur - mun", "A ruh S A bur - mun", "A boh S A bur - mun"]
     triple = adjudicate(V, p, _orders({"France": three, "Germany": held})).next
-    pair = adjudicate(V, p, _orders({"France": ["A bur - mun", "A ruh S A bur - mun"], "Germany": held})).next
+    pair = adjudicate(V, p, _orders({"France": three[:2], "Germany": held})).next
     assert [d.unit.power for d in triple.dislodged.values()] == ["Germany"] and not pair.dislodged

@@ -10,9 +10,9 @@ weighs candidate order sets for its power by adjudicating each against every rep
 and scoring the positions they lead to. The candidates are the heuristic's own set, then variations of it,
 then, until the time budget runs out or nothing new is left to weigh, the best set so far with one unit's
 order changed, or with one unit moved and another supporting that move, sometimes a third too (a hill climb over
-the legal orders against the sampled replies). Every candidate is weighed against the same replies; one the budget cut short is
-not counted. Retreats and adjustments are the heuristic's (there is little to search there), its builds going
-where a new unit has somewhere new to go.
+the legal orders against the sampled replies). Every candidate is weighed against the same replies; one the
+budget cut short is not counted. Retreats and adjustments are the heuristic's (there is little to search there),
+its builds going where a new unit has somewhere new to go.
 
 The score of a position for a power: centres it owns or stands on, minus centres it owns that another
 power stands on, plus the spread value of the provinces its units reach, minus its dislodged units; plus what
@@ -293,14 +293,13 @@ def _paired(
     out[a] = rng.choice(moves)
     out[own_at[prov_of(s.loc)]] = s
     if rng.random() < TRIPLE:
-        used = {prov_of(s.target), prov_of(s.loc)}
         seconds = [
             t
             for t in every
             if t.dest is not None
             and prov_of(t.dest) == dest
             and prov_of(t.target) == prov_of(s.target)
-            and prov_of(t.loc) not in used
+            and prov_of(t.loc) != prov_of(s.loc)
         ]
         if seconds:
             t = rng.choice(seconds)
