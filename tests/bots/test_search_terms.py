@@ -91,6 +91,60 @@ def test_the_search_level_builds_where_a_new_unit_has_somewhere_new_to_go() -> N
     assert kinds(HeuristicBot(crowding=True)) == {"F"}
 
 
+def test_a_second_build_is_weighed_with_the_first_in() -> None:
+    """Turkey after 1901 (the fleet in the Black Sea, armies in Bulgaria and Sevastopol) with two builds: a
+    fleet in Constantinople is worth most, and a fleet in Smyrna came next when each build was weighed alone,
+    so it built two fleets and parked them in Rumania and Bulgaria, where they could take nothing inland. Weighed
+    after the first (half the units fleets now, and the Aegean and the Black Sea covered), the second is an
+    army."""
+    from dippouch.bots.engine import Build
+    from dippouch.bots.heuristic import HeuristicBot
+    from dippouch.bots.search import GUARDED
+
+    winter = position(
+        {
+            "Turkey": "F bla, A bul, A sev",
+            "Russia": "A mos, A gal, F rum, F swe",
+            "Austria": "A bud, A vie, F alb",
+            "Italy": "F ion, A tri, A ven",
+            "Germany": "F kie, A ruh, A war",
+        },
+        {
+            "Turkey": "ank con smy bul sev",
+            "Russia": "mos stp war rum",
+            "Austria": "bud vie",
+            "Italy": "rom nap ven tri",
+            "Germany": "ber kie mun den",
+        },
+        step=4,
+        year=1901,
+    )
+    bot = HeuristicBot(crowding=True, guarded=GUARDED)
+    built = [o for o in bot.orders(V, winter, "Turkey", random.Random(1)) if isinstance(o, Build)]
+    assert sorted(f"{o.kind} {V.map.locations[o.loc].abbr}" for o in built) == ["A smy", "F con"]
+
+
+def test_the_search_level_weighs_a_threat_to_its_own_centres_less_but_on_the_line() -> None:
+    """Its score counts an exposed centre against the replies already; its values (candidates, builds) lift a
+    threatened own centre by ``GUARDED`` at most, the heuristic's by ``THREATENED``, and on the stalemate line
+    against a power near a solo both hold it alike."""
+    from dippouch.bots.heuristic import THREATENED
+    from dippouch.bots.search import GUARDED
+
+    assert GUARDED < THREATENED
+    kiel = province("kie")
+    crowded = position(
+        {"Germany": "A ber", "England": "F hel, A den, A hol, A ruh"},
+        {"Germany": "kie ber mun", "England": "lon edi lvp den hol"},
+    )
+    assert Values(V, crowded, "Germany").base[kiel] == 0.5 + THREATENED
+    assert Values(V, crowded, "Germany", guarded=GUARDED).base[kiel] == 0.5 + GUARDED
+    big = "lon edi lvp den nwy swe stp bel hol bre par mar spa por"
+    line = position({"Germany": "A ber", "England": "F hel, A den, A hol, A ruh"}, {"Germany": "kie ber mun", "England": big})
+    assert Values(V, line, "Germany", guarded=GUARDED).mode == "line"
+    assert Values(V, line, "Germany", guarded=GUARDED).base[kiel] == 0.5 + THREATENED
+
+
 def test_near_a_solo_it_drives_taking_rather_than_guarding() -> None:
     """With 14 centres (the heuristic's solo mode) an exposed centre costs nothing and an open one counts
     ``DRIVE``'s weight, not ``OPEN``'s: the others gang up on a leader, and it wins by taking."""

@@ -52,6 +52,7 @@ def choose_adjustments(
     power: str,
     legal: Legal,
     score: Callable[[Order], float],
+    on_chosen: Callable[[Order], None] | None = None,
 ) -> list[Order]:
     """Builds or removals up to exactly what the variant's adjustment rule allows, best ``score`` first.
 
@@ -59,30 +60,33 @@ def choose_adjustments(
     never more than the allowance; orders that build nothing (waive, W3K's supply transfers) are left out, so
     builds not chosen are waived by the rules. A build is kept only if the arrival check accepts it after the
     ones chosen before it (:func:`check_submission`): limits on a set of builds (1000 AD's one triple army at a
-    time) are rules of the set, not of one site. Removals: units of lowest score first until their cost covers
+    time) are rules of the set, not of one site. The builds are chosen one at a time, ``on_chosen`` told of
+    each and the rest scored again: a build's worth depends on the ones before it (a second fleet where the
+    first already made half the units fleets). Removals: units of lowest score first until their cost covers
     what is owed.
     """
     delta = adjustment_delta(variant, position, power)
     hooks = hooks_for(variant)
     chosen: list[Order] = []
     if delta > 0:
-        ranked = sorted(
-            ((score(o), site, o) for site, options in legal.items() for o in options if isinstance(o, Build)),
-            key=lambda t: -t[0],
-        )
+        builds = [(site, o) for site, options in legal.items() for o in options if isinstance(o, Build)]
         used_sites: set[int] = set()
         left = delta
-        for _, site, order in ranked:
-            if site in used_sites:
-                continue
-            cost = hooks.builds_used(order)
-            if 0 < cost <= left:
+        while left > 0:
+            ranked = sorted(((score(o), site, o) for site, o in builds if site not in used_sites), key=lambda t: -t[0])
+            for _, site, order in ranked:
+                cost = hooks.builds_used(order)
+                if not 0 < cost <= left:
+                    continue
                 if not check_submission(variant, position, power, [*chosen, order])[-1].accepted:
                     continue
                 chosen.append(order)
                 used_sites.add(site)
                 left -= cost
-            if left <= 0:
+                if on_chosen is not None:
+                    on_chosen(order)
+                break
+            else:
                 break
     elif delta < 0:
         removals = sorted(

@@ -68,6 +68,9 @@ LINE = 2.5
 """How much more a unit on the stalemate line values staying (an own centre facing the leader's units)."""
 GUARD = 1.0
 """The stab guard moves a unit to cover a centre only if its own plan is worth at most this much of the centre."""
+THREATENED = 3.5
+"""How much the threat to an own centre adds to its value at most: the heuristic guards by its values alone (the
+search level, whose score counts an exposed centre against its replies, weighs it less: ``guarded``)."""
 CROWDED = 0.4
 """What a build is worth (its share of its value) where the new unit could go nowhere own units cannot already go."""
 NEAR_SOLO = 0.75
@@ -116,7 +119,8 @@ class Values:
     away from, being small). ``mode``: ``"solo"`` when the power owns most of what a solo takes
     (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters more than guarding; ``"line"``
     when another power (``leader``) is that near: the centres facing the leader's units are held (the stalemate
-    line), and the leader's centres are worth more than anyone else's."""
+    line), and the leader's centres are worth more than anyone else's. ``guarded``: how much the threat to an own
+    centre adds to its value at most (on the stalemate line, :data:`THREATENED` whatever is given)."""
 
     def __init__(
         self,
@@ -125,6 +129,7 @@ class Values:
         power: str,
         memory: Memory | None = None,
         finish: Collection[str] = (),
+        guarded: float = THREATENED,
     ) -> None:
         gmap = variant.map
         g = _graph(gmap)
@@ -154,6 +159,8 @@ class Values:
             if other == self.leader:
                 w = max(w, WAR_THREAT)
             weight[other] = w
+        # On the stalemate line a threatened centre is held at any level: the line's holes are the leader's solo.
+        cap = max(guarded, THREATENED) if self.mode == "line" else guarded
         threat = [0.0] * n
         for prov, unit in position.units.items():
             if unit.power == power:
@@ -167,7 +174,7 @@ class Values:
         for sc in sorted(g.centres):
             holder = position.centres.get(sc)
             if holder == power:
-                base[sc] = 0.5 + min(threat[sc], 3.5)
+                base[sc] = 0.5 + min(threat[sc], cap)
             elif holder is None:
                 base[sc] = NEUTRAL + (1.5 if self.mode == "solo" else 0.0)
             else:
@@ -239,7 +246,9 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, noise: float = 0.0, crowding: bool = False, finish: int = 0) -> None:
+    def __init__(
+        self, noise: float = 0.0, crowding: bool = False, finish: int = 0, guarded: float = THREATENED
+    ) -> None:
         self.noise = noise
         self.crowding = crowding
         """Whether a build is worth less where the new unit could go only where own units already go (the search
@@ -247,6 +256,9 @@ class HeuristicBot:
         self.finish = finish
         """Other powers with this many centres or fewer (and at least one) are drawn to as targets: their centres
         are valued like a solo's (the search level's own candidates; 0: none)."""
+        self.guarded = guarded
+        """How much the threat to an own centre adds to its value at most (:data:`THREATENED`; the search level's
+        own candidates and builds: less)."""
 
     def orders(
         self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
@@ -268,7 +280,7 @@ class HeuristicBot:
         """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them);
         ``memory``: ``power``'s moves that failed just before, which it does not send again unchanged."""
         finish = weak_powers(position, power, self.finish) if self.finish else frozenset()
-        values = Values(variant, position, power, memory, finish)
+        values = Values(variant, position, power, memory, finish, self.guarded)
         kind = variant.calendar.kind(position.phase)
         if kind is PhaseKind.MOVEMENT:
             return self._movement(variant, position, power, legal, values, rng, memory or Memory())
@@ -750,8 +762,8 @@ class HeuristicBot:
         gmap = variant.map
         hooks = v.hooks
         units = position.units_of(power)
-        fleets = sum(1 for u in units if hooks.movement_kind(u.kind) == "F")
-        fleet_share = fleets / max(1, len(units))
+        kinds = [hooks.movement_kind(u.kind) for u in units]
+        fleet_share = kinds.count("F") / max(1, len(kinds))
 
         g = v.graph
         covered: set[int] = set()
@@ -766,7 +778,7 @@ class HeuristicBot:
                 prov = gmap.province_of(o.loc)
                 unit = Unit(power, o.kind, o.loc)
                 value = v.of(o.kind, prov) * hooks.unit_strength(unit) / max(1, hooks.unit_cost(o.kind))
-                if hooks.movement_kind(o.kind) == "F" and fleet_share > 0.5:
+                if hooks.movement_kind(o.kind) == "F" and fleet_share >= 0.5:
                     value *= 0.7
                 if self.crowding:
                     reach = g.fleet[prov] if hooks.movement_kind(o.kind) == "F" else g.army[prov]
@@ -780,4 +792,17 @@ class HeuristicBot:
                 return v.of(kind, prov) + 2.0 * v.threat[prov] * (prov in v.graph.centres)
             return 0.0
 
-        return choose_adjustments(variant, position, power, legal, score)
+        def built(o: Order) -> None:
+            # The next build is weighed with this one in: its kind in the fleets' share, its reach covered.
+            nonlocal fleet_share
+            if not isinstance(o, Build):
+                return
+            kind = hooks.movement_kind(o.kind)
+            kinds.append(kind)
+            fleet_share = kinds.count("F") / len(kinds)
+            if self.crowding:
+                prov = gmap.province_of(o.loc)
+                covered.add(prov)
+                covered.update(g.fleet[prov] if kind == "F" else g.army[prov])
+
+        return choose_adjustments(variant, position, power, legal, score, built)

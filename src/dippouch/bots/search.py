@@ -56,8 +56,9 @@ KILL = 3.0
 """An other power's unit dislodged."""
 EXPOSED = 4.0
 """An own centre another power reaches with more units than this one can hold it with."""
-OPEN = 2.0
-"""A centre not this power's that it reaches with more units than anyone can hold it with."""
+OPEN = 4.0
+"""A centre not this power's that it reaches with more units than anyone can hold it with (at 2, a
+Turkey of nine centres set up no attack on a held neighbour for years; docs/bots.md, "the Turkish corner")."""
 DRIVE = (4.0, 0.0, 6.0)
 """KILL, EXPOSED and OPEN for a power near a solo: the others gang up on it, and it wins by taking, not by
 guarding (lone search among six DumbBots, 14 games to 1920: with the weights above throughout 5 wins, these
@@ -85,6 +86,12 @@ six search powers survived 4 of 14 games on 1 to 7 centres). Taking its last cen
 would otherwise stand in a leader's way as somebody's ally."""
 WEAK = 3
 """Centres a power owns at most for its centres to be worth :data:`FINISH` more."""
+GUARDED = 2.0
+"""How much the threat to an own centre adds to its value at most in this level's own candidates, builds and
+score (the heuristic's :data:`~dippouch.bots.heuristic.THREATENED`, 3.5, where nothing else weighs the threat):
+the score counts an exposed or lost centre against the replies already, and at 3.5 the units stayed home (a
+Turkey among six DumbBots held its centres with five units of eight for a decade; docs/bots.md, "the Turkish
+corner")."""
 
 
 class SearchBot:
@@ -108,12 +115,12 @@ class SearchBot:
         self.candidates = candidates
         self.replies = replies
         self.plain = HeuristicBot()
-        self.builder = HeuristicBot(crowding=True)
+        self.builder = HeuristicBot(crowding=True, guarded=GUARDED)
         """Retreats and adjustments: the heuristic's, with builds where a new unit has somewhere new to go."""
         self.noisy = HeuristicBot(noise=noise)
         finish = WEAK if FINISH else 0
-        self.own = HeuristicBot(finish=finish)
-        self.noisy_own = HeuristicBot(noise=noise, finish=finish)
+        self.own = HeuristicBot(finish=finish, guarded=GUARDED)
+        self.noisy_own = HeuristicBot(noise=noise, finish=finish, guarded=GUARDED)
         """Its own candidates: the heuristic's, drawn to the centres of powers near their end (:data:`FINISH`);
         the replies stay the plain heuristic's and the DumbBot family's."""
         self.last_evaluations = 0
@@ -166,7 +173,7 @@ class SearchBot:
                 replies.append(reply)
         self.last_replies = replies
         weak = _weak(position, power)
-        values = Values(variant, position, power, memory, weak)
+        values = Values(variant, position, power, memory, weak, GUARDED)
         rival = _rival(position, power, values)
         supports = _supports(mine, variant, position, power)
 
