@@ -140,7 +140,9 @@ def test_the_search_level_weighs_a_threat_to_its_own_centres_less_but_on_the_lin
     assert Values(V, crowded, "Germany").base[kiel] == 0.5 + THREATENED
     assert Values(V, crowded, "Germany", guarded=GUARDED).base[kiel] == 0.5 + GUARDED
     big = "lon edi lvp den nwy swe stp bel hol bre par mar spa por"
-    line = position({"Germany": "A ber", "England": "F hel, A den, A hol, A ruh"}, {"Germany": "kie ber mun", "England": big})
+    line = position(
+        {"Germany": "A ber", "England": "F hel, A den, A hol, A ruh"}, {"Germany": "kie ber mun", "England": big}
+    )
     assert Values(V, line, "Germany", guarded=GUARDED).mode == "line"
     assert Values(V, line, "Germany", guarded=GUARDED).base[kiel] == 0.5 + THREATENED
 
