@@ -52,7 +52,7 @@ def choose_adjustments(
     power: str,
     legal: Legal,
     score: Callable[[Order], float],
-    on_chosen: Callable[[Order], None] | None = None,
+    on_chosen: Callable[[Build], None] | None = None,
 ) -> list[Order]:
     """Builds or removals up to exactly what the variant's adjustment rule allows, best ``score`` first.
 

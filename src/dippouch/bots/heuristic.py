@@ -761,24 +761,27 @@ class HeuristicBot:
     ) -> list[Order]:
         gmap = variant.map
         hooks = v.hooks
-        units = position.units_of(power)
-        kinds = [hooks.movement_kind(u.kind) for u in units]
-        fleet_share = kinds.count("F") / max(1, len(kinds))
+        # The movement kinds of the units, the ones built so far included (see ``built``).
+        kinds = [hooks.movement_kind(u.kind) for u in position.units_of(power)]
 
         g = v.graph
         covered: set[int] = set()
+
+        def cover(prov: int, kind: str) -> None:
+            covered.add(prov)
+            covered.update(g.fleet[prov] if hooks.movement_kind(kind) == "F" else g.army[prov])
+
         if self.crowding:
             for prov, u in position.units.items():
                 if u.power == power:
-                    covered.add(prov)
-                    covered.update(g.fleet[prov] if hooks.movement_kind(u.kind) == "F" else g.army[prov])
+                    cover(prov, u.kind)
 
         def score(o: Order) -> float:
             if isinstance(o, Build):
                 prov = gmap.province_of(o.loc)
                 unit = Unit(power, o.kind, o.loc)
                 value = v.of(o.kind, prov) * hooks.unit_strength(unit) / max(1, hooks.unit_cost(o.kind))
-                if hooks.movement_kind(o.kind) == "F" and fleet_share >= 0.5:
+                if hooks.movement_kind(o.kind) == "F" and kinds.count("F") >= 0.5 * max(1, len(kinds)):
                     value *= 0.7
                 if self.crowding:
                     reach = g.fleet[prov] if hooks.movement_kind(o.kind) == "F" else g.army[prov]
@@ -792,17 +795,10 @@ class HeuristicBot:
                 return v.of(kind, prov) + 2.0 * v.threat[prov] * (prov in v.graph.centres)
             return 0.0
 
-        def built(o: Order) -> None:
+        def built(o: Build) -> None:
             # The next build is weighed with this one in: its kind in the fleets' share, its reach covered.
-            nonlocal fleet_share
-            if not isinstance(o, Build):
-                return
-            kind = hooks.movement_kind(o.kind)
-            kinds.append(kind)
-            fleet_share = kinds.count("F") / len(kinds)
+            kinds.append(hooks.movement_kind(o.kind))
             if self.crowding:
-                prov = gmap.province_of(o.loc)
-                covered.add(prov)
-                covered.update(g.fleet[prov] if kind == "F" else g.army[prov])
+                cover(gmap.province_of(o.loc), o.kind)
 
         return choose_adjustments(variant, position, power, legal, score, built)
