@@ -166,8 +166,7 @@ class Values:
             if unit.power == power:
                 continue
             strength = self.hooks.unit_strength(unit) * weight.get(unit.power, 1.0)
-            near_units = g.army[prov] if self.hooks.movement_kind(unit.kind) != "F" else g.fleet[prov]
-            for q in near_units:
+            for q in self.reach(unit.kind, prov):
                 threat[q] += strength
         self.threat = threat
         base = [0.0] * n
@@ -192,6 +191,11 @@ class Values:
     def of(self, unit_kind: str, prov: int) -> float:
         """The value of ``prov`` for a unit of ``unit_kind`` (its movement kind: a 1000 AD D moves as an army)."""
         return self.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.army[prov]
+
+    def reach(self, unit_kind: str, prov: int) -> tuple[int, ...]:
+        """The provinces a unit of ``unit_kind`` in ``prov`` moves or supports into (its movement kind's
+        neighbours, coasts merged)."""
+        return self.graph.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.graph.army[prov]
 
 
 def weak_powers(position: Position, power: str, at_most: int) -> frozenset[str]:
@@ -404,8 +408,7 @@ class HeuristicBot:
             unit = position.units.get(prov)
             if other == power or unit is None or unit.power != other:
                 continue
-            reach = g.fleet[prov] if v.hooks.movement_kind(unit.kind) == "F" else g.army[prov]
-            danger.update(q for q in reach if position.centres.get(q) == power)
+            danger.update(q for q in v.reach(unit.kind, prov) if position.centres.get(q) == power)
         kept: set[int] = set()
         for c in sorted(danger):
             if any(p.dest == c for p in plans):
@@ -763,13 +766,11 @@ class HeuristicBot:
         hooks = v.hooks
         # The movement kinds of the units, the ones built so far included (see ``built``).
         kinds = [hooks.movement_kind(u.kind) for u in position.units_of(power)]
-
-        g = v.graph
         covered: set[int] = set()
 
         def cover(prov: int, kind: str) -> None:
             covered.add(prov)
-            covered.update(g.fleet[prov] if hooks.movement_kind(kind) == "F" else g.army[prov])
+            covered.update(v.reach(kind, prov))
 
         if self.crowding:
             for prov, u in position.units.items():
@@ -784,7 +785,7 @@ class HeuristicBot:
                 if hooks.movement_kind(o.kind) == "F" and kinds.count("F") >= 0.5 * max(1, len(kinds)):
                     value *= 0.7
                 if self.crowding:
-                    reach = g.fleet[prov] if hooks.movement_kind(o.kind) == "F" else g.army[prov]
+                    reach = v.reach(o.kind, prov)
                     fresh = sum(1 for q in reach if q not in covered)
                     value *= CROWDED + (1.0 - CROWDED) * fresh / max(1, len(reach))
                 return value * self._jitter(rng)

@@ -382,10 +382,9 @@ def _score(
     held: set[int] = set()
     reach: dict[str, dict[int, float]] = {}
     for prov, unit in after.units.items():
-        near = graph.fleet[prov] if hooks.movement_kind(unit.kind) == "F" else graph.army[prov]
         strength = hooks.unit_strength(unit)
         into = reach.setdefault(unit.power, {})
-        for q in near:
+        for q in values.reach(unit.kind, prov):
             into[q] = into.get(q, 0.0) + strength
         if unit.power == power:
             score += values.of(unit.kind, prov)
