@@ -62,6 +62,7 @@ from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order, legal_orders
 from dippouch.bots.memory import Memory
 from dippouch.bots.play import PlayedGame, play_game
+from dippouch.bots.search import SearchBot
 from dippouch.catalog import load_variant
 from dippouch.interop.mila import MilaFormatError, order_from_mila, phase_to_mila, position_to_mila_state
 
@@ -395,8 +396,10 @@ def play_one(
     budget: float,
     seed: int,
     port: types.ModuleType | None,
+    evaluations: int = 0,
 ) -> GameResult:
-    """Game ``g`` of the pairing: the lone power (each power in turn) against six of ``field_level``."""
+    """Game ``g`` of the pairing: the lone power (each power in turn) against six of ``field_level``; the search
+    level's budget is ``evaluations`` adjudications a decision where given, else ``budget`` seconds of CPU."""
     alone, levels = seats_for(variant.power_names, lone, field_level, g)
     bots: dict[str, Bot] = {}
     dumbbots: list[DumbBotSeat] = []
@@ -410,7 +413,9 @@ def play_one(
             dumbbots.append(seat)
             bots[level] = seat
         else:
-            bots[level] = make_bot(level, budget=budget, clock=CLOCK)
+            bots[level] = bot = make_bot(level, budget=budget, clock=CLOCK)
+            if evaluations and isinstance(bot, SearchBot):
+                bot.count_evaluations(evaluations)
             if level == "search" and lone == "search" and field_level == DUMBBOT:
                 bots[level] = watched = Watched(bots[level])
     record = play_game(variant, {p: bots[lv] for p, lv in levels.items()}, seed + g, max_years=years, clock=CLOCK)
@@ -446,8 +451,10 @@ def _start_worker(port_path: str | None, corrected: bool) -> None:
     _WORKER["port"] = load_port(port_path, corrected=corrected) if port_path else None
 
 
-def _play_in_worker(lone: str, field_level: str, g: int, years: int, budget: float, seed: int) -> GameResult:
-    return play_one(_WORKER["variant"], lone, field_level, g, years, budget, seed, _WORKER["port"])
+def _play_in_worker(
+    lone: str, field_level: str, g: int, years: int, budget: float, seed: int, evaluations: int
+) -> GameResult:
+    return play_one(_WORKER["variant"], lone, field_level, g, years, budget, seed, _WORKER["port"], evaluations)
 
 
 def run_pairing(
@@ -461,16 +468,19 @@ def run_pairing(
     port: types.ModuleType | None,
     progress: Callable[[str], None] | None = None,
     pool: Executor | None = None,
+    evaluations: int = 0,
 ) -> PairingFigures:
     """The pairing's figures over ``games`` games, played here or, given a ``pool`` (whose processes were
     started by :func:`_start_worker`), in its processes; a game's figures never depend on where it ran."""
     figures = PairingFigures(lone, field_level)
     if pool is None:
         played: Iterator[GameResult] = (
-            play_one(variant, lone, field_level, g, years, budget, seed, port) for g in range(games)
+            play_one(variant, lone, field_level, g, years, budget, seed, port, evaluations) for g in range(games)
         )
     else:
-        futures = [pool.submit(_play_in_worker, lone, field_level, g, years, budget, seed) for g in range(games)]
+        futures = [
+            pool.submit(_play_in_worker, lone, field_level, g, years, budget, seed, evaluations) for g in range(games)
+        ]
         played = (f.result() for f in as_completed(futures))
     for done, result in enumerate(played, 1):
         figures.games += 1
@@ -551,6 +561,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=28, help="games per pairing (7 gives every power the lone seat once)")
     ap.add_argument("--years", type=int, default=20, help="game years before a game is stopped (20: to 1920)")
     ap.add_argument("--budget", type=float, default=0.5, help="search level's CPU seconds per movement decision")
+    ap.add_argument(
+        "--evaluations", type=int, default=0, metavar="N",
+        help="the search's budget in adjudications a decision instead: a seed then plays the same games every run",
+    )  # fmt: skip
     ap.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS), help="LONE:FIELD,...")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--as-published", action="store_true", help="the port without the two corrections")
@@ -561,8 +575,8 @@ def main(argv: list[str] | None = None) -> int:
         pairings = parse_pairings(args.pairings)
     except ValueError as e:
         ap.error(str(e))
-    if args.games < 1 or args.years < 1 or args.budget <= 0 or args.jobs < 1:
-        ap.error("--games, --years and --jobs must be at least 1 and --budget above 0")
+    if args.games < 1 or args.years < 1 or args.budget <= 0 or args.jobs < 1 or args.evaluations < 0:
+        ap.error("--games, --years and --jobs must be at least 1, --budget above 0 and --evaluations not below 0")
     if not args.dumbbot:
         ap.error(f"no DumbBot port: give --dumbbot PATH or set {ENV} (see this script's docstring for how to fetch it)")
     try:
@@ -578,7 +592,8 @@ def main(argv: list[str] | None = None) -> int:
         else "corrected: neutral centres valued, legal retreats, supports to provinces"
     )
     print(f"DumbBot: {port_file(args.dumbbot)} ({what})")
-    print(f"{args.games} game(s) a pairing, {args.years} year(s), seed {args.seed}, search budget {args.budget} s CPU")
+    spent = f"{args.evaluations} adjudications" if args.evaluations else f"{args.budget} s CPU"
+    print(f"{args.games} game(s) a pairing, {args.years} year(s), seed {args.seed}, search budget {spent} a decision")
     results: list[PairingFigures] = []
     pool = (
         ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(args.dumbbot, not args.as_published))
@@ -589,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== one {lone} against six {other}", flush=True)
         figures = run_pairing(
             variant, lone, other, args.games, args.years, args.budget, args.seed, port,
-            None if args.quiet else lambda line: print(line, flush=True), pool,
+            None if args.quiet else lambda line: print(line, flush=True), pool, args.evaluations,
         )  # fmt: skip
         results.append(figures)
         for line in figures.examples:

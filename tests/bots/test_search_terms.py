@@ -282,3 +282,30 @@ def test_a_paired_step_sometimes_brings_a_second_support() -> None:
     triple = adjudicate(V, p, _orders({"France": three, "Germany": held})).next
     pair = adjudicate(V, p, _orders({"France": three[:2], "Germany": held})).next
     assert [d.unit.power for d in triple.dislodged.values()] == ["Germany"] and not pair.dislodged
+
+
+def test_a_budget_in_adjudications_plays_a_seed_the_same_every_time() -> None:
+    """The ladder's ``--evaluations``: with the budget counted in adjudications rather than seconds, no decision
+    makes more than the budget (one more at most: the check comes before each), and two runs of a seed end on
+    the same position, which a budget in seconds (the default, half a second here) does not promise."""
+    from dippouch.bots.play import play_game
+    from dippouch.bots.search import SearchBot
+
+    def played() -> tuple[Position | None, list[int]]:
+        bot = SearchBot()
+        bot.count_evaluations(120)
+        made: list[int] = []
+        decide = bot.orders
+
+        def orders(*args, **kwargs):  # type: ignore[no-untyped-def]
+            chosen = decide(*args, **kwargs)
+            made.append(bot.last_evaluations)
+            bot.last_evaluations = 0
+            return chosen
+
+        bot.orders = orders  # type: ignore[method-assign]
+        return play_game(V, dict.fromkeys(V.power_names, bot), 7, max_years=1).final, made
+
+    (first, made), (again, _) = played(), played()
+    assert first is not None and first == again
+    assert max(made) == 121 and all(0 <= n <= 121 for n in made)

@@ -125,9 +125,23 @@ class SearchBot:
         the replies stay the plain heuristic's and the DumbBot family's."""
         self.last_evaluations = 0
         """Adjudications the last decision made (for the benchmark)."""
+        self.evaluated = 0
+        """Adjudications made by every decision so far: the clock of :meth:`count_evaluations`."""
         self.last_replies: list[dict[str, list[Order]]] = []
         """The replies the last movement decision was weighed against (for the benchmark: how often they
         foresaw what the others ordered)."""
+
+    def count_evaluations(self, per_decision: int) -> None:
+        """Measure the budget in adjudications, ``per_decision`` a movement decision, rather than in seconds.
+
+        A game from a seed is then played the same on any machine at any load, so that two versions of the bot
+        can be compared game by game and a game traced again; in play the budget stays time, which is what a
+        deadline is kept in. Replies are drawn before any adjudication, so all of them are drawn."""
+        self.budget = float(per_decision)
+        self.clock = self._evaluations
+
+    def _evaluations(self) -> float:
+        return float(self.evaluated)
 
     def orders(
         self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
@@ -184,6 +198,7 @@ class SearchBot:
                     return None  # weighed against only some replies: not comparable with the others
                 total += _score(adjudicate(variant, position, {**reply, power: c}).next, power, values, rival, weak)
                 self.last_evaluations += 1
+                self.evaluated += 1
             return total
 
         best, best_score = own, weigh(own)
