@@ -38,6 +38,10 @@ SC", ties included), and its mean centres at the end.
 
     .venv/bin/python benchmarks/bench_dumbbot.py --dumbbot /tmp/research                 # the full ladder
     nice -n 19 .venv/bin/python benchmarks/bench_dumbbot.py --dumbbot /tmp/dumbbot_ruleset.py --games 2 --years 3
+
+With ``--evaluations`` the search's budget is a count of adjudications, so a seed plays the same games however
+busy the machine is, and ``--trace`` plays chosen games of a run again, exactly, with each power's centres every
+year: ``--pairings dumbbot:search --evaluations 4000 --seed 17001 --trace 9`` is game 9 of that run.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ import statistics
 import sys
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -385,6 +389,7 @@ class GameResult:
     seconds: dict[str, list[float]]
     foreseen: tuple[int, int, int]
     line: str
+    yearly: list[tuple[int, dict[str, int]]]
 
 
 def play_one(
@@ -437,6 +442,7 @@ def play_one(
         foresight(seen, watched) if watched is not None else (0, 0, 0),
         f"{alone} ({lone}) {outcome}, {record.centres[alone]} centres "
         f"({record.years} years, {record.ending}; illegal {record.illegal + dropped})",
+        record.yearly,
     )
 
 
@@ -469,18 +475,20 @@ def run_pairing(
     progress: Callable[[str], None] | None = None,
     pool: Executor | None = None,
     evaluations: int = 0,
+    only: Sequence[int] = (),
 ) -> PairingFigures:
     """The pairing's figures over ``games`` games, played here or, given a ``pool`` (whose processes were
-    started by :func:`_start_worker`), in its processes; a game's figures never depend on where it ran."""
+    started by :func:`_start_worker`), in its processes; a game's figures never depend on where it ran.
+    ``only``: these games alone (by index), each traced in ``progress``: every power's centres every year."""
     figures = PairingFigures(lone, field_level)
+    chosen = list(only) if only else list(range(games))
+    games = len(chosen)
     if pool is None:
         played: Iterator[GameResult] = (
-            play_one(variant, lone, field_level, g, years, budget, seed, port, evaluations) for g in range(games)
+            play_one(variant, lone, field_level, g, years, budget, seed, port, evaluations) for g in chosen
         )
     else:
-        futures = [
-            pool.submit(_play_in_worker, lone, field_level, g, years, budget, seed, evaluations) for g in range(games)
-        ]
+        futures = [pool.submit(_play_in_worker, lone, field_level, g, years, budget, seed, evaluations) for g in chosen]
         played = (f.result() for f in as_completed(futures))
     for done, result in enumerate(played, 1):
         figures.games += 1
@@ -498,6 +506,9 @@ def run_pairing(
         figures.foreseen = [a + b for a, b in zip(figures.foreseen, result.foreseen, strict=True)]
         if progress is not None:
             progress(f"  game {result.game + 1} ({done}/{games} done): {result.line}")
+            if only:
+                for year, centres in result.yearly:
+                    progress(f"    {year}: " + ", ".join(f"{p} {n}" for p, n in centres.items()))
     return figures
 
 
@@ -565,6 +576,10 @@ def main(argv: list[str] | None = None) -> int:
         "--evaluations", type=int, default=0, metavar="N",
         help="the search's budget in adjudications a decision instead: a seed then plays the same games every run",
     )  # fmt: skip
+    ap.add_argument(
+        "--trace", default="", metavar="N,N",
+        help="only these games of each pairing (as the lines number them), with each power's centres every year",
+    )  # fmt: skip
     ap.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS), help="LONE:FIELD,...")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--as-published", action="store_true", help="the port without the two corrections")
@@ -575,6 +590,12 @@ def main(argv: list[str] | None = None) -> int:
         pairings = parse_pairings(args.pairings)
     except ValueError as e:
         ap.error(str(e))
+    try:
+        only = sorted({int(n) - 1 for n in args.trace.split(",") if n.strip()})
+    except ValueError:
+        ap.error(f"--trace takes game numbers separated by commas, as 3,10; not {args.trace!r}")
+    if any(g < 0 for g in only):
+        ap.error("--trace counts games from 1")
     if args.games < 1 or args.years < 1 or args.budget <= 0 or args.jobs < 1 or args.evaluations < 0:
         ap.error("--games, --years and --jobs must be at least 1, --budget above 0 and --evaluations not below 0")
     if not args.dumbbot:
@@ -604,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== one {lone} against six {other}", flush=True)
         figures = run_pairing(
             variant, lone, other, args.games, args.years, args.budget, args.seed, port,
-            None if args.quiet else lambda line: print(line, flush=True), pool, args.evaluations,
+            None if args.quiet else lambda line: print(line, flush=True), pool, args.evaluations, only,
         )  # fmt: skip
         results.append(figures)
         for line in figures.examples:

@@ -131,3 +131,18 @@ def test_an_unknown_level_is_refused_with_the_levels() -> None:
     with pytest.raises(BotError, match="unknown bot level 'heuristc'; the levels are hold, random, heuristic, search"):
         make_bot("heuristc")
     assert [make_bot(level).name for level in LEVELS] == list(LEVELS)
+
+
+def test_a_game_keeps_every_powers_centres_year_by_year_and_where_it_ended() -> None:
+    """The ladder's ``--trace`` prints these rows: one a game year, each the centres after that year's last
+    phase, and one more for the year a solo came in, with the centres it ended on."""
+    variant = load_variant("standard")
+    limited = play_game(variant, dict.fromkeys(variant.power_names, RandomBot()), 5, max_years=3)
+    assert [year for year, _ in limited.yearly] == [1901, 1902, 1903]
+    assert limited.yearly[-1][1] == limited.centres and limited.ending == "year limit"
+    seats = {p: HeuristicBot() if p == "France" else make_bot("hold") for p in variant.power_names}
+    solo = play_game(variant, seats, 5, max_years=20)
+    assert solo.winner == "France"
+    year, centres = solo.yearly[-1]
+    assert centres == solo.centres and centres["France"] >= 18 and solo.final is not None
+    assert year == solo.final.phase.year and [y for y, _ in solo.yearly] == list(range(1901, year + 1))

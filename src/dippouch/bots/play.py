@@ -42,6 +42,9 @@ class PlayedGame:
     move_seconds: dict[str, list[float]] = field(default_factory=dict)
     """Level -> seconds each of its movement-phase decisions took (one power, one phase)."""
     final: Position | None = None
+    yearly: list[tuple[int, dict[str, int]]] = field(default_factory=list)
+    """Each power's centres at the end of every game year played, and where the game ended by its rules: how a
+    game went, for a trace."""
 
 
 def play_game(
@@ -80,6 +83,8 @@ def play_game(
         if kind is PhaseKind.MOVEMENT:
             memories = {p: remember(variant, memories.get(p), p, resolution.results) for p in variant.power_names}
         record.illegal += sum(1 for r in resolution.results if r.result is Outcome.ILLEGAL and not r.automatic)
+        if resolution.next.phase.year != position.phase.year:
+            record.yearly.append((position.phase.year, _centres(variant, resolution.next)))
         position = resolution.next
         record.phases += 1
         ending = game_end(variant, position)
@@ -87,8 +92,14 @@ def play_game(
             record.ending = ending.kind
             if ending.kind == "victory":
                 record.winner = ending.powers[0]
+            if not record.yearly or record.yearly[-1][0] != position.phase.year:
+                record.yearly.append((position.phase.year, _centres(variant, position)))
             break
     record.years = (position.phase.year - first_year) // cycle
-    record.centres = {p: len(position.centres_of(p)) for p in variant.power_names}
+    record.centres = _centres(variant, position)
     record.final = position
     return record
+
+
+def _centres(variant: Variant, position: Position) -> dict[str, int]:
+    return {p: len(position.centres_of(p)) for p in variant.power_names}
