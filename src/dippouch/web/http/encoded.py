@@ -16,10 +16,15 @@ import struct
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import brotli
+from cachetools import LRUCache
 
-__all__ = ["OFFERED", "Gapped", "accepted", "chosen", "compressed"]
+__all__ = ["OFFERED", "Gapped", "accepted", "chosen", "compressed", "keep_within"]
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
 """A gzip member's header (RFC 1952): deflate, no name, no time (the bytes are the same whenever made), OS
@@ -133,3 +138,11 @@ class Gapped:
         plain = self.plain(fill)
         body = _stored(fill).join(self.deflated) if len(self.parts) > 1 else self.deflated[0]
         return GZIP_HEADER + body + struct.pack("<II", zlib.crc32(plain), len(plain) & 0xFFFFFFFF)
+
+
+def keep_within(cache: LRUCache[_K, _V], key: _K, value: _V) -> None:
+    """``value`` kept in ``cache`` (bounded by the size of what it keeps, the least recently used dropped first)
+    unless it alone is bigger than the whole bound, which the cache would refuse with an error: such a value is
+    served once and made again when asked again."""
+    if cache.getsizeof(value) <= cache.maxsize:
+        cache[key] = value

@@ -35,13 +35,14 @@ import random
 import signal
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, ParamSpec, Protocol, TypeVar
 from weakref import WeakKeyDictionary
+
+from cachetools import LRUCache
 
 from dippouch.bots.memory import Memory
 from dippouch.bots.seats import Think, memory_data, think_from_data
@@ -105,7 +106,7 @@ class _VariantRef:
     source: str
 
 
-_BUILT: OrderedDict[tuple[str, str], Variant] = OrderedDict()
+_BUILT: LRUCache[tuple[str, str], Variant] = LRUCache(KEPT)
 
 
 def _variant(ref: _VariantRef) -> Variant:
@@ -115,12 +116,7 @@ def _variant(ref: _VariantRef) -> Variant:
     key = (ref.digest, canonical_json(dict(ref.options)))
     v = _BUILT.get(key)
     if v is None:
-        v = variant_from_data(ref.data, ref.options, source=ref.source, digest=ref.digest)
-        _BUILT[key] = v
-        while len(_BUILT) > KEPT:
-            _BUILT.popitem(last=False)
-    else:
-        _BUILT.move_to_end(key)
+        v = _BUILT[key] = variant_from_data(ref.data, ref.options, source=ref.source, digest=ref.digest)
     return v
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 from urllib.parse import quote
 
+from cachetools import LRUCache
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
@@ -52,7 +52,7 @@ from dippouch.web.http.deps import (
     render_html,
     words,
 )
-from dippouch.web.http.encoded import OFFERED, Gapped, chosen, compressed
+from dippouch.web.http.encoded import OFFERED, Gapped, chosen, compressed, keep_within
 from dippouch.web.http.forms import FormDep, redirect
 from dippouch.web.http.security import (
     CSRF_HEADER,
@@ -414,37 +414,33 @@ def _csrf(request: Request, viewer: Viewer) -> None:
 # The sandbox
 
 
-@dataclass
-class _Made:
-    """A sandbox's answers made once for each state it is in (per app: :meth:`Web.kept`), by the sandbox's id and
-    revision: its JSON look, plain and compressed, and its page in parts around the CSRF field. A
-    shared link is looked at far more often than it is changed, and a W3K sandbox's page of 300 checked lines is
-    half a megabyte that took 25 ms to make and compress, which every look paid."""
-
-    answers: OrderedDict[Hashable, bytes | Gapped] = field(default_factory=OrderedDict)
-    size: int = 0
-
-
 MADE_BYTES = 32_000_000
-"""The bound of the answers kept in a process (the oldest dropped past it)."""
+"""The bound of a sandbox's answers kept in a process (the least recently used dropped past it)."""
+
+_Made: TypeAlias = LRUCache[Hashable, bytes | Gapped]
+"""A sandbox's answers made once for each state it is in (per app: :meth:`Web.kept`), by the sandbox's id and
+revision: its JSON look, plain and compressed, and its page in parts around the CSRF field. A shared link is
+looked at far more often than it is changed, and a W3K sandbox's page of 300 checked lines is half a megabyte
+that took 25 ms to make and compress, which every look paid."""
+
+
+def _answers() -> _Made:
+    return LRUCache(MADE_BYTES, getsizeof=_size)
+
+
+def _size(answer: bytes | Gapped) -> int:
+    return len(answer) if isinstance(answer, bytes) else answer.size
 
 
 def _made(web: Web, key: Hashable, make: Callable[[], bytes | Gapped]) -> bytes | Gapped:
-    kept = web.kept(__name__ + ".made", _Made)
+    kept = web.kept(__name__ + ".made", _answers)
     with web.lock:
-        got = kept.answers.get(key)
+        got = kept.get(key)
         if got is not None:
-            kept.answers.move_to_end(key)
             return got
     got = make()
-    size = len(got) if isinstance(got, bytes) else got.size
     with web.lock:
-        if key not in kept.answers:
-            kept.answers[key] = got
-            kept.size += size
-        while kept.size > MADE_BYTES and len(kept.answers) > 1:
-            _, old = kept.answers.popitem(last=False)
-            kept.size -= len(old) if isinstance(old, bytes) else old.size
+        keep_within(kept, key, got)
     return got
 
 

@@ -21,15 +21,16 @@ import hashlib
 import logging
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, cast
 from xml.sax.saxutils import unescape
 
+from cachetools import LRUCache
+
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.web.http.encoded import compressed
+from dippouch.web.http.encoded import compressed, keep_within
 
 __all__ = [
     "MapCache",
@@ -168,17 +169,16 @@ class MapCache:
     brotli, so about 500 of them (the least recently used go first)."""
 
     def __init__(self) -> None:
-        self._encoded: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-        self._encoded_size = 0
-        self._svgs: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
-        self._pdfs: OrderedDict[str, bytes] = OrderedDict()
-        self._previews: OrderedDict[str, bytes] = OrderedDict()
+        self._encoded: LRUCache[tuple[Any, ...], bytes] = LRUCache(self.ENCODED_BYTES, getsizeof=len)
+        self._svgs: LRUCache[tuple[Any, ...], str | None] = LRUCache(self.SIZE)
+        self._pdfs: LRUCache[str, bytes] = LRUCache(self.PDF_BYTES, getsizeof=len)
+        self._previews: LRUCache[str, bytes] = LRUCache(self.PREVIEW_BYTES, getsizeof=len)
         self._lock = threading.Lock()
+        """The caches' own order of use changes on every read, so reads take it too."""
 
     def _cached(self, key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
         with self._lock:
             if key in self._svgs:
-                self._svgs.move_to_end(key)
                 return self._svgs[key]
         with _DRAWING:
             with self._lock:
@@ -187,8 +187,6 @@ class MapCache:
             svg = _draw(draw)
             with self._lock:
                 self._svgs[key] = svg
-                while len(self._svgs) > self.SIZE:
-                    self._svgs.popitem(last=False)
             return svg
 
     def drawing(self, key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
@@ -226,15 +224,10 @@ class MapCache:
         with self._lock:
             got = self._encoded.get(key)
             if got is not None:
-                self._encoded.move_to_end(key)
                 return got
         got = compressed(draw().encode(), coding)
         with self._lock:
-            if key not in self._encoded:
-                self._encoded[key] = got
-                self._encoded_size += len(got)
-            while self._encoded_size > self.ENCODED_BYTES and len(self._encoded) > 1:
-                self._encoded_size -= len(self._encoded.popitem(last=False)[1])
+            keep_within(self._encoded, key, got)
         return got
 
     @staticmethod
@@ -243,12 +236,8 @@ class MapCache:
 
     def cached_pdf(self, svg: str) -> bytes | None:
         """The PDF of ``svg`` if it was made before (cheap: no drawing)."""
-        key = self._pdf_key(svg)
         with self._lock:
-            pdf = self._pdfs.get(key)
-            if pdf is not None:
-                self._pdfs.move_to_end(key)
-            return pdf
+            return self._pdfs.get(self._pdf_key(svg))
 
     def phase_pdf(self, svg: str, variant: Variant | None = None) -> bytes | None:
         """The map on A4 (cairosvg, through the renderer: the paper size every map PDF is printed on), or
@@ -270,10 +259,7 @@ class MapCache:
         if pdf is None:
             return None
         with self._lock:
-            self._pdfs[self._pdf_key(svg)] = pdf
-            total = sum(len(v) for v in self._pdfs.values())
-            while total > self.PDF_BYTES and len(self._pdfs) > 1:
-                total -= len(self._pdfs.popitem(last=False)[1])
+            keep_within(self._pdfs, self._pdf_key(svg), pdf)
         return pdf
 
     PREVIEW_BYTES = 32_000_000
@@ -281,12 +267,8 @@ class MapCache:
 
     def cached_preview(self, svg: str) -> bytes | None:
         """The link preview of ``svg`` if it was made before (cheap: no drawing)."""
-        key = self._pdf_key(svg)
         with self._lock:
-            png = self._previews.get(key)
-            if png is not None:
-                self._previews.move_to_end(key)
-            return png
+            return self._previews.get(self._pdf_key(svg))
 
     def preview(self, svg: str) -> bytes | None:
         """The map as a link's preview picture (PNG, 1200x630), or None where the renderer is missing; cached by
@@ -301,10 +283,7 @@ class MapCache:
         if png is None:
             return None
         with self._lock:
-            self._previews[self._pdf_key(svg)] = png
-            total = sum(len(v) for v in self._previews.values())
-            while total > self.PREVIEW_BYTES and len(self._previews) > 1:
-                total -= len(self._previews.popitem(last=False)[1])
+            keep_within(self._previews, self._pdf_key(svg), png)
         return png
 
 
