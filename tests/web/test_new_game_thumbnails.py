@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from dippouch import settings as site_settings
-from dippouch.catalog import variants_usable
+from dippouch.catalog import load_variant, variants_usable
 from dippouch.render.thumbnail import THUMBNAIL_SIZE
 from dippouch.store.people.persons import create_person
 from dippouch.web.http.security import SESSION_COOKIE
@@ -87,10 +87,10 @@ def test_a_picture_is_drawn_once_kept_on_disk_and_served_to_be_kept_for_good(sit
     assert ann.get(url, headers={"If-None-Match": f'"{key}"'}).status_code == 304
     assert ann.get("/variants/hundred3/thumbnail.png").headers["cache-control"] == "public, max-age=3600"
     # The next process finds it on disk: a picture written there (here a marked one) is what it serves.
-    new_games._KEPT.clear()
+    load_variant("hundred3").derived.pop(new_games._THUMB, None)
     kept[0].write_bytes(r.content + b"kept")
     assert ann.get(url).content == r.content + b"kept"
-    new_games._KEPT.clear()
+    load_variant("hundred3").derived.pop(new_games._THUMB, None)
     kept[0].unlink()
 
 

@@ -121,8 +121,9 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
 _THUMB_KEY = "dippouch.web.views.new_games.thumbnail_key"
 """The name under which a variant keeps its thumbnail's key and the geometry file's stamp it was made for."""
 
-_KEPT: dict[tuple[str, str], bytes] = {}
-"""Thumbnails made or read by this process, by variant and key (about 10 KB each, a few dozen variants)."""
+_THUMB = "dippouch.web.views.new_games.thumbnail"
+"""The name under which a variant keeps its thumbnail (about 10 KB) with the key it was made for: kept on the
+variant, it goes when the variant goes (a file edited is loaded afresh), with no cache of its own to bound."""
 
 _DRAWING = threading.Lock()
 """One thumbnail drawn at a time: a page's first visitor asks for a dozen at once, and each takes up to a few
@@ -168,12 +169,12 @@ def thumbnail(name: str) -> tuple[bytes, str] | None:
     key = thumbnail_key(v)
     if key is None:
         return None
-    got = _KEPT.get((name, key))
+    got = _kept(v, key)
     if got is not None:
         return got, key
     path = _cached_file(name, key)
     with _DRAWING:
-        got = _KEPT.get((name, key))
+        got = _kept(v, key)
         if got is None and path is not None and path.is_file():
             got = path.read_bytes()
         if got is None:
@@ -181,8 +182,13 @@ def thumbnail(name: str) -> tuple[bytes, str] | None:
             if got is None:
                 return None
             _keep_file(path, got)
-        _KEPT[(name, key)] = got
+        v.derived[_THUMB] = (key, got)
     return got, key
+
+
+def _kept(v: Variant, key: str) -> bytes | None:
+    kept = v.derived.get(_THUMB)
+    return kept[1] if kept is not None and kept[0] == key else None
 
 
 def _drawn(v: Variant) -> bytes | None:
