@@ -302,10 +302,19 @@ def running_site(db_url: str, chromium: Any | None = None, **app_options: Any) -
     from dippouch.web.app import create_app
 
     app = create_app(db_url, **({"limits": {}} | app_options))
+    before = set(chromium.contexts) if chromium is not None else set()
     with served(app) as port:
         if not app.state.site.configured:  # the name LiveSite's pages open: its links must name it too
             app.state.site = Site.at(f"http://localhost:{port}", configured=False)
-        yield LiveSite(app, port, db_url, chromium)
+        try:
+            yield LiveSite(app, port, db_url, chromium)
+        finally:
+            if chromium is not None:
+                # The pages opened while it ran, closed before it stops: each held its live stream open, and
+                # the server waited its 2 s of grace for them at every test's end.
+                _shared.lend(True)
+                for context in [c for c in chromium.contexts if c not in before]:
+                    context.close()
 
 
 @pytest.fixture
