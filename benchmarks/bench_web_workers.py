@@ -55,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -311,6 +312,27 @@ def start_web(url: str, log: Path, wait: float = 60.0) -> tuple[subprocess.Popen
     raise SystemExit(f"the web server did not start in {wait:g} s (--start-timeout); its log:\n{said}")
 
 
+SOURCES = (
+    ("memory", "from the process's memory"),
+    ("kept", "kept by another process or a worker"),
+    ("made", "made by their reader"),
+)
+
+
+def shared_pages(ports: list[int]) -> dict[str, float]:
+    """The game pages the web processes answered so far, by where each came from (their memory, kept by another
+    process or a worker, or made by the process): ``dippouch_shared_pages_total`` of each one's /metrics."""
+    counts: dict[str, float] = {}
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+            text = answer.read().decode()
+        for line in text.splitlines():
+            if line.startswith('dippouch_shared_pages_total{kind="page"'):
+                source = line.split('source="', 1)[1].split('"', 1)[0]
+                counts[source] = counts.get(source, 0.0) + float(line.rsplit(" ", 1)[1])
+    return counts
+
+
 def phase_counts(url: str) -> tuple[int, int]:
     """(processed phases, open phases past their deadline by the database's clock)."""
     eng = sa.create_engine(sa.make_url(url))
@@ -483,17 +505,20 @@ def main(argv: list[str] | None = None) -> int:
             done1, backlog = phase_counts(url)
             n_late, late50, late99, late_max = lateness(url, since)
             alone = Tally()
+            sources: dict[str, float] = {}
             cpu_alone = 0.0
             processed_alone = 0
             if args.pages_alone > 0:
                 # The pages' own cost: the mixed round's CPU counts the maps and the submissions too. The phases
                 # processed meanwhile are counted: each makes its game's page again for its next reader.
                 cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs)
+                sources = shared_pages(ports)
                 processed_alone = phase_counts(url)[0]
                 readers = args.clients - max(1, args.clients // 10)
                 asyncio.run(open_loop(ports, readers, args.pages_alone, args.page_rate, pages, args.timeout, alone))
                 cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_alone
                 processed_alone = phase_counts(url)[0] - processed_alone
+                sources = {k: v - sources.get(k, 0.0) for k, v in shared_pages(ports).items()}
             dead = [f"worker {i} exited ({w.returncode})" for i, w in enumerate(workers) if w.poll() is not None]
             for w in workers:  # SIGTERM: each finishes the phase in hand; then nothing changes under the check
                 w.terminate()
@@ -546,6 +571,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{1000 * cpu_alone / max(1, f['requests']):.2f} ms/request, p50 {f['p50']:.1f} ms, "
                 f"p99 {f['p99']:.1f} ms ({f['requests']} requests, {len(alone.errors)} errors; {processed_alone} "
                 "phases processed meanwhile)"
+            )
+            print(
+                "  their pages: "
+                + ", ".join(f"{sources.get(k, 0):.0f} {w}" for k, w in SOURCES)
+                + " (dippouch_shared_pages_total)"
             )
         print(f"pages afterwards: {checked - len(stale)} of {checked} show the phase the database has open")
         for line in [*stale[:5], *dead]:

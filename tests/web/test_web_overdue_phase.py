@@ -10,12 +10,15 @@ pages and the API now say what the phase waits for, and the order form that orde
 from __future__ import annotations
 
 import email.utils
+import time
 from email.message import EmailMessage
 from urllib.parse import unquote
 
 import pytest
 
 from dippouch.mail.intake import take_in
+from dippouch.web.http.metrics import SHARED_PAGES
+from dippouch.web.http.service import PAGE_TTL
 from photosupport import photo
 from websupport import Site, check_api_answer
 
@@ -89,3 +92,34 @@ def test_a_phase_past_its_deadline_waiting_for_the_worker_says_so(site: Site) ->
     assert r.status_code in (200, 303), r.text
     assert _api_overdue(site) is None
     assert 'id="late-note"' not in italy.get("/games/g/play/Italy").text
+
+
+def _made() -> float:
+    return float(SHARED_PAGES.labels("page", "made")._value.get())
+
+
+def test_a_visitors_page_is_kept_across_its_deadline_and_shows_the_box_the_moment_calls_for(site: Site) -> None:
+    """The page is made once for its phase: past the deadline it is not made again (the phase is processed a
+    second later, and its page made again then anyway); the box says what the phase waits for as it is served:
+    the coordinator's review (game g, a photograph mailed) or processing (game h)."""
+    site.new_game("h")
+    assert take_in(site.web.store, _photo_mail(), now=site.clock()).status == "photo"
+    visitor = site.browser()
+    before = {g: visitor.get(f"/games/{g}") for g in ("g", "h")}
+    for page in before.values():
+        assert "Deadline passed" not in page.text and 'class="countdown"' in page.text
+        assert "<!--dp:" not in page.text  # the other forms are never sent
+    made = _made()
+
+    site.clock.advance(days=13)
+    time.sleep(PAGE_TTL + 0.1)  # past the second a process serves a visitor's page from memory unasked
+    due = {g: visitor.get(f"/games/{g}") for g in ("g", "h")}
+    assert _made() == made, "made again when its deadline passed"
+    for g, page in due.items():
+        assert page.headers["ETag"] != before[g].headers["ETag"]  # a browser's copy from before is not confirmed
+        assert "<!--dp:" not in page.text and 'class="countdown"' not in page.text
+        assert page.text.count('class="deadline') == 1
+    review = due["g"].text.split('id="overdue"', 1)[1].split("</p>", 1)[0]
+    assert "Awaiting the coordinator's review of the orders mailed for Spring 1901 Movement" in review
+    processing = due["h"].text.split('id="overdue"', 1)[1].split("</p>", 1)[0]
+    assert "Spring 1901 Movement is waiting to be processed" in processing and "review" not in processing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Histogram
 
-__all__ = ["REQUEST_SECONDS", "WORK_CHARGED"]
+__all__ = ["REQUEST_SECONDS", "SHARED_PAGES", "WORK_CHARGED"]
 
 REQUEST_SECONDS = Histogram(
     "dippouch_http_request_duration_seconds",
@@ -21,3 +21,13 @@ WORK_CHARGED = Counter(
 )
 """Set beside the server's CPU time, what the budget saw of it (benchmarks/bench_hostile.py prints both): work the
 budget does not see is work nobody is charged for."""
+
+SHARED_PAGES = Counter(
+    "dippouch_shared_pages_total",
+    "Pages made once per game state and shared (dippouch.web.views.page_cache), by kind and where the answer's page "
+    "came from: this process's memory, kept by another process or a worker, or made here.",
+    ["kind", "source"],
+)
+"""How often a reader pays for making a page: at a thousand games turning every 30 s nearly every request finds
+its game changed, so the share made here says whether the workers' pages (``dippouch worker --pages``) reach the
+readers first (benchmarks/bench_web_workers.py prints it)."""

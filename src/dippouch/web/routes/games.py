@@ -38,6 +38,7 @@ from dippouch.web.http.deps import (
 )
 from dippouch.web.http.encoded import OFFERED, chosen
 from dippouch.web.http.forms import PageForm
+from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.security import (
     BadInput,
     Viewer,
@@ -62,11 +63,18 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
 
 
 def _game(
-    web: Web, name: str, viewer: Viewer, lang: str | None = None, *, reading: tuple[str, Any] | None = None
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    lang: str | None = None,
+    *,
+    reading: tuple[str, Any] | None = None,
+    overdue: bool = True,
 ) -> GameView:
     """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
-    report in the game's own language, as mailed) show it; ``reading``: :func:`dippouch.web.views.games.game_view`'s."""
-    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading))
+    report in the game's own language, as mailed) show it; ``reading`` and ``overdue``:
+    :func:`dippouch.web.views.games.game_view`'s."""
+    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading, overdue=overdue))
 
 
 def _phase(
@@ -142,6 +150,7 @@ async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep)
     if _anonymous(request):
         page = web.pages.get(_page_key(request, name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
+            SHARED_PAGES.labels("page", "memory").inc()
             return _from_cache(request, web, page[1], page[3])
     return await run_in_threadpool(_game_page, request, web, viewer, name)
 
@@ -165,6 +174,7 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     page = web.pages.get(key)
     if page is not None and page[1][0] == now.version:
         web.pages[key] = (time.monotonic(), page[1], visibility, page[3])
+        SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
     if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
@@ -178,6 +188,7 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
         # phase processed by this process drops the page at once (Web.touched), so nobody is shown a phase
         # this process processed as open.
         if not building.acquire(blocking=False):
+            SHARED_PAGES.labels("page", "memory").inc()
             return _from_cache(request, web, page[1], page[3])
         waited = False
     else:
@@ -185,6 +196,8 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     try:
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         html = page_cache.made(web, name, "page", lang, now, make, waited=waited)
+        if page_cache.has_deadline_forms(html):
+            html = page_cache.deadline_shown(html, games.waits_for(web, name) if now.due else None)
         web.pages[key] = (time.monotonic(), made, visibility, html)
     finally:
         building.release()
@@ -195,8 +208,15 @@ def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, 
     """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces) of the game as
     ``reading`` (:attr:`dippouch.web.views.page_cache.Current.reading`: the state it is kept under); made by its first
     reader, or ahead of them by the worker that processed the game (:mod:`dippouch.web.views.prepared`)."""
-    g = _game(web, name, viewer, lang, reading=reading)
-    main = render_html(request, "_game_main.html", {"g": g, "actions": "", "roster": ""})
+    g = _game(web, name, viewer, lang, reading=reading, overdue=False)
+    context: dict[str, Any] = {"g": g, "actions": "", "roster": ""}
+    if g.state == "active" and g.deadline:
+        # Kept across the deadline: each form of the box, the one the moment calls for shown as it is served.
+        macros = request.app.state.templates[language(request)].get_template("_macros.html")
+        box = macros.make_module({"request": request}).deadline
+        forms = (str(box(g)), *(str(box(g.model_copy(update={"overdue": w}))) for w in ("processing", "review")))
+        context["deadline_box"] = Markup(page_cache.deadline_forms(*forms))
+    main = render_html(request, "_game_main.html", context)
     return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": CSRF_PLACEHOLDER})
 
 

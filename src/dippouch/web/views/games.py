@@ -104,7 +104,13 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
 
 
 def game_view(
-    web: Web, name: str, viewer: Viewer, lang: str | None = None, *, reading: tuple[str, Any] | None = None
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    lang: str | None = None,
+    *,
+    reading: tuple[str, Any] | None = None,
+    overdue: bool = True,
 ) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
     the last report, the history. Cached until anything in the game changes; players' names as the reader
@@ -113,7 +119,9 @@ def game_view(
     The last report is in ``lang``, the reader's language on a page; without one (the JSON API) in the
     game's own (the language of its mail), as the report mailed to the players is. ``reading``: the game's
     (visibility, change marker) as the caller read them (a page kept under the state it read is made of that
-    very reading: :attr:`dippouch.web.views.page_cache.Current.reading`), else as this process last read them."""
+    very reading: :attr:`dippouch.web.views.page_cache.Current.reading`), else as this process last read them.
+    Without ``overdue`` the view does not ask what a phase past its deadline waits for: a page kept across the
+    deadline puts that in as it is served (:func:`dippouch.web.views.page_cache.deadline_shown`)."""
     data = _game_view(web, name, viewer, reading)
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)
@@ -148,7 +156,7 @@ def game_view(
         # Made here for the one language asked for (None: the game's own), not with the view for every reader: a
         # report reads the phase's versions and is the dearest part of a page made afresh after processing.
         data["last_report"] = report_in(lang)
-    data["overdue"] = _overdue(web, name, data)
+    data["overdue"] = _overdue(web, name, data) if overdue else None
     # Whether names are hidden, from the view's own settings and state (asking the store cost a query a page).
     hidden = names_hidden(data.get("settings"), str(data.get("state"))) and not viewer.coordinates(name)
     seen = frozenset(viewer.powers(name)) if hidden else None
@@ -156,10 +164,15 @@ def game_view(
     return {**shown, "marker": shown_marker(data["marker"], hidden=seen is not None)}
 
 
+def waits_for(web: Web, name: str) -> str:
+    """What a phase past its deadline waits for: ``review`` (the coordinator's, of mailed photographs or held
+    mail, which may take hours) or ``processing`` (the worker, cron or the coordinator)."""
+    return "review" if desk_summary(web.read, name, web.now())["held"] else "processing"
+
+
 def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
-    """What a phase whose deadline has passed is waiting for (``review``: the coordinator's review of mailed
-    photographs or held mail, which may take hours; ``processing``: the worker, cron or the coordinator),
-    None before the deadline. Not in the cached view: the deadline passes, and mail is taken in by other
+    """What the phase waits for once its deadline has passed (:func:`waits_for`), None before the deadline.
+    Not in the cached view: the deadline passes, and mail is taken in by other
     processes, without the game changing. Asked only once the deadline has passed (one query then)."""
     deadline = data.get("deadline")
     if data.get("state") != "active" or not deadline:
@@ -167,7 +180,7 @@ def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
     now = web.now()
     if as_utc(now) < datetime.fromisoformat(deadline):
         return None
-    return "review" if desk_summary(web.read, name, now)["held"] else "processing"
+    return waits_for(web, name)
 
 
 def _game_view(web: Web, name: str, viewer: Viewer, reading: tuple[str, Any] | None = None) -> dict[str, Any]:

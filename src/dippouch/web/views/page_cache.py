@@ -35,6 +35,7 @@ from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
 from dippouch.web.http.deps import VARY, language, time_zone
 from dippouch.web.http.encoded import Gapped
+from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
 from dippouch.web.http.service import Web
 
@@ -42,9 +43,12 @@ __all__ = [
     "Current",
     "conditional",
     "current",
+    "deadline_forms",
+    "deadline_shown",
     "etag_of",
     "game_headers",
     "gapped",
+    "has_deadline_forms",
     "hold",
     "last_modified",
     "made",
@@ -84,6 +88,11 @@ class Current:
     version: str
     changed: datetime | None = field(default=None, compare=False)
     """When what the page shows last changed (:func:`current`), for Last-Modified."""
+    kept_as: str = ""
+    """The version the page is kept under: :attr:`version`, but for a kind made with its deadline box in every
+    form (:data:`DUE_APART`), which is kept across its deadline."""
+    due: bool = False
+    """Whether the deadline has passed (part of :attr:`version`, so of the ETag and this process's memory)."""
 
     @property
     def reading(self) -> tuple[str, Any]:
@@ -94,7 +103,12 @@ class Current:
     @property
     def kept(self) -> str | None:
         """The kept page if it was made for this very version, else None."""
-        return self.shared.body if self.shared.version == self.version else None
+        return self.shared.body if self.shared.version == self.kept_under else None
+
+    @property
+    def kept_under(self) -> str:
+        """The version a page made for this state is kept under (:attr:`kept_as`)."""
+        return self.kept_as or self.version
 
 
 @dataclass
@@ -127,7 +141,40 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     if started.at is None:
         started.at = now
     times = [t for t in (got.changed, got.deadline if due else None, started.at) if t is not None]
-    return Current(got, f"{code_digest()}:{state}:{due}:{lang}", max(times))
+    version = f"{code_digest()}:{state}:{due}:{lang}"
+    kept_as = f"{code_digest()}:{state}::{lang}" if kind in DUE_APART else version
+    return Current(got, version, max(times), kept_as, bool(due))
+
+
+DUE_APART = frozenset({"page"})
+"""The kinds of page kept across their deadline: made with the deadline box in each of its forms
+(:func:`deadline_forms`), the one the moment calls for shown as each is served (:func:`deadline_shown`). A
+visitor's game page was otherwise made again when its deadline passed, about a second before its phase was
+processed and it was made again anyway (at a thousand games turning every 30 s, one page in eight)."""
+
+_FORMS = ("<!--dp:deadline-->", "<!--dp:processing-->", "<!--dp:review-->", "<!--/dp:deadline-->")
+
+
+def deadline_forms(before: str, processing: str, review: str) -> str:
+    """The deadline box before its deadline and past it (waiting for processing, or for the coordinator's
+    review), marked for :func:`deadline_shown` to keep one."""
+    return "".join(m + box for m, box in zip(_FORMS, (before, processing, review, ""), strict=True))
+
+
+def deadline_shown(html: str, waits: str | None) -> str:
+    """``html`` with one of its deadline box's forms (:func:`deadline_forms`): the one past the deadline,
+    waiting for ``waits`` (``processing`` or ``review``), or (None) the one before. A page without them as is."""
+    start = html.find(_FORMS[0])
+    if start < 0:
+        return html
+    ends = [html.index(m, start) for m in _FORMS]
+    form = {"processing": 1, "review": 2}.get(waits or "", 0)
+    return html[:start] + html[ends[form] + len(_FORMS[form]) : ends[form + 1]] + html[ends[3] + len(_FORMS[3]) :]
+
+
+def has_deadline_forms(html: str) -> bool:
+    """Whether ``html`` carries the deadline box's forms (a game under way with a deadline)."""
+    return _FORMS[0] in html
 
 
 def no_game(name: str) -> WebNotFound:
@@ -151,14 +198,17 @@ def made(
     The caller holds the game's page lock (:meth:`Web.page_lock`); one that ``waited`` for it looks again
     first, and takes the page the thread it waited for made rather than making it again."""
     if (body := now.kept) is not None:
+        SHARED_PAGES.labels(kind, "kept").inc()
         return body
     if waited:
         again = current(web, name, kind, lang)
         if again is not None and again.version == now.version and (body := again.kept) is not None:
+            SHARED_PAGES.labels(kind, "kept").inc()
             return body
+    SHARED_PAGES.labels(kind, "made").inc()
     body = make()
     try:
-        store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.version, body, web.now())
+        store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.kept_under, body, web.now())
     except DatabaseBusy:
         # A busy database (SQLite's writer lock held for long) does not hold the reader up: the page not kept
         # is made again by the next reader.
