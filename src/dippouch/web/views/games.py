@@ -172,8 +172,8 @@ def waits_for(web: Web, name: str) -> str:
 
 def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
     """What the phase waits for once its deadline has passed (:func:`waits_for`), None before the deadline.
-    Not in the cached view: the deadline passes, and mail is taken in by other
-    processes, without the game changing. Asked only once the deadline has passed (one query then)."""
+    Not in the cached view: the deadline passes, and mail is taken in by other processes, without the game
+    changing. Asked only once the deadline has passed."""
     deadline = data.get("deadline")
     if data.get("state") != "active" or not deadline:
         return None

@@ -102,7 +102,7 @@ class Current:
 
     @property
     def kept(self) -> str | None:
-        """The kept page if it was made for this very version, else None."""
+        """The kept page if it was made for this very state (:attr:`kept_under`), else None."""
         return self.shared.body if self.shared.version == self.kept_under else None
 
     @property
