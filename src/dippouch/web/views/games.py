@@ -15,13 +15,14 @@ from dippouch.core.messages import PhaseName, msg
 from dippouch.core.position import Position
 from dippouch.core.sight import sight_of, veil
 from dippouch.core.variant import Variant
-from dippouch.game import as_utc, draw_needs, position_from_data
+from dippouch.game import GameError, as_utc, draw_needs, position_from_data
 from dippouch.names import board_unit, phase_words
 from dippouch.people.anonymity import names_hidden
 from dippouch.report import ReportBasis, phase_report, report_basis
 from dippouch.saying import say
 from dippouch.store import games as store_games
 from dippouch.store import votes as store_votes
+from dippouch.store.mail.review import phase_held
 from dippouch.store.page_cache import phase_submissions
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
@@ -32,7 +33,6 @@ from dippouch.web.http.service import Web
 from dippouch.web.routes.roster import absences_view
 from dippouch.web.views.anonymity import game_view_seen, shown_marker, takes_part
 from dippouch.web.views.fog import fog_powers, fog_tag, fogged_powers, fogged_record
-from dippouch.web.views.mail_desk import desk_summary
 from dippouch.web.views.maps import board_file, map_available
 
 I18N_DOMAIN = "site"
@@ -166,8 +166,12 @@ def game_view(
 
 def waits_for(web: Web, name: str) -> str:
     """What a phase past its deadline waits for: ``review`` (the coordinator's, of mailed photographs or held
-    mail, which may take hours) or ``processing`` (the worker, cron or the coordinator)."""
-    return "review" if desk_summary(web.read, name, web.now())["held"] else "processing"
+    mail, which may take hours) or ``processing`` (the worker, cron or the coordinator; also for a game gone
+    meanwhile, whose page is refused at the next request)."""
+    try:
+        return "review" if phase_held(web.read, name, now=web.now()) else "processing"
+    except GameError:
+        return "processing"
 
 
 def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
