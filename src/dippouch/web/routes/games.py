@@ -63,18 +63,11 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
 
 
 def _game(
-    web: Web,
-    name: str,
-    viewer: Viewer,
-    lang: str | None = None,
-    *,
-    reading: tuple[str, Any] | None = None,
-    overdue: bool = True,
+    web: Web, name: str, viewer: Viewer, lang: str | None = None, *, reading: tuple[str, Any] | None = None
 ) -> GameView:
     """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
-    report in the game's own language, as mailed) show it; ``reading`` and ``overdue``:
-    :func:`dippouch.web.views.games.game_view`'s."""
-    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading, overdue=overdue))
+    report in the game's own language, as mailed) show it; ``reading``: :func:`dippouch.web.views.games.game_view`'s."""
+    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading))
 
 
 def _phase(
@@ -208,7 +201,8 @@ def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, 
     """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces) of the game as
     ``reading`` (:attr:`dippouch.web.views.page_cache.Current.reading`: the state it is kept under); made by its first
     reader, or ahead of them by the worker that processed the game (:mod:`dippouch.web.views.prepared`)."""
-    g = _game(web, name, viewer, lang, reading=reading, overdue=False)
+    # Not asking what a phase past its deadline waits for: the page is kept across it (DUE_APART).
+    g = GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading, overdue=False))
     context: dict[str, Any] = {"g": g, "actions": "", "roster": ""}
     if g.state == "active" and g.deadline:
         # Kept across the deadline: each form of the box, the one the moment calls for shown as it is served.
