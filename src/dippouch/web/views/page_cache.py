@@ -150,7 +150,7 @@ DUE_APART = frozenset({"page"})
 """The kinds of page kept across their deadline: made with the deadline box in each of its forms
 (:func:`deadline_forms`), the one the moment calls for shown as each is served (:func:`deadline_shown`). A
 visitor's game page was otherwise made again when its deadline passed, about a second before its phase was
-processed and it was made again anyway (at a thousand games turning every 30 s, one page in eight)."""
+processed and it was made again anyway (at a thousand games turning every 30 s, about one request in ten)."""
 
 _FORMS = ("<!--dp:deadline-->", "<!--dp:processing-->", "<!--dp:review-->", "<!--/dp:deadline-->")
 
