@@ -30,7 +30,9 @@ that has nothing to order in the phase now open (a retreat or adjustment phase o
 moved on while the client was not looking) is refused with 400 and the reason: counted apart, as "refused",
 as the correct answer it is. Then ``--pages-alone`` seconds of game-page requests alone (the workers still
 running) give the web CPU a page request costs, which the mixed round's CPU per request mixes with the maps' and
-the submissions'. Last, with the load stopped, it checks that the game page of a sample of games
+the submissions', and, read from each web process's ``/metrics`` (``dippouch_shared_pages_total``), how many of
+those pages came from the process's memory, were kept by another process or a worker, or were made by their
+reader. Last, with the load stopped, it checks that the game page of a sample of games
 shows the phase the database has open (pages are cached; workers change games from other processes).
 
 The orders are the same three lines per power every time (bench_web.py's): legal in Spring 1901, partly

@@ -61,6 +61,9 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     assert "pages afterwards: 5 of 5 show the phase the database has open" in out
     alone = re.search(r"^game pages alone \(workers running\): .* \((\d+) requests, (\d+) errors[;)]", out, re.M)
     assert alone and int(alone.group(1)) > 0 and int(alone.group(2)) == 0, out
+    # Where those pages came from, read off the web processes' /metrics: every one of them counted once.
+    split = re.search(r"^  their pages: (\d+) from .*, (\d+) kept .*, (\d+) made by their reader", out, re.M)
+    assert split and sum(int(n) for n in split.groups()) == int(alone.group(1)), out
 
 
 def test_an_error_answer_is_counted_as_an_error() -> None:
