@@ -67,6 +67,7 @@ from typing import Any
 import brotli
 import sqlalchemy as sa
 import zstandard
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import ORDERS, POWERS, Conn, cpu_seconds
@@ -328,10 +329,11 @@ def shared_pages(ports: list[int]) -> dict[str, float]:
     for port in ports:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
             text = answer.read().decode()
-        for line in text.splitlines():
-            if line.startswith('dippouch_shared_pages_total{kind="page"'):
-                source = line.split('source="', 1)[1].split('"', 1)[0]
-                counts[source] = counts.get(source, 0.0) + float(line.rsplit(" ", 1)[1])
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == "dippouch_shared_pages_total" and sample.labels.get("kind") == "page":
+                    source = sample.labels["source"]
+                    counts[source] = counts.get(source, 0.0) + sample.value
     return counts
 
 

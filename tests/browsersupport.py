@@ -288,10 +288,10 @@ def full_chromium(chromium: Any) -> Iterator[Any]:
     _close_contexts(browser)
 
 
-def _close_contexts(browser: Any) -> None:
-    """What a test file left open in ``browser``, closed when its tests are done."""
+def _close_contexts(browser: Any, keep: set[Any] | frozenset[Any] = frozenset()) -> None:
+    """What a test file (or a site) left open in ``browser``, closed when it is done; but those in ``keep``."""
     _shared.lend(True)
-    for context in list(browser.contexts):
+    for context in [c for c in browser.contexts if c not in keep]:
         context.close()
 
 
@@ -312,9 +312,7 @@ def running_site(db_url: str, chromium: Any | None = None, **app_options: Any) -
             if chromium is not None:
                 # The pages opened while it ran, closed before it stops: each held its live stream open, and
                 # the server waited its 2 s of grace for them at every test's end.
-                _shared.lend(True)
-                for context in [c for c in chromium.contexts if c not in before]:
-                    context.close()
+                _close_contexts(chromium, keep=before)
 
 
 @pytest.fixture

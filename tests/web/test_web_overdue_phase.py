@@ -15,9 +15,9 @@ from email.message import EmailMessage
 from urllib.parse import unquote
 
 import pytest
+from prometheus_client import REGISTRY
 
 from dippouch.mail.intake import take_in
-from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.service import PAGE_TTL
 from photosupport import photo
 from websupport import Site, check_api_answer
@@ -95,7 +95,8 @@ def test_a_phase_past_its_deadline_waiting_for_the_worker_says_so(site: Site) ->
 
 
 def _made() -> float:
-    return float(SHARED_PAGES.labels("page", "made")._value.get())
+    """Visitors' pages made in this process so far (``dippouch_shared_pages_total``, as /metrics says it)."""
+    return REGISTRY.get_sample_value("dippouch_shared_pages_total", {"kind": "page", "source": "made"}) or 0.0
 
 
 def test_a_visitors_page_is_kept_across_its_deadline_and_shows_the_box_the_moment_calls_for(site: Site) -> None:

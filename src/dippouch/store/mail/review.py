@@ -337,7 +337,7 @@ def review_state(store: Database, game: str, *, now: datetime) -> ReviewState:
             ph.id,
             ph.deadline,
             pending(s, ph),
-            held=g.status == "active" and holds(s, ph, now),
+            held=_held(s, g, ph, now),
             released=s.get(MailReviewRow, ph.id) is not None,
             wait=review_wait(s, g.id),
             photos=_photo_times(s, ph),
@@ -351,7 +351,12 @@ def phase_held(store: Database, game: str, *, now: datetime) -> bool:
     now = as_utc(now)
     with store.session() as s:
         g, ph = _open_phase(s, game)
-        return ph is not None and g.status == "active" and holds(s, ph, now)
+        return ph is not None and _held(s, g, ph, now)
+
+
+def _held(s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> bool:
+    """Whether ``ph`` of ``g`` waits for the coordinator now: only a game under way waits (:func:`holds`)."""
+    return g.status == "active" and holds(s, ph, now)
 
 
 def release(store: Database, game: str, *, now: datetime) -> ReviewState:

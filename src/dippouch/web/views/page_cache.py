@@ -86,13 +86,13 @@ class Current:
 
     shared: Shared
     version: str
-    changed: datetime | None = field(default=None, compare=False)
-    """When what the page shows last changed (:func:`current`), for Last-Modified."""
-    kept_as: str = ""
+    kept_as: str
     """The version the page is kept under: :attr:`version`, but for a kind made with its deadline box in every
     form (:data:`DUE_APART`), which is kept across its deadline."""
-    due: bool = False
+    due: bool
     """Whether the deadline has passed (part of :attr:`version`, so of the ETag and this process's memory)."""
+    changed: datetime | None = field(default=None, compare=False)
+    """When what the page shows last changed (:func:`current`), for Last-Modified."""
 
     @property
     def reading(self) -> tuple[str, Any]:
@@ -102,13 +102,8 @@ class Current:
 
     @property
     def kept(self) -> str | None:
-        """The kept page if it was made for this very state (:attr:`kept_under`), else None."""
-        return self.shared.body if self.shared.version == self.kept_under else None
-
-    @property
-    def kept_under(self) -> str:
-        """The version a page made for this state is kept under (:attr:`kept_as`)."""
-        return self.kept_as or self.version
+        """The kept page if it was made for this very state (:attr:`kept_as`), else None."""
+        return self.shared.body if self.shared.version == self.kept_as else None
 
 
 @dataclass
@@ -143,7 +138,7 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     times = [t for t in (got.changed, got.deadline if due else None, started.at) if t is not None]
     version = f"{code_digest()}:{state}:{due}:{lang}"
     kept_as = f"{code_digest()}:{state}::{lang}" if kind in DUE_APART else version
-    return Current(got, version, max(times), kept_as, bool(due))
+    return Current(got, version, kept_as, bool(due), max(times))
 
 
 DUE_APART = frozenset({"page"})
@@ -208,7 +203,7 @@ def made(
     SHARED_PAGES.labels(kind, "made").inc()
     body = make()
     try:
-        store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.kept_under, body, web.now())
+        store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.kept_as, body, web.now())
     except DatabaseBusy:
         # A busy database (SQLite's writer lock held for long) does not hold the reader up: the page not kept
         # is made again by the next reader.
