@@ -1,0 +1,146 @@
+"""The web CPU one request costs, back to back and at a slow pace, by kind of request.
+
+    source scripts/postgres
+    .venv/bin/python benchmarks/bench_web_pace.py [--games 1500] [--rates 25,0] [--requests 250]
+
+Why: bench_web_workers.py's pages-alone round measures the web CPU a game page costs at the issue's load (25
+requests a second on each of two web processes, the workers busy beside them), and that figure (about 3 ms)
+is some three times what the same request costs back to back. This script measures the same requests both ways
+on a quiet machine, with no worker, so the difference is the pace's alone: the same code, the same answers.
+
+A fresh PostgreSQL database gets ``--games`` standard games (no deadline falls during the run), a ``dippouch
+serve --no-scheduler --no-rate-limits`` process makes and keeps each game's page (one request each), and for
+every rate of ``--rates`` (requests a second; 0 is back to back, one connection) another web process, started
+once and warmed up, is asked ``--requests`` of each kind:
+
+- ``kept``: a different game's page each time, kept by the other process and never asked of this one before
+  (the pages-alone round's usual case: one query, the page read back from the database);
+- ``memory``: the same game's page each time (from the process's memory, confirmed by one query a second);
+- ``not found``: an address that does not exist (the error page, no query);
+- ``health``: ``/healthz`` (one query in a thread of the pool);
+- ``static``: the style sheet (a file from memory, a 304 never asked).
+
+CPU is read from /proc for every thread of the web process: the scheduler's own count of the time run
+(``schedstat``, in nanoseconds) and, beside it, user + system time. Not a test: figures go in
+benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_web import Conn
+from bench_web_workers import BROWSER_ENCODINGS, build, start_web
+from bench_workers import fresh_database
+
+KINDS = ("kept", "memory", "not found", "health", "static")
+
+
+def run_seconds(pid: int) -> tuple[float, float]:
+    """(the time the scheduler ran every thread of ``pid``, user + system time), in seconds."""
+    ran = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            ran += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return ran / 1e9, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def paced(port: int, paths: list[str], rate: float) -> int:
+    """``paths`` asked in turn on one keep-alive connection, ``rate`` a second (0: each when the last is
+    answered); the answers that were not 200 (or 404 where one is asked for)."""
+    conn = Conn(port)
+    wrong = 0
+    start = time.monotonic()
+    try:
+        for i, path in enumerate(paths):
+            if rate > 0:
+                await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
+            status, _ = await conn.request("GET", path, headers={"Accept-Encoding": BROWSER_ENCODINGS})
+            wrong += status != (404 if path.startswith("/no-such") else 200)
+    finally:
+        conn.close()
+    return wrong
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
+    ap.add_argument("--games", type=int, default=1500)
+    ap.add_argument("--rates", default="25,0", help="requests a second, comma-separated; 0: back to back")
+    ap.add_argument("--requests", type=int, default=250, help="requests of each kind at each rate")
+    ap.add_argument("--start-timeout", type=float, default=60.0, help="seconds a web process may take to start")
+    args = ap.parse_args(argv)
+    admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
+    if not admin:
+        ap.error("needs a PostgreSQL server: --postgres URL or DIPPOUCH_TEST_POSTGRES_URL (source scripts/postgres)")
+    try:
+        rates = [float(r) for r in args.rates.split(",")]
+    except ValueError:
+        ap.error(f"--rates takes numbers separated by commas, such as 25,0; got {args.rates!r}")
+    rounds = len(rates)
+    if args.games < 20 + args.requests * rounds:
+        ap.error(
+            f"--games must be at least {20 + args.requests * rounds} (20 for the warm-up, then --requests "
+            f"different games at each rate); got {args.games}"
+        )
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    with fresh_database("postgres", admin) as url, tempfile.TemporaryDirectory() as d:
+        log = Path(d) / "serve.log"
+        names, _ = build(url, args.games, 1, 3600.0)
+        maker, maker_port = start_web(url, log, args.start_timeout)
+        try:
+            asyncio.run(paced(maker_port, [f"/games/{n}" for n in names], 0))
+        finally:
+            maker.terminate()
+            maker.wait(timeout=30)
+        unread = names[20:]
+        print(f"{args.games} games, their pages kept; {args.requests} requests of each kind at each rate")
+        print(f"{'kind':10s} {'rate':>9s} {'CPU run':>12s} {'user+sys':>12s}  (ms a request)")
+        web, port = start_web(url, log, args.start_timeout)
+        try:
+            asyncio.run(paced(port, [f"/games/{n}" for n in names[:20]] + ["/healthz"] * 20, 0))
+            for rate in rates:
+                time.sleep(1.5)  # past the memory's second: the first memory request asks the database
+                kept, unread = unread[: args.requests], unread[args.requests :]
+                paths = {
+                    "kept": [f"/games/{n}" for n in kept],
+                    "memory": [f"/games/{names[0]}"] * args.requests,
+                    "not found": ["/no-such-page"] * args.requests,
+                    "health": ["/healthz"] * args.requests,
+                    "static": ["/static/app.css"] * args.requests,
+                }
+                for kind in KINDS:
+                    ran0, cpu0 = run_seconds(web.pid)
+                    wrong = asyncio.run(paced(port, paths[kind], rate))
+                    ran1, cpu1 = run_seconds(web.pid)
+                    n = len(paths[kind])
+                    pace = f"{rate:g}/s" if rate > 0 else "flat out"
+                    said = f"  ({wrong} wrong answers)" if wrong else ""
+                    print(
+                        f"{kind:10s} {pace:>9s} {1000 * (ran1 - ran0) / n:12.2f} {1000 * (cpu1 - cpu0) / n:12.2f}{said}"
+                    )
+                    if wrong:
+                        return 1
+        finally:
+            web.terminate()
+            web.wait(timeout=30)
+    print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
