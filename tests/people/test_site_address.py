@@ -21,6 +21,7 @@ from accounts_support import ask_link, deliver, sign_in_by_mail
 from dippouch.core.errors import DippouchError
 from dippouch.settings import Site as InstallationSite
 from mailservers import SmtpServer
+from servesupport import TLS
 from websupport import Site
 
 PUBLIC = "https://dip.example.org"
@@ -183,7 +184,7 @@ def _wait(port: int, headers: dict[str, str]) -> Any:
     deadline = time.monotonic() + 30
     while True:
         try:
-            return httpx.get(f"http://127.0.0.1:{port}/", headers=headers, timeout=2)
+            return httpx.get(f"http://127.0.0.1:{port}/", headers=headers, timeout=2, verify=TLS)
         except httpx.TransportError:
             assert time.monotonic() < deadline, "the server did not answer within 30 s"
             time.sleep(0.2)

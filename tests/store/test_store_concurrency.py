@@ -29,6 +29,7 @@ from dippouch.store import GameStore
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store import submissions as store_submissions
+from servesupport import TLS
 from workersupport import WAIT, wait_until
 
 ORDERS = "A par - bur\nA mar - spa\nF bre - mao"
@@ -218,7 +219,7 @@ def test_simultaneous_submissions_over_the_api_are_all_accepted_in_order(server:
         gate = threading.Barrier(2)
 
         def one(j: int) -> None:
-            with httpx.Client(base_url=base, timeout=WAIT) as c:
+            with httpx.Client(base_url=base, timeout=WAIT, verify=TLS) as c:
                 gate.wait()
                 try:
                     r = c.post(

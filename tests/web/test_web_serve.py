@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from servesupport import TLS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -55,7 +57,7 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
-                r = httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+                r = httpx.get(f"http://127.0.0.1:{port}/", timeout=2, verify=TLS)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < deadline, "the server did not answer within 30 s"

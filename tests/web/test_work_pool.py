@@ -40,6 +40,7 @@ from dippouch.store import history as store_history
 from dippouch.web.http.budget import WorkBudget
 from dippouch.web.http.pool import NICE, WorkPool
 from dippouch.web.http.security import Busy
+from servesupport import TLS
 from websupport import Site
 
 W3K = load_variant("w3k")
@@ -344,7 +345,7 @@ class Served:
             assert self.proc.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "the server did not answer within 60 s"
             try:
-                if httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=2).status_code == 200:
+                if httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=2, verify=TLS).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
