@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_bots.py"
+from benchsupport import bench_script
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_bots", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("bench_bots")
 
 
 def test_a_tiny_run_prints_centres_solos_times_goals_and_a_ladder(capsys: pytest.CaptureFixture[str]) -> None:

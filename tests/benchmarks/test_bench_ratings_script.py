@@ -4,24 +4,16 @@ the stored ratings it measures equal their recomputation from scratch (the scrip
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_ratings.py"
+from benchsupport import bench_script
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_ratings", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_script("bench_ratings")
 
 
 @pytest.mark.parametrize("db", ["sqlite", "postgres"])

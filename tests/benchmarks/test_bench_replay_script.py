@@ -4,27 +4,19 @@ works, and what it reports (frames, pages) is read back from what it made."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from benchsupport import bench_script
 from dbsupport import migrated_sqlite
 from dippouch.store import history as store_history
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_replay.py"
-
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_replay", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("bench_replay")
 
 
 @pytest.mark.slow

@@ -3,27 +3,18 @@ flat out): the figures in benchmarks/README.md come from a script that works, an
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchsupport import bench_script
 from conftest import in_ci
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_web_pace.py"
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_web_pace", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
-    return bench
+    return bench_script("bench_web_pace")
 
 
 def _admin() -> str:

@@ -3,21 +3,13 @@ README come from a script that works."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_workers.py"
+from benchsupport import bench_script
 
 
 def test_bench_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_workers", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
+    bench = bench_script("bench_workers")
     assert (
         bench.main(["--sqlite-only", "--games", "3", "--rounds", "2", "--workers", "1", "--variants", "standard"]) == 0
     )

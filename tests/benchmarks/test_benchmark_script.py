@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_random_games.py"
+from benchsupport import bench_script
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_random_games", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("bench_random_games")
 
 
 def test_dippouch_games_are_played_and_reported(capsys: pytest.CaptureFixture[str]) -> None:

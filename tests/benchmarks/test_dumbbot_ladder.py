@@ -8,10 +8,8 @@ and are skipped, never passed, without it.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import os
 import random
-import sys
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -19,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from benchsupport import bench_script
 from dippouch.bots import make_bot
 from dippouch.bots.engine import Move, Support, adjudicate, legal_orders
 from dippouch.bots.play import play_game
@@ -26,7 +25,6 @@ from dippouch.catalog import load_variant
 from dippouch.core.position import Unit
 from dippouch.interop.mila import position_from_mila_state
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_dumbbot.py"
 PORT = os.environ.get("DIPPOUCH_DUMBBOT", "")
 needs_port = pytest.mark.skipif(
     not PORT,
@@ -36,12 +34,7 @@ needs_port = pytest.mark.skipif(
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_dumbbot", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("bench_dumbbot")
 
 
 @needs_port

@@ -3,23 +3,15 @@ and sends no illegal order; its team talks through the parser and the replies.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_negotiation.py"
+from benchsupport import bench_script
 
 
 def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_negotiation", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_script("bench_negotiation")
 
 
 def test_a_tiny_ladder_prints_both_personalities_and_no_illegal_order(capsys: pytest.CaptureFixture[str]) -> None:
