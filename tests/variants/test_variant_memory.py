@@ -8,8 +8,8 @@ adjudicated, orders read and written), then dropped; afterwards only a handful m
 legal-order generator keeps the last position it worked out, with its variant).
 
 Every variant made while a test runs is followed by a weak reference taken in its constructor (the core's one
-way to make one, :func:`dippouch.core.variant.build_variant`): what a scan of every object in the process found
-before, at a second or more a scan in a test process that has run a few hundred tests.
+way to make one, :func:`dippouch.core.variant.build_variant`). A scan of every object in the process found them
+before: a second or more a scan, in a test process that has run a few hundred tests.
 """
 
 from __future__ import annotations
