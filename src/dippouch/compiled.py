@@ -11,6 +11,10 @@ modification stamps of the code that builds variants (every module under ``dippo
 catalog and this module, rewritten by any upgrade) and the Python version. Edit a rule module, upgrade dippouch, or touch a variant file, and the entry is
 simply not found.
 
+The web app keeps its pages' compiled code here too (:class:`dippouch.web.app._CompiledPages`, keyed by each
+page's source, Jinja's version and the web package's modules): a new server reads it rather than compiling
+every page again.
+
 Pickles run code when read, so only files the current user owns, in a folder no one else can write to, are
 read; anything else (a stranger's file, a damaged one, a pickle from another version) is ignored and
 rebuilt. The folder is ``$DIPPOUCH_CACHE_DIR``, else ``$XDG_CACHE_HOME/dippouch``, else
