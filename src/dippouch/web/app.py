@@ -201,7 +201,8 @@ class _CompiledPages(jinja2.BytecodeCache):
 
     Kept on disk too, beside the built variants (:mod:`dippouch.compiled`: the user's own private folder, keyed
     by the code and the Python version), so that a new process (a restarted server, a worker that makes pages)
-    reads the code rather than compiling every page again: 0.78 s of CPU at each start on this machine."""
+    reads the code rather than compiling every page again: 0.74-0.78 s of CPU at each start on this machine,
+    0.10-0.13 s read back."""
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
