@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import Conn
+from bench_web import Conn, cpu_seconds
 from bench_web_workers import BROWSER_ENCODINGS, build, start_web
 from bench_workers import fresh_database
 
@@ -52,8 +52,7 @@ def run_seconds(pid: int) -> tuple[float, float]:
             ran += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             continue  # a thread that ended meanwhile
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return ran / 1e9, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return ran / 1e9, cpu_seconds(pid)
 
 
 async def paced(port: int, paths: list[str], rate: float) -> int:

@@ -18,7 +18,7 @@ import typer.testing
 
 import durations
 from dbsupport import PostgresPool, migrated_sqlite
-from dippouch import settings
+from dippouch import compiled, settings
 from dippouch.store import GameStore
 
 # The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
@@ -110,6 +110,14 @@ def store(db_url: str) -> Iterator[GameStore]:
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def cache_in(monkeypatch: pytest.MonkeyPatch, folder: str) -> None:
+    """The cache of built variants and pages' code in ``folder`` ("off": none) for this test, read into the
+    settings at once: a thread still running from an earlier test of the process (a server's) may have read them
+    since this test began, and what is kept would then go where the settings read then said."""
+    monkeypatch.setenv(compiled.CACHE_ENV, folder)
+    settings.reread()
 
 
 @pytest.fixture(scope="session")

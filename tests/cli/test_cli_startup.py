@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import cache_in
 from dbsupport import migrated_sqlite
-from dippouch import compiled, settings
+from dippouch import compiled
 from dippouch.catalog import load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,14 +50,6 @@ def env(tmp_path: Path) -> dict[str, str]:
     e[compiled.CACHE_ENV] = str(tmp_path / "cache")
     e["DIPPOUCH_DATABASE_URL"] = f"sqlite:///{tmp_path / 'games.db'}"
     return e
-
-
-def _cache_in(monkeypatch: pytest.MonkeyPatch, folder: str) -> None:
-    """The variant cache in ``folder`` ("off": none) for this test, read into the settings at once: a thread
-    still running from an earlier test of the process (a server's) may have read them since this test began,
-    and the variant would then be kept where the settings read then said."""
-    monkeypatch.setenv(compiled.CACHE_ENV, folder)
-    settings.reread()
 
 
 def test_command_table_matches_what_the_modules_register() -> None:
@@ -137,7 +130,7 @@ def test_a_game_submission_uses_the_cache_and_maps_no_mail_or_web_tables(env: di
 
 
 def test_an_edited_variant_file_is_built_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _cache_in(monkeypatch, str(tmp_path / "cache"))
+    cache_in(monkeypatch, str(tmp_path / "cache"))
     folder = tmp_path / "variants"
     folder.mkdir()
     mine = folder / "mine.toml"
@@ -175,7 +168,7 @@ def _plant(key: str, target: Path) -> Path:
 def test_the_cache_reads_nothing_from_a_folder_others_can_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _cache_in(monkeypatch, str(tmp_path / "shared"))
+    cache_in(monkeypatch, str(tmp_path / "shared"))
     target = tmp_path / "pwned.txt"
     entry = _plant("some key", target)
     entry.parent.chmod(0o777)
@@ -191,7 +184,7 @@ def test_the_cache_reads_nothing_from_a_folder_others_can_write(
 
 
 def test_a_damaged_entry_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _cache_in(monkeypatch, str(tmp_path / "cache"))
+    cache_in(monkeypatch, str(tmp_path / "cache"))
     from dippouch import catalog as variant_module
 
     load_variant("hundred")
@@ -206,7 +199,7 @@ def test_a_damaged_entry_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_the_cache_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path))
-    _cache_in(monkeypatch, "off")
+    cache_in(monkeypatch, "off")
     compiled.keep("k", 1)
     assert compiled.fetch("k") is None
     assert not any(tmp_path.rglob("*.pickle"))

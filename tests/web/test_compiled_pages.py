@@ -9,15 +9,14 @@ from typing import Any
 import jinja2
 import pytest
 
-from dippouch import compiled, settings
+from conftest import cache_in
 from dippouch.web import app as web_app
 
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
-    monkeypatch.setenv(compiled.CACHE_ENV, str(folder))
-    settings.reread()
+    cache_in(monkeypatch, str(folder))
     return folder
 
 
@@ -77,10 +76,9 @@ def test_damaged_code_on_disk_is_compiled_afresh(cache: Path, tmp_path: Path, mo
 def test_with_the_cache_off_pages_still_compile_and_nothing_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(compiled.CACHE_ENV, "off")
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    settings.reread()
+    cache_in(monkeypatch, "off")
     templates = tmp_path / "templates"
     templates.mkdir()
     (templates / "page.html").write_text("{{ 1 + 1 }}")

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -208,14 +209,16 @@ class _CompiledPages(jinja2.BytecodeCache):
         self.code: dict[str, bytes] = {}
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        # Code of another source or Jinja is dropped by the bucket as it is read: the page is compiled afresh.
         data = self.code.get(bucket.key)
-        if data is None:
-            kept = compiled.fetch(_page_key(bucket))
-            data = kept if isinstance(kept, bytes) else None
         if data is not None:
-            bucket.bytecode_from_string(data)  # code of another source or Jinja is dropped here: compiled afresh
+            bucket.bytecode_from_string(data)
+            return
+        kept = compiled.fetch(_page_key(bucket))
+        if isinstance(kept, bytes):
+            bucket.bytecode_from_string(kept)
             if bucket.code is not None:
-                self.code[bucket.key] = data
+                self.code[bucket.key] = kept
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         data = bucket.bytecode_to_string()
@@ -227,10 +230,13 @@ def _page_key(bucket: jinja2.bccache.Bucket) -> str:
     """A page's code on disk: by its template (Jinja's key), the source it was compiled from, and what compiles it
     (Jinja's version, and the web package's modules: the environment's set-up, its filters and globals, whose
     names the compiled code looks up)."""
-    return f"page\n{bucket.key}\n{bucket.checksum}\n{jinja2.__version__}\n{_SETUP}"
+    return f"page\n{bucket.key}\n{bucket.checksum}\n{jinja2.__version__}\n{_web_stamp()}"
 
 
-_SETUP = compiled.files_stamp(sorted(HERE.rglob("*.py")))
+@cache
+def _web_stamp() -> str:
+    """The web package's modules' stamps, read at the first page's code looked up on disk, not at import."""
+    return compiled.files_stamp(sorted(HERE.rglob("*.py")))
 
 
 _COMPILED = _CompiledPages()
