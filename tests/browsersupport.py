@@ -81,14 +81,27 @@ def _where(message: Any) -> str:
     return str(location.get("url", "")) or "no address"
 
 
-def shoot(page: Any, folder: str, name: str, *, full_page: bool = True) -> Path:
-    """A screenshot (of the full page, or of what is in view) into the artifacts' ``folder``
-    (test-artifacts/<folder>/<name>.png)."""
-    out = ARTIFACTS / folder
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+SCREENSHOTS = os.environ.get("DIPPOUCH_SCREENSHOTS", "") not in ("", "0")
+"""Whether the browser tests save their screenshots (``DIPPOUCH_SCREENSHOTS=1``): pictures for a person to
+open, which no test reads back, so a run that nobody looks at (CI's clean clone, thrown away) takes none. They
+cost the suite's two cores about a minute of Chromium's CPU a run (about 380 pictures, most of whole pages)."""
+
+
+def picture(target: Any, path: Path, **options: Any) -> Path | None:
+    """A screenshot of ``target`` (a page, or a locator for one part of it) saved at ``path`` when
+    :data:`SCREENSHOTS` asks for them (``options`` as Playwright's ``screenshot`` takes them); ``path`` then,
+    else None. A test that reads the picture's pixels takes its own screenshot, always."""
+    if not SCREENSHOTS:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(path), **options)
     return path
+
+
+def shoot(page: Any, folder: str, name: str, *, full_page: bool = True) -> Path | None:
+    """A screenshot (of the full page, or of what is in view) into the artifacts' ``folder``
+    (test-artifacts/<folder>/<name>.png), when :data:`SCREENSHOTS` asks for them."""
+    return picture(page, ARTIFACTS / folder / f"{name}.png", full_page=full_page)
 
 
 @contextmanager

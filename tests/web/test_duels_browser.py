@@ -6,11 +6,9 @@ than the phone's screen. A screenshot of the waiting page is kept for a person t
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
-from browsersupport import PHONE, LiveSite
+from browsersupport import PHONE, LiveSite, shoot
 from dippouch.store.people.persons import create_person
 
 GRAVE = ("serious", "critical")
@@ -66,9 +64,7 @@ def test_two_people_are_paired_from_the_queue_page_on_a_phone(live_site: LiveSit
         assert "You are waiting for an opponent" in page.locator("#flash").inner_text()
         assert page.locator("#duel-waiting").is_visible()
         _check(page, "ann waiting", found)
-        shots = os.environ.get("DIPPOUCH_SCREENSHOTS")
-        if shots:
-            page.screenshot(path=str(Path(shots) / "duels-waiting-phone.png"), full_page=True)
+        shoot(page, "duels", "duels-waiting-phone")
 
         bob_page = pages["bob"]
         bob_page.goto(f"{site.base}/duels")
@@ -85,8 +81,7 @@ def test_two_people_are_paired_from_the_queue_page_on_a_phone(live_site: LiveSit
         page.goto(f"{site.base}/duels")
         assert page.locator("#duel-waiting").count() == 0
         assert page.locator("#duel-games").get_by_role("link", name=game).count() == 1
-        if shots:
-            page.screenshot(path=str(Path(shots) / "duels-paired-phone.png"), full_page=True)
+        shoot(page, "duels", "duels-paired-phone")
 
         cy_page = pages["cy"]
         cy_page.goto(f"{site.base}/duels")

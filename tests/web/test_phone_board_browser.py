@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import dippouch.store.press.messages as store_press
-from browsersupport import DESKTOP, PHONE, LiveSite, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, picture, watch_errors
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store import submissions as store_submissions
@@ -26,7 +26,7 @@ W3K_PLAYERS = 10
 
 def _shot(page: Any, name: str, *, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    picture(page, SHOTS / f"{name}.png", full_page=full_page)
 
 
 def _w3k(site: LiveSite) -> list[str]:
@@ -111,7 +111,7 @@ def test_w3k_on_a_phone(live_site: LiveSite) -> None:
     )
     assert spill <= 0, f"the powers table runs {spill:.1f} px over its card's edge"
     _shot(page, "w3k-phone-game-page", full_page=True)
-    page.locator("table.powers").first.screenshot(path=str(SHOTS / "w3k-phone-powers-table.png"))
+    picture(page.locator("table.powers").first, SHOTS / "w3k-phone-powers-table.png")
     assert wide <= PHONE["width"], f"the W3K game page is {wide} px wide on a {PHONE['width']} px phone"
     assert [e for e in errors if "favicon" not in e] == []
 

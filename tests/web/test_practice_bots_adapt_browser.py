@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_web_browser import ARTIFACTS
 
-from browsersupport import served
+from browsersupport import picture, served
 from dbsupport import migrated_sqlite
 from dippouch.bots.base import HoldBot
 from dippouch.bots.engine import DippouchError, Move, PhaseKind, Support, Variant, format_order, parse_order
@@ -121,7 +121,7 @@ def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(
         expect(page.locator("#flash")).to_contain_text(phase)
         played += 1
         assert played < 40, "the game did not move on"
-    page.screenshot(path=str(ARTIFACTS / "practice-adapt-1904.png"), full_page=False)
+    picture(page, ARTIFACTS / "practice-adapt-1904.png", full_page=False)
     assert errors == []
     ctx.close()
     st = store_status.status(web.store, game, now=web.now())

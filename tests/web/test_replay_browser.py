@@ -129,7 +129,6 @@ def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, i
     assert page.errors == [], page.errors
     name = "phone" if size["width"] < 500 else "desktop"
     shoot(page, "replay", f"replay-{name}", full_page=False)
-    page.screenshot(path=str(Path("/tmp") / f"replay-{name}.png"), full_page=False)
     page.context.close()
 
 
@@ -223,7 +222,6 @@ def test_a_finished_w3k_game_replayed_on_a_phone_and_a_desktop(site: LiveSite, s
     dark.context.close()
     name = "phone" if phone else "desktop"
     shoot(page, "replay", f"replay-w3k-{name}", full_page=False)
-    page.screenshot(path=str(Path("/tmp") / f"replay-w3k-{name}.png"), full_page=False)
     page.context.close()
 
 

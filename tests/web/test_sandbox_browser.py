@@ -81,16 +81,20 @@ def test_no_serious_axe_violation_on_the_sandbox_pages(live_site: LiveSite) -> N
 
     base = live_site.base
     found: list[str] = []
+    # Each form sent, its answer waited for: axe run on the page being left read a document half gone.
     for size in (DESKTOP, PHONE):
         page = live_site.context(size).new_page()
         page.goto(f"{base}/sandbox")
         found += _violations(page, "/sandbox", size is PHONE)
-        page.click("#sandbox-start button")
+        with page.expect_navigation():
+            page.click("#sandbox-start button")
         page.fill("#sandbox-orders textarea", "F lon - nth\nA lon - xyz")
-        page.click("#sandbox-orders button[value=check]")
+        with page.expect_navigation():
+            page.click("#sandbox-orders button[value=check]")
         found += _violations(page, "a sandbox with its checked lines", size is PHONE)
         page.fill("#sandbox-orders textarea", "F lon - nth")
-        page.click("#sandbox-orders button[value=adjudicate]")
+        with page.expect_navigation():
+            page.click("#sandbox-orders button[value=adjudicate]")
         found += _violations(page, "a sandbox after a step", size is PHONE)
         share = page.locator("#share input[readonly]").input_value()
         other = live_site.context(size).new_page()

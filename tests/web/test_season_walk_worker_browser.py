@@ -43,7 +43,7 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401 - registers the mail commands
-from browsersupport import ARTIFACTS, LiveSite, running_site, watch_errors
+from browsersupport import ARTIFACTS, LiveSite, picture, running_site, watch_errors
 from dippouch.cli import app
 from dippouch.store import deadlines as store_deadlines
 from dippouch.store import history as store_history
@@ -76,12 +76,8 @@ SHEET = ["James Graham", "Montrose", "Powick Bridge", "Summer 1642 Movement Orde
 PHOTO_ORDERS = ["A tev - nhb", "F edi - fth"]
 
 
-def shot(page: Any, name: str, *, full: bool = True) -> Path:
-    out = ARTIFACTS / "web"
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"walk-worker-{name}.png"
-    page.screenshot(path=str(path), full_page=full)
-    return path
+def shot(page: Any, name: str, *, full: bool = True) -> None:
+    picture(page, ARTIFACTS / "web" / f"walk-worker-{name}.png", full_page=full)
 
 
 def cli(db: str, *args: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import ARTIFACTS, DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from browsersupport import ARTIFACTS, DESKTOP, PHONE, LiveSite, picture, shoot, watch_errors
 from dippouch.game import GameSettings
 from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
@@ -44,7 +44,7 @@ def _table(site: LiveSite) -> dict[str, Any]:
 def _shoot(page: Any, name: str) -> None:
     """The whole page, and the proposals part alone (where the eye goes)."""
     shoot(page, "votes", name)
-    page.locator("#proposals").screenshot(path=str(ARTIFACTS / "votes" / f"{name}-proposals.png"))
+    picture(page.locator("#proposals"), ARTIFACTS / "votes" / f"{name}-proposals.png")
 
 
 def _axe(page: Any, phone: bool) -> list[str]:
@@ -134,7 +134,7 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     expect(italy.locator("#proposal-3")).to_have_count(0)
     expect(italy.locator("#draw button")).to_have_count(2)  # for, and against
     shoot(italy, "votes", "draw-open-phone")
-    italy.locator("#draw").screenshot(path=str(ARTIFACTS / "votes" / "draw-open-phone-box.png"))
+    picture(italy.locator("#draw"), ARTIFACTS / "votes" / "draw-open-phone-box.png")
     for power in ("Russia", "Turkey", "Austria"):
         _draw(pages[power])
     st = store_status.status(live_site.store, "walk", now=live_site.now())

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import served
+from browsersupport import picture, served
 from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.web.views.maps import map_available
@@ -63,7 +63,7 @@ def _context(browser: Any, size: dict[str, int], phone: bool = False) -> Any:
 
 
 def _shoot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    picture(page, ARTIFACTS / f"{name}.png", full_page=True)
 
 
 def _errors(page: Any) -> list[str]:
@@ -248,7 +248,7 @@ def test_the_move_browser_brings_the_chosen_territory_into_view(server: dict[str
         assert abs(box["y"] - mid_y) <= quarter_y and abs(box["x"] - mid_x) <= quarter_x, box  # near the middle
         if size is DESKTOP:
             # As the player sees it: a full-page capture re-lays the page out and loses the frame's scroll.
-            page.screenshot(path=str(ARTIFACTS / "moves-w3k-desktop.png"))
+            picture(page, ARTIFACTS / "moves-w3k-desktop.png")
 
 
 def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[str, Any], browser: Any) -> None:

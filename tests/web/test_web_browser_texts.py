@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 from test_web_browser import ARTIFACTS, _context, browser, server  # noqa: F401  (the fixtures)
 
+from browsersupport import picture
+
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
 
 def _shoot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"texts-{name}.png"), full_page=True)
+    picture(page, ARTIFACTS / f"texts-{name}.png", full_page=True)
 
 
 @pytest.mark.slow

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 
+from browsersupport import picture
 from dippouch.catalog import load_variant
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
@@ -118,7 +119,7 @@ def test_builds_picked_from_the_lists_each_keep_their_line(
     from playwright.sync_api import expect
 
     expect(page.locator("#unordered")).to_be_hidden()  # every build ordered
-    page.screenshot(path=str(ARTIFACTS / f"entry-builds-{'phone' if size[1] else 'desktop'}.png"), full_page=True)
+    picture(page, ARTIFACTS / f"entry-builds-{'phone' if size[1] else 'desktop'}.png", full_page=True)
     _pick(page, "bre", "Build F bre")
     _pick(page, "par", "Build A par")
     # A click on a site with a choice of builds asks which; the chosen build replaces that site's line.
@@ -392,7 +393,7 @@ def test_a_click_on_a_province_with_two_coasts_offers_the_coasts(
     ]
     assert "south coast" in chooser.inner_text() and "north coast" in chooser.inner_text()
     assert _box(page) == []  # nothing added before the player chooses
-    page.screenshot(path=str(ARTIFACTS / f"entry-coast-chooser-{'phone' if phone else 'desktop'}.png"))
+    picture(page, ARTIFACTS / f"entry-coast-chooser-{'phone' if phone else 'desktop'}.png")
     chooser.locator("button[data-order='F mao - spa/sc']").click()
     expect(chooser).to_have_count(0)
     _sent_exactly(page, server, game, "France", ["F mao - spa/sc"])
@@ -433,7 +434,7 @@ def test_a_unit_token_over_a_small_province_does_not_take_the_click_meant_for_th
     _click_unit(page, "lon", phone)
     _tap(page, _point_in(page, "mdx", under="unit-lon"), phone)
     expect(page.locator("#orders")).to_have_value("A lon - mdx")
-    page.screenshot(path=str(ARTIFACTS / f"entry-small-province-{'phone' if phone else 'desktop'}.png"))
+    picture(page, ARTIFACTS / f"entry-small-province-{'phone' if phone else 'desktop'}.png")
     _sent_exactly(page, server, game, "Protectorate", ["A lon - mdx"])
 
 
@@ -455,7 +456,7 @@ def test_the_line_checks_notes_are_shown_live_and_after_sending_without_javascri
     expect(note).to_have_count(1)
     assert "counts only if Protectorate hands the unit over to Argyll" in note.inner_text()
     expect(page.locator("#unordered")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "entry-hand-over-note-desktop.png"), full_page=True)
+    picture(page, ARTIFACTS / "entry-hand-over-note-desktop.png", full_page=True)
     assert (
         "Army Gylen Castle" in page.locator("#unordered").inner_text()
         and "Army Argyll" not in page.locator("#unordered").inner_text()

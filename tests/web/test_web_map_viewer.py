@@ -13,6 +13,7 @@ import pytest
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 from test_web_entry_browser import DESKTOP, SIZES, _game, _point_in, _tap
 
+from browsersupport import picture
 from websupport import Site
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
@@ -82,7 +83,7 @@ def test_a_southern_power_opens_on_its_own_units_with_names_to_read(
     if not phone and power == "Crown":  # the Protectorate holds Enniskillen and Brest too: the units come first
         assert seen[len(seen) // 2] >= 9, seen  # the median name in view
     assert page.errors == [], page.errors
-    page.screenshot(path=str(ARTIFACTS / f"viewer-open-{power.lower()}-{'phone' if phone else 'desktop'}.png"))
+    picture(page, ARTIFACTS / f"viewer-open-{power.lower()}-{'phone' if phone else 'desktop'}.png")
     if not phone:
         _every_name_shown_reads_on_a_laptop(page, power)
     if power == "Crown":
@@ -106,7 +107,7 @@ def _every_name_shown_reads_on_a_laptop(page: Any, power: str) -> None:
     page.locator("[data-map] [data-zoom=in]").click()
     assert at_fit > page.evaluate(hidden), (at_open, at_fit)  # zooming in shows the names again
     assert page.errors == [], page.errors
-    page.screenshot(path=str(ARTIFACTS / f"viewer-laptop-{power.lower()}.png"))
+    picture(page, ARTIFACTS / f"viewer-laptop-{power.lower()}.png")
 
 
 def _fit_shows_every_region(page: Any, size_: dict[str, int], phone: bool) -> None:
@@ -121,7 +122,7 @@ def _fit_shows_every_region(page: Any, size_: dict[str, int], phone: bool) -> No
     outside = [e["id"] for e in got["els"] if not _inside(e, got["frame"])]
     assert not outside, outside
     assert got["frame"]["r"] <= size_["width"] + 0.5 and got["frame"]["b"] - got["frame"]["t"] <= size_["height"]
-    page.screenshot(path=str(ARTIFACTS / f"viewer-fit-{'phone' if phone else 'desktop'}.png"))
+    picture(page, ARTIFACTS / f"viewer-fit-{'phone' if phone else 'desktop'}.png")
 
 
 @pytest.mark.slow
@@ -157,7 +158,7 @@ def test_the_wheel_zooms_about_the_pointer(server: dict[str, Any], browser: Any)
         "() => { const b = document.querySelector('[data-map] svg').viewBox.baseVal; return [b.x + b.width / 2, b.y + b.height / 2, b.width]; }"
     )
     assert mid2[2] < mid[2] / 1.4 and abs(mid2[0] - mid[0]) < 0.01 * mid[2] and abs(mid2[1] - mid[1]) < 0.01 * mid[2]
-    page.screenshot(path=str(ARTIFACTS / "viewer-wheel-desktop.png"))
+    picture(page, ARTIFACTS / "viewer-wheel-desktop.png")
 
 
 @pytest.mark.slow
@@ -233,7 +234,7 @@ def test_a_regions_full_name_is_shown_on_hover_and_on_tap(
     label = page.locator("[data-map] .map-name")
     expect(label).to_be_visible()
     expect(label).to_have_text(name)
-    page.screenshot(path=str(ARTIFACTS / f"viewer-name-{'phone' if phone else 'desktop'}.png"))
+    picture(page, ARTIFACTS / f"viewer-name-{'phone' if phone else 'desktop'}.png")
 
 
 @pytest.mark.slow
@@ -249,7 +250,7 @@ def test_the_full_screen_button_gives_a_phone_the_whole_screen_to_the_map(server
     got = _rects(page, "[id^='r-']")
     assert all(_inside(e, got["frame"]) for e in got["els"])
     assert got["frame"]["b"] - got["frame"]["t"] > PHONE["height"] * 0.8, got["frame"]
-    page.screenshot(path=str(ARTIFACTS / "viewer-fullscreen-phone.png"))
+    picture(page, ARTIFACTS / "viewer-fullscreen-phone.png")
 
 
 @pytest.mark.slow
@@ -273,7 +274,7 @@ def test_two_fingers_pinch_the_map_about_their_middle(server: dict[str, Any], br
     assert b["w"] > a["w"] * 2, (a, b)  # the fingers' distance tripled
     assert abs(b["x"] - a["x"]) <= 4 and abs(b["y"] - a["y"]) <= 4, (a, b)
     assert page.locator("#orders").input_value().strip() == ""
-    page.screenshot(path=str(ARTIFACTS / "viewer-pinch-phone.png"))
+    picture(page, ARTIFACTS / "viewer-pinch-phone.png")
 
 
 def _names_shown(page: Any) -> list[float]:
@@ -319,7 +320,7 @@ def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_scri
     got = _rects(page, "[id^='r-']")
     assert all(_inside(e, got["frame"]) for e in got["els"])
     assert page.errors == [], page.errors
-    page.screenshot(path=str(ARTIFACTS / "viewer-public-game.png"))
+    picture(page, ARTIFACTS / "viewer-public-game.png")
     plain = browser.new_context(viewport=DESKTOP, java_script_enabled=False).new_page()
     plain.goto(f"{server['base']}/games/{name}")
     img = plain.locator("[data-map] img")
@@ -426,9 +427,7 @@ def test_the_default_view_shows_every_powers_units_and_readable_names_apart(
             assert not small, (where, small)
             assert not _overlaps(got["names"]), (where, _overlaps(got["names"]))
             if variant == "w3k" and power in ("Protectorate", "Manchester"):
-                page.screenshot(
-                    path=str(ARTIFACTS / f"viewer-default-{power.lower()}-{'phone' if phone else 'desktop'}.png")
-                )
+                picture(page, ARTIFACTS / f"viewer-default-{power.lower()}-{'phone' if phone else 'desktop'}.png")
         assert page.errors == [], page.errors
         page.context.close()
 
@@ -500,7 +499,7 @@ def test_orders_are_drawn_on_the_map_as_they_are_typed(
         ("draft move", "glo", "1"),
     ], got
     page.locator("[data-interactive] #unit-glo").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / f"viewer-draft-{'phone' if phone else 'desktop'}.png"))
+    picture(page, ARTIFACTS / f"viewer-draft-{'phone' if phone else 'desktop'}.png")
     box.fill("")
     expect(drafts).to_have_count(0)
     assert page.locator("[data-interactive] svg g.order").count() == sent_before

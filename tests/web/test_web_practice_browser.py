@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from test_web_browser import ARTIFACTS
 
-from browsersupport import served
+from browsersupport import picture, served
 from dbsupport import migrated_sqlite
 from dippouch.bots.seats import bot_seats
 from dippouch.store import status as store_status
@@ -51,7 +51,7 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
     page.goto(server["base"] + "/")
     form = page.locator("#practice")
     form.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / f"practice-home-{label}.png"), full_page=False)
+    picture(page, ARTIFACTS / f"practice-home-{label}.png", full_page=False)
     # The defaults (standard, heuristic bots, "when I'm ready") and France, then the one click.
     form.locator("select[name=power]").select_option("France")
     form.get_by_role("button", name="Start a practice game").click()
@@ -59,7 +59,7 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
     assert "/games/practice-" in page.url
     game, power = page.url.split("/")[4], page.url.split("/")[6]
     expect(page.locator("#flash")).to_contain_text(f"you play {power}")
-    page.screenshot(path=str(ARTIFACTS / f"practice-play-{label}.png"), full_page=False)
+    picture(page, ARTIFACTS / f"practice-play-{label}.png", full_page=False)
     # The link to keep is one long word: on a phone it wraps inside the box rather than running past it. Its
     # key is random and a '-' in it lets the line break there, so the key is measured without them.
     inside, box = page.locator("#flash").evaluate(
@@ -82,12 +82,12 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
     expect(page.locator("#checks li.ok")).to_have_count(3)
     expect(page.locator("#checks li.bad")).to_have_count(0)
     assert _top(send) == before, "the verdicts moved the Send button"
-    page.screenshot(path=str(ARTIFACTS / f"practice-verdicts-{label}.png"), full_page=False)
+    picture(page, ARTIFACTS / f"practice-verdicts-{label}.png", full_page=False)
     send.click()
     page.wait_for_url("**/play/France")
     # The flash, not the screen reader's copy of it (written into the status region after load).
     expect(page.locator("#flash")).to_contain_text("Spring 1901 Movement has been processed")
     assert store_status.status(web.store, game, now=web.now()).phase == "Fall 1901 Movement"
-    page.screenshot(path=str(ARTIFACTS / f"practice-after-ready-{label}.png"), full_page=False)
+    picture(page, ARTIFACTS / f"practice-after-ready-{label}.png", full_page=False)
     assert errors == []
     ctx.close()

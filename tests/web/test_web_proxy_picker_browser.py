@@ -11,6 +11,7 @@ import pytest
 from test_web_browser import ARTIFACTS, browser, server
 from test_web_entry_browser import DESKTOP, _game, _open, _pick, _sent_exactly
 
+from browsersupport import picture
 from dippouch.store import submissions as store_submissions
 
 __all__ = ["browser", "server"]
@@ -45,5 +46,5 @@ def test_a_unit_handed_over_is_offered_in_the_allys_pick_list_and_the_picked_ord
     note = page.locator("#checks li.ok.noted .note")
     expect(note).to_have_count(1)
     assert "counts only if Protectorate hands the unit over to Manchester" in note.inner_text()
-    page.screenshot(path=str(ARTIFACTS / "proxy-picked-desktop.png"), full_page=True)
+    picture(page, ARTIFACTS / "proxy-picked-desktop.png", full_page=True)
     _sent_exactly(page, server, game, "Manchester", ["A dep - lon", "A cam H"])

@@ -19,6 +19,7 @@ import pytest
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 from test_web_entry_browser import DESKTOP, _box, _click_unit, _point_in, _tap
 
+from browsersupport import picture
 from dippouch.store import history as store_history
 
 __all__ = ["browser", "server"]
@@ -40,7 +41,7 @@ PHONES = {"Newcastle", "Montrose", "Hamilton", "Ormond", "Irish Confederacy"}
 
 
 def _shot(page: Any, name: str, full: bool = True) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"walk-{name}.png"), full_page=full)
+    picture(page, ARTIFACTS / f"walk-{name}.png", full_page=full)
 
 
 def _shown(page: Any) -> list[str]:
