@@ -18,9 +18,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
@@ -31,6 +29,9 @@ from dippouch.store.db import DatabaseError
 from dippouch.store.notify import stored
 from dippouch.store.notify.stored import Delivery
 from dippouch.store.repository import GameStore
+
+if TYPE_CHECKING:
+    import httpx
 
 I18N_DOMAIN = "rules"
 """The catalogue of the notifications' refusals, said in the reader's language where they are shown
@@ -200,6 +201,8 @@ def deliver_due(
             if not batch:
                 break
             if http is None:
+                import httpx  # imported once there is something to send (its import is 80 ms)
+
                 http = httpx.Client(trust_env=False)
             claimed = time.monotonic()
             for i, d in enumerate(batch):

@@ -8,8 +8,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-
-import httpx
+from typing import TYPE_CHECKING
 
 from dippouch.notify.dispatch import dispatch
 from dippouch.notify.queue import DrainReport, deliver_due
@@ -17,6 +16,9 @@ from dippouch.notify.scan import ScanReport
 from dippouch.notify.transports import MailSender, no_mail_sender
 from dippouch.store import claims as store_claims
 from dippouch.store.repository import GameStore
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["NotifyTask", "notify_task", "run_once"]
 
@@ -97,6 +99,8 @@ class NotifyTask:
     def __call__(self, store: GameStore, now: datetime) -> None:
         slow = self.last is None or time.monotonic() - self.last >= self.every
         if self.client is None:
+            import httpx  # at the first look: the processes that import this module and never look skip its 80 ms
+
             self.client = httpx.Client(trust_env=False)  # as deliver_due makes its own
         found, report = run_once(store, now, slow=slow, sender=self.sender, stop=self._stop(store), client=self.client)
         self.behind = found.more or report.more

@@ -23,8 +23,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
-import httpx
-
 from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.game import GameError
 from dippouch.notify.safety import IPAddress, Resolved, public_url, resolve_url, vapid_subject
@@ -36,6 +34,7 @@ from dippouch.store.notify.stored import Delivery
 from dippouch.store.repository import GameStore
 
 if TYPE_CHECKING:
+    import httpx
     import requests
 
 I18N_DOMAIN = "rules"
@@ -322,6 +321,8 @@ def webhook_request(d: Delivery) -> tuple[str, str, dict[str, Any], dict[str, st
 
 
 def send_webhook(d: Delivery, client: httpx.Client) -> None:
+    import httpx  # only where a webhook is sent: importing it brings rich too (80 ms of every process's start)
+
     if d.target is None:
         raise Failure(msg("the webhook was removed"), permanent=True)
     method, url, body, headers = webhook_request(d)
