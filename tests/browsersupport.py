@@ -35,6 +35,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+SERVICE_WORKERS = "block"
+"""What a test's new browser context does with the site's service worker, unless the test says otherwise: a
+worker installed afresh in every context (each test's pages start with none) fetched the offline page and the
+static files again and cost 80 to 200 ms of CPU a context, for pages that work the same without it. The tests of
+the worker itself (tests/web/test_installable.py, tests/notify/test_notify_browser.py) and the walks of whole
+workflows, which open pages as people's browsers do, allow it."""
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 
@@ -174,10 +180,17 @@ class LiveSite:
 
     def context(self, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
         """A new browser context (its own cookies) at ``size``; a phone's size gets touch and the mobile
-        viewport too."""
+        viewport too. Its pages register no service worker unless ``service_workers="allow"`` says so
+        (:data:`SERVICE_WORKERS`)."""
         assert self.chromium is not None, "the test names the chromium fixture"
         phone = is_phone(size)
-        settings: dict[str, Any] = {"viewport": size, "is_mobile": phone, "has_touch": phone, "locale": "en-GB"}
+        settings: dict[str, Any] = {
+            "viewport": size,
+            "is_mobile": phone,
+            "has_touch": phone,
+            "locale": "en-GB",
+            "service_workers": SERVICE_WORKERS,
+        }
         ctx = self.chromium.new_context(**(settings | options))
         ctx.set_default_timeout(30_000)
         return ctx

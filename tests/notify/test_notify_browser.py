@@ -46,7 +46,13 @@ def test_a_person_sets_up_notifications_in_the_browser(site: LiveSite, chat: Cha
 
     base = site.base
     pid = create_person(site.web.store, "Ann", now=site.now(), email="ann@example.org")
-    ctx = site.person(pid, PHONE if size == "phone" else DESKTOP, device_scale_factor=1, timezone_id="Europe/Paris")
+    ctx = site.person(
+        pid,
+        PHONE if size == "phone" else DESKTOP,
+        device_scale_factor=1,
+        timezone_id="Europe/Paris",
+        service_workers="allow",
+    )
     page = ctx.new_page()
     errors = watch_errors(page)
     page.goto(f"{base}/")
@@ -87,7 +93,7 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(
     base = site.base
     store = site.web.store
     pid = create_person(store, "Ann", now=site.now())
-    ctx = site.person(pid, DESKTOP, device_scale_factor=1, timezone_id="Europe/Paris")
+    ctx = site.person(pid, DESKTOP, device_scale_factor=1, timezone_id="Europe/Paris", service_workers="allow")
     ctx.grant_permissions(["notifications"], origin=base)
     page = ctx.new_page()
     cdp = ctx.new_cdp_session(page)

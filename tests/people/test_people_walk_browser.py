@@ -88,7 +88,7 @@ def _shoot(page: Any, name: str) -> None:
 
 
 def _page(site: dict[str, Any], size: dict[str, int], errors: list[str]) -> Any:
-    ctx = site["live"].context(size, timezone_id="UTC")
+    ctx = site["live"].context(size, timezone_id="UTC", service_workers="allow")  # a walk: as people have it
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
     watch_errors(page, errors)

@@ -132,7 +132,7 @@ def test_a_game_page_describes_the_game_for_a_pasted_link(site: Site) -> None:
 def test_the_offline_page_is_shown_once_the_network_is_gone(live_site: LiveSite) -> None:
     site = live_site
     store_games.create_game(site.store, "autumn", "standard", now=site.now())
-    ctx = site.context(PHONE)
+    ctx = site.context(PHONE, service_workers="allow")
     page = ctx.new_page()
     errors = watch_errors(page)
     page.goto(f"{site.base}/games/autumn")

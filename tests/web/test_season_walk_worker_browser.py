@@ -209,7 +209,7 @@ def _walk(
     start = time.monotonic()
     deadline = status(site)["deadline"]
     # ------------------------------------------------------------ Summer 1642: the web and the mail
-    crown = site.player(GAME, "Crown", DESKTOP)
+    crown = site.player(GAME, "Crown", DESKTOP, service_workers="allow")
     watch_errors(crown, errors)
     assert "Summer 1642 Movement" in phase_name(crown)
     crown.fill("#orders", "Army Worcestershire moves to Staffordshire\nFleet Bristol holds")
@@ -217,19 +217,19 @@ def _walk(
     assert "Version 1 recorded" in send(crown)
     shot(crown, "crown-sent-desktop")
 
-    cumberland = site.player(GAME, "Cumberland", PHONE)
+    cumberland = site.player(GAME, "Cumberland", PHONE, service_workers="allow")
     watch_errors(cumberland, errors)
     pick(cumberland, "fur", "F fur - lan")
     pick(cumberland, "den", "A den - che")
     assert "Version 1 recorded" in send(cumberland)
     shot(cumberland, "cumberland-sent-phone")
 
-    montrose = site.player(GAME, "Montrose", PHONE)
+    montrose = site.player(GAME, "Montrose", PHONE, service_workers="allow")
     watch_errors(montrose, errors)
     montrose.fill("#orders", "A tev H\nF edi H")
     assert "Version 1 recorded" in send(montrose)
 
-    argyll = site.player(GAME, "Argyll", DESKTOP)
+    argyll = site.player(GAME, "Argyll", DESKTOP, service_workers="allow")
     watch_errors(argyll, errors)
     argyll.fill("#orders", "F dry H")
     assert "Version 1 recorded" in send(argyll)
@@ -293,7 +293,7 @@ def _walk(
         lambda: all(p.text is not None for p in proposals(site.store, GAME, now=site.now(), run=False)),
         timeout=90,
     )
-    desk = site.key_page(site.coordinator_key, DESKTOP)
+    desk = site.key_page(site.coordinator_key, DESKTOP, service_workers="allow")
     watch_errors(desk, errors)
     desk.goto(f"{site.base}/games/{GAME}/review")
     card = desk.locator("section.review", has_text="Montrose: photograph #")
@@ -304,7 +304,7 @@ def _walk(
     cut = boxes.evaluate_all("bs => bs.filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.value)")
     assert cut == [], f"line boxes too narrow for their lines: {cut}"
     shot(desk, "review-desktop")
-    phone_desk = site.key_page(site.coordinator_key, PHONE)
+    phone_desk = site.key_page(site.coordinator_key, PHONE, service_workers="allow")
     watch_errors(phone_desk, errors)
     phone_desk.goto(f"{site.base}/games/{GAME}/review")
     phone_card = phone_desk.locator("section.review", has_text="Montrose: photograph #")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import picture, served
+from browsersupport import SERVICE_WORKERS, picture, served
 from dbsupport import migrated_sqlite
 from dippouch.catalog import load_variant
 from dippouch.web.views.maps import map_available
@@ -49,7 +49,8 @@ def browser(server: dict[str, Any], chromium: Any) -> Any:
     return chromium
 
 
-def _context(browser: Any, size: dict[str, int], phone: bool = False) -> Any:
+def _context(browser: Any, size: dict[str, int], phone: bool = False, workers: str = SERVICE_WORKERS) -> Any:
+    """A new context at ``size``; ``workers`` as :data:`browsersupport.SERVICE_WORKERS` says."""
     ctx = browser.new_context(
         viewport=size,
         device_scale_factor=1,
@@ -57,6 +58,7 @@ def _context(browser: Any, size: dict[str, int], phone: bool = False) -> Any:
         has_touch=phone,
         timezone_id="Europe/Paris",
         locale="en-GB",
+        service_workers=workers,
     )
     ctx.set_default_timeout(30_000)
     return ctx

@@ -122,7 +122,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     store = server["web"].store
 
     # ------------------------------------------------------------------ the coordinator sets up the game
-    coord = _context(browser, DESKTOP).new_page()
+    coord = _context(browser, DESKTOP, workers="allow").new_page()  # a walk: the pages as people have them
     coord_errors = _errors(coord)
     coord.goto(f"{base}/k/{server['key']}")
     coord.fill("input[name=name]", GAME)
@@ -143,7 +143,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     errors: dict[str, list[str]] = {}
     for power in POWERS:
         phone = power in PHONES
-        page = _context(browser, PHONE if phone else DESKTOP, phone=phone).new_page()
+        page = _context(browser, PHONE if phone else DESKTOP, phone=phone, workers="allow").new_page()
         errors[power] = _errors(page)
         page.goto(links[power])
         assert page.url.endswith(f"/games/{GAME}/play/{power.replace(' ', '%20')}"), page.url
