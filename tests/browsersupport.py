@@ -89,8 +89,8 @@ def _where(message: Any) -> str:
 
 SCREENSHOTS = os.environ.get("DIPPOUCH_SCREENSHOTS", "") not in ("", "0")
 """Whether the browser tests save their screenshots (``DIPPOUCH_SCREENSHOTS=1``): pictures for a person to
-open, which no test reads back, so a run that nobody looks at (CI's clean clone, thrown away) takes none. They
-cost the suite's two cores about a minute of Chromium's CPU a run (about 380 pictures, most of whole pages)."""
+open, which no test reads back, so a run that nobody looks at (CI's clean clone, thrown away) takes none: the 54
+test files that take them spent 543 core-seconds with them on this machine and 517 without."""
 
 
 def picture(target: Any, path: Path, **options: Any) -> Path | None:

@@ -1,8 +1,8 @@
 """The one-on-one queue in a browser at phone size: Ann asks and waits, Bob asks and is taken to the new game,
 Ann's page then lists it; Cy asks and leaves the queue; axe finds no serious or critical violation on the page
 in its three states (not signed in, the form, waiting), in light and dark colour schemes, and no page is wider
-than the phone's screen. A screenshot of the waiting page is kept for a person to look at
-(``DIPPOUCH_SCREENSHOTS``, a folder)."""
+than the phone's screen. Screenshots of the waiting and paired pages are kept for a person to look
+at (test-artifacts/duels/, when ``DIPPOUCH_SCREENSHOTS=1`` asks for them)."""
 
 from __future__ import annotations
 

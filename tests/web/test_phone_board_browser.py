@@ -3,7 +3,7 @@ player's page fit the screen (the game page was 395 px wide: its powers table pu
 "Full" keeps the player's zoom and leaves no name bubble behind (it zoomed out to the whole British Isles, units
 about 5 px, a stale "Glamorganshire" on top), and the press panel says press is by post, pointing to the roster
 of addresses (it said "gunboat"). The press is a tap away: the Press link lands on its threads. Screenshots go
-to /tmp/shots/board/."""
+to /tmp/shots/board/ when ``DIPPOUCH_SCREENSHOTS=1`` asks for them."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ W3K_PLAYERS = 10
 
 
 def _shot(page: Any, name: str, *, full_page: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     picture(page, SHOTS / f"{name}.png", full_page=full_page)
 
 

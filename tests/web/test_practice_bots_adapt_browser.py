@@ -87,7 +87,6 @@ def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(
 ) -> None:
     from playwright.sync_api import expect
 
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     web = server["web"]
     browser: Any = chromium  # the shared one (browsersupport); the test closes its context
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})

@@ -44,8 +44,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 @pytest.fixture(scope="module")
 def browser(server: dict[str, Any], chromium: Any) -> Any:
     """The test process's Chromium (browsersupport)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots of the web app: {ARTIFACTS}")
     return chromium
 
 

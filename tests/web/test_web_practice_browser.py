@@ -40,8 +40,6 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
 ) -> None:
     from playwright.sync_api import expect
 
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {ARTIFACTS}")
     browser: Any = chromium  # the shared one (browsersupport); the test closes its context
     ctx = browser.new_context(viewport=size, device_scale_factor=1, is_mobile=phone, has_touch=phone)
     ctx.set_default_timeout(60_000)

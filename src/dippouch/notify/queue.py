@@ -201,7 +201,7 @@ def deliver_due(
             if not batch:
                 break
             if http is None:
-                import httpx  # imported once there is something to send (its import is 80 ms)
+                import httpx  # imported once there is something to send (its import, rich with it, is 50-80 ms)
 
                 http = httpx.Client(trust_env=False)
             claimed = time.monotonic()

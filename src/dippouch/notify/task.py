@@ -99,7 +99,7 @@ class NotifyTask:
     def __call__(self, store: GameStore, now: datetime) -> None:
         slow = self.last is None or time.monotonic() - self.last >= self.every
         if self.client is None:
-            import httpx  # at the first look: the processes that import this module and never look skip its 80 ms
+            import httpx  # at the first look: the processes that import this module and never look skip its 50-80 ms
 
             self.client = httpx.Client(trust_env=False)  # as deliver_due makes its own
         found, report = run_once(store, now, slow=slow, sender=self.sender, stop=self._stop(store), client=self.client)

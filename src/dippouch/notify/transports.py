@@ -321,7 +321,7 @@ def webhook_request(d: Delivery) -> tuple[str, str, dict[str, Any], dict[str, st
 
 
 def send_webhook(d: Delivery, client: httpx.Client) -> None:
-    import httpx  # only where a webhook is sent: importing it brings rich too (80 ms of every process's start)
+    import httpx  # only where a webhook is sent: importing it brings rich too (50-80 ms of every process's start)
 
     if d.target is None:
         raise Failure(msg("the webhook was removed"), permanent=True)

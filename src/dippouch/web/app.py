@@ -260,7 +260,7 @@ def _templates(lang: str) -> Jinja2Templates:
 
     One for the process, shared by every app it makes: nothing in it is an app's (its globals and filters are
     the module's, the reader's part comes with each render), and each new environment loaded every page's code
-    again at the app's start (53 ms of CPU, once for each test's site)."""
+    again at the app's start (about 50 ms of CPU, once for each test's site)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
