@@ -383,7 +383,9 @@ def _walk(
     pdfs = [p for p in mail.iter_attachments() if p.get_content_type() == "application/pdf"]
     assert len(pdfs) == 1, [p.get_content_type() for p in mail.iter_attachments()]
     _check_pdf(pdfs[0].get_content(), "Winter 1643")
-    (ARTIFACTS / "web" / "walk-worker-winter-results-map.pdf").write_bytes(pdfs[0].get_content())
+    kept = ARTIFACTS / "web" / "walk-worker-winter-results-map.pdf"  # the mailed map, for a person to open
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(pdfs[0].get_content())
 
     crown.reload()
     assert "Spring 1643 Movement" in phase_name(crown)
