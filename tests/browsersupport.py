@@ -161,6 +161,8 @@ class LiveSite:
         self.base = f"http://localhost:{port}"
         self.chromium = chromium
         self._coordinator_key: str | None = None
+        self.service_workers = SERVICE_WORKERS
+        """What this site's new contexts do with the service worker: a walk of a whole workflow sets "allow" once."""
 
     @property
     def coordinator_key(self) -> str:
@@ -180,8 +182,8 @@ class LiveSite:
 
     def context(self, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
         """A new browser context (its own cookies) at ``size``; a phone's size gets touch and the mobile
-        viewport too. Its pages register no service worker unless ``service_workers="allow"`` says so
-        (:data:`SERVICE_WORKERS`)."""
+        viewport too. Its pages register the service worker as :attr:`service_workers` says, unless ``options``
+        say otherwise."""
         assert self.chromium is not None, "the test names the chromium fixture"
         phone = is_phone(size)
         settings: dict[str, Any] = {
@@ -189,7 +191,7 @@ class LiveSite:
             "is_mobile": phone,
             "has_touch": phone,
             "locale": "en-GB",
-            "service_workers": SERVICE_WORKERS,
+            "service_workers": self.service_workers,
         }
         ctx = self.chromium.new_context(**(settings | options))
         ctx.set_default_timeout(30_000)

@@ -75,6 +75,7 @@ def site(
         "DIPPOUCH_SMTP_SECURITY": "none",
         "DIPPOUCH_MAIL_FROM": "games@dippouch.example",
     }
+    live_site.service_workers = "allow"  # a walk: its pages as people's browsers have them
     log = tmp_path / "worker.log"
     worker = start_worker(live_site.db_url, "--interval", "1", env=env, log=log)
     try:
@@ -88,7 +89,7 @@ def _shoot(page: Any, name: str) -> None:
 
 
 def _page(site: dict[str, Any], size: dict[str, int], errors: list[str]) -> Any:
-    ctx = site["live"].context(size, timezone_id="UTC", service_workers="allow")  # a walk: as people have it
+    ctx = site["live"].context(size, timezone_id="UTC")
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
     watch_errors(page, errors)

@@ -174,6 +174,7 @@ def test_a_w3k_season_with_the_worker_on(
     env = worker_mail_env(imap, smtp, tmp_path, "orders@w3k.example")
     log = tmp_path / "worker.log"
     with running_site(db_url, chromium) as site:
+        site.service_workers = "allow"  # a walk: its pages as people's browsers have them
         errors: list[str] = []
         # ------------------------------------------------------------ the coordinator sets the game up
         cli(db_url, "new", GAME, "--variant", "w3k", "--movement", f"{SUMMER}s", "--adjustments", f"{ADJUSTMENTS}s")
@@ -209,7 +210,7 @@ def _walk(
     start = time.monotonic()
     deadline = status(site)["deadline"]
     # ------------------------------------------------------------ Summer 1642: the web and the mail
-    crown = site.player(GAME, "Crown", DESKTOP, service_workers="allow")
+    crown = site.player(GAME, "Crown", DESKTOP)
     watch_errors(crown, errors)
     assert "Summer 1642 Movement" in phase_name(crown)
     crown.fill("#orders", "Army Worcestershire moves to Staffordshire\nFleet Bristol holds")
@@ -217,19 +218,19 @@ def _walk(
     assert "Version 1 recorded" in send(crown)
     shot(crown, "crown-sent-desktop")
 
-    cumberland = site.player(GAME, "Cumberland", PHONE, service_workers="allow")
+    cumberland = site.player(GAME, "Cumberland", PHONE)
     watch_errors(cumberland, errors)
     pick(cumberland, "fur", "F fur - lan")
     pick(cumberland, "den", "A den - che")
     assert "Version 1 recorded" in send(cumberland)
     shot(cumberland, "cumberland-sent-phone")
 
-    montrose = site.player(GAME, "Montrose", PHONE, service_workers="allow")
+    montrose = site.player(GAME, "Montrose", PHONE)
     watch_errors(montrose, errors)
     montrose.fill("#orders", "A tev H\nF edi H")
     assert "Version 1 recorded" in send(montrose)
 
-    argyll = site.player(GAME, "Argyll", DESKTOP, service_workers="allow")
+    argyll = site.player(GAME, "Argyll", DESKTOP)
     watch_errors(argyll, errors)
     argyll.fill("#orders", "F dry H")
     assert "Version 1 recorded" in send(argyll)
@@ -293,7 +294,7 @@ def _walk(
         lambda: all(p.text is not None for p in proposals(site.store, GAME, now=site.now(), run=False)),
         timeout=90,
     )
-    desk = site.key_page(site.coordinator_key, DESKTOP, service_workers="allow")
+    desk = site.key_page(site.coordinator_key, DESKTOP)
     watch_errors(desk, errors)
     desk.goto(f"{site.base}/games/{GAME}/review")
     card = desk.locator("section.review", has_text="Montrose: photograph #")
@@ -304,7 +305,7 @@ def _walk(
     cut = boxes.evaluate_all("bs => bs.filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.value)")
     assert cut == [], f"line boxes too narrow for their lines: {cut}"
     shot(desk, "review-desktop")
-    phone_desk = site.key_page(site.coordinator_key, PHONE, service_workers="allow")
+    phone_desk = site.key_page(site.coordinator_key, PHONE)
     watch_errors(phone_desk, errors)
     phone_desk.goto(f"{site.base}/games/{GAME}/review")
     phone_card = phone_desk.locator("section.review", has_text="Montrose: photograph #")
