@@ -36,4 +36,7 @@ class SharedPageRow(Base):
     lang: Mapped[str] = mapped_column(sa.String(16), primary_key=True)
     version: Mapped[str] = mapped_column(sa.String(200))
     body: Mapped[str] = mapped_column(sa.Text)
+    deflated: Mapped[bytes | None] = mapped_column(sa.LargeBinary, nullable=True)
+    """The page's pieces deflated by whoever made it (:class:`dippouch.web.http.encoded.Pieces`, packed), for the
+    kinds served gzipped as kept; None for the others."""
     made_at: Mapped[datetime] = mapped_column(sa.DateTime)

@@ -64,6 +64,8 @@ class Shared:
     that the page made next need not read it again."""
     variant_hash: str | None = None
     """The hash of the game's stored variant (:meth:`~dippouch.store.access.GameAccess.marker`'s third part)."""
+    deflated: bytes | None = None
+    """The kept page's pieces deflated by whoever made it (:func:`keep_page`), None without."""
 
 
 _PAGES = cast(sa.Table, SharedPageRow.__table__)
@@ -118,6 +120,7 @@ def _lookup() -> sa.Select[Any]:
             # (As plain comparisons: an IN list would be expanded when sent, which the driver's SQL is not.)
             most(EventRow.id, EventRow.game_id == g.c.id, *(EventRow.kind != kind for kind in PERSONAL_EVENTS)),
             g.c.variant_hash,
+            _PAGES.c.deflated,
         )
         .select_from(g)
         .outerjoin(
@@ -194,30 +197,52 @@ def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
     changed = max(times) if times else None
     state = tuple(int(x) for x in row[2:7])
     marker = (state[0], state[1], state[2], state[3], int(row[15]))
-    return Shared(int(row[0]), row[1] or "public", state, deadline, row[8], row[9], changed, marker, row[16])
+    deflated = bytes(row[17]) if row[17] is not None else None  # a memoryview from some drivers
+    return Shared(int(row[0]), row[1] or "public", state, deadline, row[8], row[9], changed, marker, row[16], deflated)
 
 
 def _keep(insert: Any) -> Any:
     new = insert(_PAGES).values(
-        {c: sa.bindparam(c, type_=_PAGES.c[c].type) for c in ("game_id", "kind", "lang", "version", "body", "made_at")}
+        {
+            c: sa.bindparam(c, type_=_PAGES.c[c].type)
+            for c in ("game_id", "kind", "lang", "version", "body", "deflated", "made_at")
+        }
     )
     return new.on_conflict_do_update(
         index_elements=[_PAGES.c.game_id, _PAGES.c.kind, _PAGES.c.lang],
-        set_={"version": new.excluded.version, "body": new.excluded.body, "made_at": new.excluded.made_at},
+        set_={c: new.excluded[c] for c in ("version", "body", "deflated", "made_at")},
     )
 
 
 _KEEP = {"postgresql": _keep(pg_insert), "sqlite": _keep(sqlite_insert)}
 
 
-def keep_page(db: Database, game_id: int, kind: str, lang: str, version: str, body: str, now: datetime) -> None:
-    """Keep a page made for ``version``, replacing the one kept before (one row per game, kind and language).
+def keep_page(
+    db: Database,
+    game_id: int,
+    kind: str,
+    lang: str,
+    version: str,
+    body: str,
+    now: datetime,
+    deflated: bytes | None = None,
+) -> None:
+    """Keep a page made for ``version`` (with its pieces ``deflated``, for a kind served gzipped as kept), replacing
+    the one kept before (one row per game, kind and language).
     Two processes making it at once both write; the page is the same. Made again when lost, so its commit does
     not wait for the disk (:meth:`Database.derived_writes`)."""
     with db.derived_writes() as conn:  # a statement of its own: no session's bookkeeping
         conn.execute(
             _KEEP[db.engine.dialect.name],
-            {"game_id": game_id, "kind": kind, "lang": lang, "version": version, "body": body, "made_at": now},
+            {
+                "game_id": game_id,
+                "kind": kind,
+                "lang": lang,
+                "version": version,
+                "body": body,
+                "deflated": deflated,
+                "made_at": now,
+            },
         )
 
 

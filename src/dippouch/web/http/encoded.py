@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
@@ -21,7 +22,7 @@ from typing import TypeVar
 import brotli
 from cachetools import LRUCache
 
-__all__ = ["OFFERED", "Gapped", "accepted", "chosen", "compressed", "keep_within"]
+__all__ = ["OFFERED", "Gapped", "Pieces", "accepted", "chosen", "compressed", "keep_within"]
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -117,13 +118,8 @@ class Gapped:
 
     @classmethod
     def of(cls, text: str, gap: str) -> Gapped:
-        parts = tuple(p.encode() for p in text.split(gap))
-        deflated = []
-        for i, part in enumerate(parts):
-            deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-            last = i == len(parts) - 1
-            deflated.append(deflate.compress(part) + deflate.flush(zlib.Z_FINISH if last else zlib.Z_FULL_FLUSH))
-        return cls(parts, tuple(deflated))
+        pieces = Pieces.of(text, (gap,))
+        return pieces.gapped([True] * len(pieces.texts), gap)
 
     @property
     def size(self) -> int:
@@ -138,6 +134,97 @@ class Gapped:
         plain = self.plain(fill)
         body = _stored(fill).join(self.deflated) if len(self.parts) > 1 else self.deflated[0]
         return GZIP_HEADER + body + struct.pack("<II", zlib.crc32(plain), len(plain) & 0xFFFFFFFF)
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """A text cut at its marks (the gaps of :class:`Gapped`, and marks around alternatives that only some answers
+    show), each piece deflated on its own once, the last one closing the stream. Any choice of pieces that keeps
+    the last is then one valid deflate stream, so a page kept with its pieces deflated (by the process or worker
+    that made it) is served gzipped by every other process without compressing it again: they cost some 0.14 ms
+    of CPU a 10 KB page to deflate, as much as the query that reads the page back."""
+
+    texts: tuple[bytes, ...]
+    marks: tuple[str, ...]
+    """The mark between piece ``i`` and ``i + 1``."""
+    deflated: tuple[bytes, ...]
+
+    @staticmethod
+    def _cut(text: str, marks: Sequence[str]) -> tuple[tuple[bytes, ...], tuple[str, ...]]:
+        # str.find, not a pattern of alternatives: a regular expression tries each at every character (40 us a
+        # page, a third of the compression this saves).
+        found: list[tuple[int, str]] = []
+        for mark in marks:
+            at = text.find(mark)
+            while at >= 0:
+                found.append((at, mark))
+                at = text.find(mark, at + len(mark))
+        found.sort()
+        texts: list[bytes] = []
+        cut: list[str] = []
+        start = 0
+        for at, mark in found:
+            texts.append(text[start:at].encode())
+            cut.append(mark)
+            start = at + len(mark)
+        texts.append(text[start:].encode())
+        return tuple(texts), tuple(cut)
+
+    @classmethod
+    def of(cls, text: str, marks: Sequence[str]) -> Pieces:
+        """``text`` cut at every one of ``marks`` (texts that never overlap in it), each piece deflated."""
+        texts, found = cls._cut(text, marks)
+        deflated = []
+        for i, piece in enumerate(texts):
+            deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+            last = i == len(texts) - 1
+            deflated.append(deflate.compress(piece) + deflate.flush(zlib.Z_FINISH if last else zlib.Z_FULL_FLUSH))
+        return cls(texts, found, tuple(deflated))
+
+    def packed(self) -> bytes:
+        """The deflated pieces as one value to keep beside the text (:meth:`unpacked` reads it back)."""
+        return struct.pack("<I", len(self.deflated)) + b"".join(struct.pack("<I", len(d)) + d for d in self.deflated)
+
+    @classmethod
+    def unpacked(cls, text: str, marks: Sequence[str], packed: bytes) -> Pieces | None:
+        """The pieces of ``text`` with the deflated ones :meth:`packed` made of it; None when they do not fit
+        (made of another text, or cut at other marks by another release): the caller deflates it again."""
+        texts, found = cls._cut(text, marks)
+        deflated: list[bytes] = []
+        try:
+            (count,) = struct.unpack_from("<I", packed)
+            at = 4
+            for _ in range(count):
+                (size,) = struct.unpack_from("<I", packed, at)
+                deflated.append(packed[at + 4 : at + 4 + size])
+                at += 4 + size
+        except struct.error:
+            return None
+        if count != len(texts) or at != len(packed) or any(len(d) < 2 for d in deflated):
+            return None
+        return cls(texts, found, tuple(deflated))
+
+    def gapped(self, shown: Sequence[bool], gap: str) -> Gapped:
+        """The pieces ``shown`` (one flag a piece; the last must be) as a :class:`Gapped`, the marks that are
+        ``gap`` within them its gaps and every other mark left out."""
+        if not shown[-1]:
+            raise ValueError("the last piece closes the stream: it is always shown")
+        parts: list[bytes] = []
+        deflated: list[bytes] = []
+        text: list[bytes] = []
+        deflate: list[bytes] = []
+        for i, piece in enumerate(self.texts):
+            if not shown[i]:
+                continue
+            text.append(piece)
+            deflate.append(self.deflated[i])
+            if i < len(self.marks) and self.marks[i] == gap:
+                parts.append(b"".join(text))
+                deflated.append(b"".join(deflate))
+                text, deflate = [], []
+        parts.append(b"".join(text))
+        deflated.append(b"".join(deflate))
+        return Gapped(tuple(parts), tuple(deflated))
 
 
 def keep_within(cache: LRUCache[_K, _V], key: _K, value: _V) -> None:

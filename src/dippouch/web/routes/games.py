@@ -188,9 +188,9 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
         waited = page_cache.hold(building)
     try:
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
-        html = page_cache.made(web, name, "page", lang, now, make, waited=waited)
-        if page_cache.has_deadline_forms(html):
-            html = page_cache.deadline_shown(html, games.waits_for(web, name) if now.due else None)
+        body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
+        due = now.due and page_cache.has_deadline_forms(body)
+        html = page_cache.shown(web, body, pieces, games.waits_for(web, name) if due else None)
         web.pages[key] = (time.monotonic(), made, visibility, html)
     finally:
         building.release()

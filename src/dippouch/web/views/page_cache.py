@@ -17,7 +17,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
@@ -33,8 +33,8 @@ from dippouch.i18n import LOCALE_DIR
 from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
-from dippouch.web.http.deps import VARY, language, time_zone
-from dippouch.web.http.encoded import Gapped
+from dippouch.web.http.deps import CSRF_PLACEHOLDER, VARY, language, time_zone
+from dippouch.web.http.encoded import Gapped, Pieces
 from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
 from dippouch.web.http.service import Web
@@ -52,10 +52,12 @@ __all__ = [
     "hold",
     "last_modified",
     "made",
+    "made_deflated",
     "not_modified",
     "personal",
     "read_once",
     "required",
+    "shown",
     "unchanged",
     "unmodified_since",
 ]
@@ -192,23 +194,54 @@ def made(
     """The page of ``kind`` for the state ``now``: the kept one, or made by ``make`` and kept for every process.
     The caller holds the game's page lock (:meth:`Web.page_lock`); one that ``waited`` for it looks again
     first, and takes the page the thread it waited for made rather than making it again."""
-    if (body := now.kept) is not None:
+    return made_deflated(web, name, kind, lang, now, make, waited=waited)[0]
+
+
+DEFLATED = frozenset({"page"})
+"""The kinds served gzipped as they are kept (a visitor's game page): kept with their pieces deflated
+(:class:`Pieces`, cut at :data:`MARKS`), so that only the process or worker that makes one compresses it."""
+
+MARKS = (CSRF_PLACEHOLDER, *_FORMS)
+"""Where a kept page is cut: its CSRF fields' gaps and its deadline box's forms (:func:`shown`)."""
+
+
+def made_deflated(
+    web: Web, name: str, kind: str, lang: str, now: Current, make: Callable[[], str], *, waited: bool = False
+) -> tuple[str, Pieces | None]:
+    """:func:`made`, and for a kind of :data:`DEFLATED` its pieces deflated (None: kept before they were, or not
+    such a kind)."""
+
+    def kept(shared: Shared, body: str) -> tuple[str, Pieces | None]:
         SHARED_PAGES.labels(kind, "kept").inc()
-        return body
+        if kind not in DEFLATED or shared.deflated is None:
+            return body, None
+        return body, Pieces.unpacked(body, MARKS, shared.deflated)
+
+    if (body := now.kept) is not None:
+        return kept(now.shared, body)
     if waited:
         again = current(web, name, kind, lang)
         if again is not None and again.version == now.version and (body := again.kept) is not None:
-            SHARED_PAGES.labels(kind, "kept").inc()
-            return body
+            return kept(again.shared, body)
     SHARED_PAGES.labels(kind, "made").inc()
     body = make()
+    pieces = Pieces.of(body, MARKS) if kind in DEFLATED else None
     try:
-        store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.kept_as, body, web.now())
+        store_pages.keep_page(
+            web.store,
+            now.shared.game_id,
+            kind,
+            lang,
+            now.kept_as,
+            body,
+            web.now(),
+            deflated=pieces.packed() if pieces is not None else None,
+        )
     except DatabaseBusy:
         # A busy database (SQLite's writer lock held for long) does not hold the reader up: the page not kept
         # is made again by the next reader.
         log.warning("the shared page %s/%s of %r was not kept: the database is busy", kind, lang, name)
-    return body
+    return body, pieces
 
 
 def personal(request: Request, *, forms: bool = True) -> str:
@@ -345,18 +378,47 @@ compressed): past it, every kept one is dropped and made again when asked for.""
 
 def gapped(web: Web, html: str, gap: str) -> Gapped:
     """``html`` (a page made once, ``gap`` where each answer's own bytes go) in parts, plain and compressed,
-    made once a process for each page."""
+    made once a process for each page (or handed over by :func:`shown`, deflated by whoever made it)."""
     kept = web.kept(__name__ + ".gapped", _Gaps)
     page = kept.pages.get(html)
     if page is None:
         page = Gapped.of(html, gap)
-        with web.lock:
-            if kept.size + page.size > KEPT_BYTES:
-                kept.pages.clear()
-                kept.size = 0
-            kept.pages[html] = page
-            kept.size += page.size
+        _remember(web, kept, html, page)
     return page
+
+
+def _remember(web: Web, kept: _Gaps, html: str, page: Gapped) -> None:
+    with web.lock:
+        if kept.size + page.size > KEPT_BYTES:
+            kept.pages.clear()
+            kept.size = 0
+        kept.pages[html] = page
+        kept.size += page.size
+
+
+def shown(web: Web, body: str, pieces: Pieces | None, waits: str | None) -> str:
+    """A kept page as it is shown now (:func:`deadline_shown`); with its ``pieces`` deflated, its compressed
+    parts for :func:`gapped` made of them, not compressed again."""
+    html = deadline_shown(body, waits)
+    if pieces is not None:
+        kept = web.kept(__name__ + ".gapped", _Gaps)
+        if html not in kept.pages:
+            _remember(web, kept, html, pieces.gapped(shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER))
+    return html
+
+
+def shown_pieces(cut: Sequence[str], waits: str | None) -> list[bool]:
+    """Which pieces of a page cut at :data:`MARKS` (``cut``: the marks between them) :func:`deadline_shown`
+    keeps: all but the deadline box's forms not called for."""
+    form = {"processing": 1, "review": 2}.get(waits or "", 0)
+    inside: int | None = None  # the form of the box the pieces are in; None outside it
+    kept = [True]
+    for mark in cut:
+        if mark in _FORMS:
+            at = _FORMS.index(mark)
+            inside = at if at < len(_FORMS) - 1 else None
+        kept.append(inside is None or inside == form)
+    return kept
 
 
 @dataclass

@@ -1,0 +1,149 @@
+"""A kept page's pieces deflated once, by whoever made it (dippouch.web.http.encoded.Pieces): every other web
+process serves the page gzipped from them without compressing it again. Any choice of pieces that keeps the last
+must decompress to exactly the text it stands for (the deadline box's form shown, the reader's CSRF field in each
+gap), a packed value that does not fit the text is refused rather than served, and a page kept without pieces is
+still served."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dippouch.store import GameStore
+from dippouch.store.models_pages import SharedPageRow
+from dippouch.web.app import create_app
+from dippouch.web.http.deps import CSRF_PLACEHOLDER
+from dippouch.web.http.encoded import Pieces
+from dippouch.web.views import page_cache
+from websupport import TEST_SITE, Site
+
+GAP = "<gap>"
+MARKS = (GAP, "<a>", "<b>")
+
+_texts = st.text(alphabet="xyz <>/ab", max_size=40)
+
+
+@given(st.lists(st.tuples(_texts, st.sampled_from([GAP, "<a>", "<b>"])), max_size=8), _texts, st.data())
+def test_any_choice_of_pieces_keeping_the_last_decompresses_to_its_text(
+    cut: list[tuple[str, str]], last: str, data: st.DataObject
+) -> None:
+    text = "".join(piece + mark for piece, mark in cut) + last
+    pieces = Pieces.of(text, MARKS)
+    assert "".join(t.decode() + m for t, m in zip(pieces.texts, (*pieces.marks, ""), strict=True)) == text
+    shown = [data.draw(st.booleans()) for _ in pieces.texts[:-1]] + [True]
+    fill = data.draw(st.sampled_from([b"", b"m.token", b"x" * 70_000]))
+    expected: list[bytes] = []
+    for i, piece in enumerate(pieces.texts):
+        if shown[i]:
+            expected.append(piece)
+            if i < len(pieces.marks) and pieces.marks[i] == GAP:
+                expected.append(fill)
+    page = pieces.gapped(shown, GAP)
+    assert page.plain(fill) == b"".join(expected)
+    assert gzip.decompress(page.gzip(fill)) == b"".join(expected)
+    assert Pieces.unpacked(text, MARKS, pieces.packed()) == pieces
+
+
+def test_the_last_piece_is_always_shown() -> None:
+    with pytest.raises(ValueError, match="last piece"):
+        Pieces.of("a<a>b", MARKS).gapped([True, False], GAP)
+
+
+def test_packed_pieces_that_do_not_fit_the_text_are_refused() -> None:
+    text = "one<gap>two<a>three"
+    packed = Pieces.of(text, MARKS).packed()
+    assert Pieces.unpacked(text, MARKS, packed) is not None
+    assert Pieces.unpacked("one<gap>two", MARKS, packed) is None  # another text, fewer pieces
+    assert Pieces.unpacked(text, MARKS, packed[:-1]) is None  # cut short
+    assert Pieces.unpacked(text, MARKS, packed + b"\0") is None  # something after
+    assert Pieces.unpacked(text, MARKS, b"") is None and Pieces.unpacked(text, MARKS, b"\xff" * 4) is None
+
+
+@pytest.mark.parametrize("waits", [None, "processing", "review"])
+def test_the_pieces_shown_are_the_deadline_box_s_form(waits: str | None) -> None:
+    box = page_cache.deadline_forms(f"before {CSRF_PLACEHOLDER}", "processing", f"review {CSRF_PLACEHOLDER}!")
+    html = f"<head>{CSRF_PLACEHOLDER}</head>" + "<p>board</p>" * 50 + box + f"<form>{CSRF_PLACEHOLDER}</form>"
+    pieces = Pieces.of(html, page_cache.MARKS)
+    page = pieces.gapped(page_cache.shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER)
+    expected = page_cache.deadline_shown(html, waits).replace(CSRF_PLACEHOLDER, "m.tok").encode()
+    assert page.plain(b"m.tok") == expected
+    assert gzip.decompress(page.gzip(b"m.tok")) == expected
+
+
+class Pair:
+    """Two web processes on one database: the first makes the page, the second only reads it back."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.a = Site(url, limits={})
+        self.a.new_game("g", movement="2d")
+        self.b_app = create_app(url, clock=self.a.clock, limits={}, site=TEST_SITE)
+        self.other = GameStore(url)
+
+    def b(self) -> TestClient:
+        return TestClient(self.b_app, raise_server_exceptions=False)
+
+    def c(self) -> TestClient:
+        """A browser of a third process, started now."""
+        return TestClient(create_app(self.url, clock=self.a.clock, limits={}, site=TEST_SITE))
+
+    def deflated(self, value: bytes | None) -> None:
+        with self.other.engine.begin() as c:
+            c.execute(sa.update(SharedPageRow).values(deflated=value))
+
+    def kept(self) -> list[bytes | None]:
+        with self.other.engine.connect() as c:
+            return [row[0] for row in c.execute(sa.select(SharedPageRow.deflated))]
+
+
+@pytest.fixture
+def pair(db_url: str) -> Iterator[Pair]:
+    p = Pair(db_url)
+    yield p
+    p.other.close()
+
+
+TOKEN = re.compile(rb'"(m\.[A-Za-z0-9_=-]+)"')
+
+
+def _gzipped(c: TestClient) -> bytes:
+    with c.stream("GET", "/games/g", headers={"Accept-Encoding": "gzip"}) as r:
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
+        return TOKEN.sub(b'""', gzip.decompress(b"".join(r.iter_raw())))
+
+
+def _no_compression(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*_: object) -> None:
+        raise AssertionError("compressed again")
+
+    monkeypatch.setattr(zlib, "compressobj", refused)
+
+
+def test_a_page_made_by_one_process_is_served_gzipped_by_another_without_compressing_it(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = _gzipped(pair.a.browser())
+    assert b">Spring 1901 Movement<" in made
+    [packed] = pair.kept()
+    assert packed is not None and len(packed) < len(made) // 2
+    _no_compression(monkeypatch)
+    assert _gzipped(pair.b()) == made
+    # Past its deadline (the page kept across it), the same pieces with the box's other form.
+    pair.a.clock.advance(days=3)
+    past = _gzipped(pair.c())
+    assert past != made and b">Spring 1901 Movement<" in past and b"deadline" in past.lower()
+
+
+@pytest.mark.parametrize("kept", [None, b"\x01\x00\x00\x00\x05\x00\x00\x00nope!"])
+def test_a_page_kept_without_fitting_pieces_is_compressed_by_its_reader(pair: Pair, kept: bytes | None) -> None:
+    made = _gzipped(pair.a.browser())
+    pair.deflated(kept)
+    assert _gzipped(pair.b()) == made
