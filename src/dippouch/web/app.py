@@ -44,6 +44,7 @@ from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.repository import GameStore
+from dippouch.web.http import route_index
 from dippouch.web.http.assets import static_url
 from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget, timed_endpoint
 from dippouch.web.http.deps import api_language, render, time_zone
@@ -581,4 +582,5 @@ def create_app(
     app.add_middleware(Pace)  # inside Hosts: another host's requests are refused before they count
     app.add_middleware(Hosts)  # inside Headers: a refused host still gets the security headers
     app.add_middleware(Headers)
+    route_index.install(app.router)
     return app

@@ -1,0 +1,107 @@
+"""The app's routes found by their path's first segment, not tried one after another.
+
+A router tries its routes in order until one matches; the app has some 240, so an address near the end of the
+table (``/healthz``, ``/sw.js``, the manifest) or one that does not exist tries every one of them: 0.4 ms of
+CPU back to back and about a millisecond at a slow pace, on this project's two-CPU machine, more than the rest
+of a request costs (benchmarks/README.md, "The routes found by their first segment"). Routes whose paths begin
+with different literal segments can never match the same address, so only those that share the address's first
+segment (and those whose first segment is not literal, wherever they stand) need trying, in the table's own
+order: :class:`RouteIndex` keeps one router a segment with just those, and answers exactly as the whole table
+would (tests/web/test_route_index.py compares every route's address both ways).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi.routing import APIRouter
+from starlette._utils import get_route_path  # the routers' own reading of the path below the root
+from starlette.routing import BaseRoute
+from starlette.types import Receive, Scope, Send
+
+__all__ = ["RouteIndex", "first_segment", "install"]
+
+ANY = None
+"""The key of a route whose first segment is not literal (a parameter in it): tried for every address."""
+
+
+def first_segment(path: str) -> str:
+    """An address's first segment: ``games`` for ``/games/g/play/FRA``, ``""`` for ``/``."""
+    return path[1:].partition("/")[0]
+
+
+def route_segment(route: BaseRoute) -> str | None:
+    """The literal first segment a route's addresses all have; :data:`ANY` when it holds a parameter (or the route
+    says nothing of its path: a host's routes)."""
+    path = getattr(route, "path", None)
+    if not isinstance(path, str) or not path.startswith("/"):
+        return ANY
+    segment = first_segment(path)
+    return ANY if "{" in segment else segment
+
+
+@dataclass(frozen=True)
+class _Index:
+    table: list[BaseRoute]
+    size: int
+    last: BaseRoute | None
+    """The table the index was made of, its length and last route: made again when the table changes (a route
+    added after the app), told by these three rather than by comparing every route at every request."""
+    by_segment: dict[str, APIRouter]
+    rest: APIRouter
+    """The routes of :data:`ANY` alone: what an address of no literal segment in the table may match."""
+
+
+class RouteIndex:
+    """The main router's dispatch (its ``middleware_stack``), handing each request to the router of its first
+    segment. The main router stays the app's router (``scope["router"]``: links are made from every route)."""
+
+    def __init__(self, main: APIRouter) -> None:
+        self.main = main
+        self._index: _Index | None = None
+
+    def _made(self) -> _Index:
+        table = self.main.routes
+        index = self._index
+        if (
+            index is not None
+            and index.table is table
+            and index.size == len(table)
+            and (not table or index.last is table[-1])
+        ):
+            return index
+        routes = list(table)
+        segments = {segment for r in routes if (segment := route_segment(r)) is not None}
+        index = _Index(
+            table,
+            len(routes),
+            routes[-1] if routes else None,
+            {s: self._router([r for r in routes if route_segment(r) in (s, ANY)]) for s in segments},
+            self._router([r for r in routes if route_segment(r) is ANY]),
+        )
+        self._index = index
+        return index
+
+    def _router(self, routes: list[BaseRoute]) -> APIRouter:
+        router = APIRouter(routes=routes, redirect_slashes=self.main.redirect_slashes)
+        router.form_limits = self.main.form_limits
+        return router
+
+    def router_for(self, path: str) -> APIRouter:
+        """The router whose routes an address (its path below the app's root) is tried against."""
+        index = self._made()
+        return index.by_segment.get(first_segment(path), index.rest)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or self.main._low_priority_routes:
+            await self.main.app(scope, receive, send)  # the lifespan; or routes of the lowest priority, kept whole
+            return
+        scope.setdefault("router", self.main)
+        await self.router_for(get_route_path(scope)).app(scope, receive, send)
+
+
+def install(main: APIRouter) -> None:
+    """The main router dispatching by :class:`RouteIndex` (unless something already wraps its dispatch, which
+    stays as it is)."""
+    if main.middleware_stack == main.app:
+        main.middleware_stack = RouteIndex(main)
