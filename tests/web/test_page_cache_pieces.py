@@ -67,10 +67,15 @@ def test_packed_pieces_that_do_not_fit_the_text_are_refused() -> None:
     assert Pieces.unpacked(text, MARKS, b"") is None and Pieces.unpacked(text, MARKS, b"\xff" * 4) is None
 
 
+@pytest.mark.parametrize("boxes", [1, 2])
 @pytest.mark.parametrize("waits", [None, "processing", "review"])
-def test_the_pieces_shown_are_the_deadline_box_s_form(waits: str | None) -> None:
+def test_the_pieces_shown_are_the_deadline_box_s_form(waits: str | None, boxes: int) -> None:
     box = page_cache.deadline_forms(f"before {CSRF_PLACEHOLDER}", "processing", f"review {CSRF_PLACEHOLDER}!")
-    html = f"<head>{CSRF_PLACEHOLDER}</head>" + "<p>board</p>" * 50 + box + f"<form>{CSRF_PLACEHOLDER}</form>"
+    html = f"<head>{CSRF_PLACEHOLDER}</head>" + ("<p>board</p>" * 50 + box) * boxes + f"<form>{CSRF_PLACEHOLDER}</form>"
+    shown = page_cache.deadline_shown(html, waits)
+    for form, when in (("before", None), ("processing", "processing"), ("review", "review")):
+        assert shown.count(form) == (boxes if when == waits else 0)
+    assert "<!--" not in shown
     pieces = Pieces.of(html, page_cache.MARKS)
     page = pieces.gapped(page_cache.shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER)
     expected = page_cache.deadline_shown(html, waits).replace(CSRF_PLACEHOLDER, "m.tok").encode()

@@ -93,8 +93,9 @@ class RouteIndex:
         return index.by_segment.get(first_segment(path), index.rest)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or self.main._low_priority_routes:
-            await self.main.app(scope, receive, send)  # the lifespan; or routes of the lowest priority, kept whole
+        # FastAPI's routes of the lowest priority (a front end's files) are tried after every other: kept whole.
+        if scope["type"] not in ("http", "websocket") or getattr(self.main, "_low_priority_routes", None):
+            await self.main.app(scope, receive, send)
             return
         scope.setdefault("router", self.main)
         await self.router_for(get_route_path(scope)).app(scope, receive, send)

@@ -34,7 +34,7 @@ from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
 from dippouch.web.http.deps import CSRF_PLACEHOLDER, VARY, language, time_zone
-from dippouch.web.http.encoded import Gapped, Pieces
+from dippouch.web.http.encoded import Gapped, Pieces, cut
 from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
 from dippouch.web.http.service import Web
@@ -161,12 +161,10 @@ def deadline_forms(before: str, processing: str, review: str) -> str:
 def deadline_shown(html: str, waits: str | None) -> str:
     """``html`` with one of its deadline box's forms (:func:`deadline_forms`): the one past the deadline,
     waiting for ``waits`` (``processing`` or ``review``), or (None) the one before. A page without them as is."""
-    start = html.find(_FORMS[0])
-    if start < 0:
+    if _FORMS[0] not in html:
         return html
-    ends = [html.index(m, start) for m in _FORMS]
-    form = {"processing": 1, "review": 2}.get(waits or "", 0)
-    return html[:start] + html[ends[form] + len(_FORMS[form]) : ends[form + 1]] + html[ends[3] + len(_FORMS[3]) :]
+    pieces, marks = cut(html, _FORMS)
+    return "".join(piece for piece, kept in zip(pieces, shown_pieces(marks, waits), strict=True) if kept)
 
 
 def has_deadline_forms(html: str) -> bool:
@@ -407,13 +405,13 @@ def shown(web: Web, body: str, pieces: Pieces | None, waits: str | None) -> str:
     return html
 
 
-def shown_pieces(cut: Sequence[str], waits: str | None) -> list[bool]:
-    """Which pieces of a page cut at :data:`MARKS` (``cut``: the marks between them) :func:`deadline_shown`
-    keeps: all but the deadline box's forms not called for."""
+def shown_pieces(marks: Sequence[str], waits: str | None) -> list[bool]:
+    """Which pieces of a page cut at the deadline box's forms (and at other marks: ``marks``, those between the
+    pieces) are shown: all but the forms the moment does not call for (``waits``: :func:`deadline_shown`)."""
     form = {"processing": 1, "review": 2}.get(waits or "", 0)
     inside: int | None = None  # the form of the box the pieces are in; None outside it
     kept = [True]
-    for mark in cut:
+    for mark in marks:
         if mark in _FORMS:
             at = _FORMS.index(mark)
             inside = at if at < len(_FORMS) - 1 else None
