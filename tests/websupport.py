@@ -176,3 +176,28 @@ def page_words(html: str) -> str:
     """A page's words without the links round people's names (each name links to its person's page), for
     tests that read a sentence with a name in it."""
     return re.sub(r'<a class="person" href="/people/\d+">([^<]*)</a>', r"\1", html)
+
+
+class TwoProcesses:
+    """Two web processes on one database (two apps, each with its own memory), with game ``g`` made by the first,
+    and a third store standing for a worker or the command line: what a page kept by one process is read back by."""
+
+    def __init__(self, url: str) -> None:
+        from dippouch.store import GameStore
+
+        self.url = url
+        self.a = Site(url, limits={})
+        self.a.new_game("g", movement="2d")
+        self.b_app = create_app(url, clock=self.a.clock, limits={}, site=TEST_SITE)
+        self.other = GameStore(url)
+
+    def signed_in(self, app: Any, key: str | None) -> TestClient:
+        """A browser of ``app`` (signed in with ``key`` if given)."""
+        c = TestClient(app, raise_server_exceptions=False)
+        if key is not None:
+            r = c.get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
+            assert r.status_code == 303, r.text
+        return c
+
+    def close(self) -> None:
+        self.other.close()

@@ -15,42 +15,23 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from dippouch.play import votes
-from dippouch.store import GameStore
 from dippouch.store import processing as store_processing
 from dippouch.store.models_pages import SharedPageRow
 from dippouch.store.page_cache import bump_pages
-from dippouch.web.app import create_app
 from dippouch.web.http.service import PAGE_TTL
-from websupport import TEST_SITE, Site
+from websupport import TwoProcesses
 
 
-class Pair:
-    """Two web processes on one database (two apps, each with its own memory), and a third store standing for
-    a worker or the command line."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.a = Site(url, limits={})
-        self.a.new_game("g", movement="2d")
-        self.b_app = create_app(url, clock=self.a.clock, limits={}, site=TEST_SITE)
-        self.other = GameStore(url)
-
+class Pair(TwoProcesses):
     def b(self, key: str | None = None) -> TestClient:
         """A browser of the second process (signed in with ``key``)."""
-        c = TestClient(self.b_app, raise_server_exceptions=False)
-        if key is not None:
-            r = c.get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
-            assert r.status_code == 303, r.text
-        return c
+        return self.signed_in(self.b_app, key)
 
     def kept(self) -> list[tuple[str, str, str]]:
         """The shared pages in the database: (kind, language, version)."""
         with self.other.session() as s:
             rows = s.execute(sa.select(SharedPageRow.kind, SharedPageRow.lang, SharedPageRow.version)).all()
         return sorted((str(k), str(la), str(v)) for k, la, v in rows)
-
-    def close(self) -> None:
-        self.other.close()
 
 
 @pytest.fixture

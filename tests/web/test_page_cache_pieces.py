@@ -17,13 +17,12 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dippouch.store import GameStore
 from dippouch.store.models_pages import SharedPageRow
 from dippouch.web.app import create_app
 from dippouch.web.http.deps import CSRF_PLACEHOLDER
 from dippouch.web.http.encoded import Pieces
 from dippouch.web.views import page_cache
-from websupport import TEST_SITE, Site
+from websupport import TEST_SITE, TwoProcesses
 
 GAP = "<gap>"
 MARKS = (GAP, "<a>", "<b>")
@@ -83,22 +82,15 @@ def test_the_pieces_shown_are_the_deadline_box_s_form(waits: str | None, boxes: 
     assert gzip.decompress(page.gzip(b"m.tok")) == expected
 
 
-class Pair:
-    """Two web processes on one database: the first makes the page, the second only reads it back."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.a = Site(url, limits={})
-        self.a.new_game("g", movement="2d")
-        self.b_app = create_app(url, clock=self.a.clock, limits={}, site=TEST_SITE)
-        self.other = GameStore(url)
+class Pair(TwoProcesses):
+    """The first process makes the page, the second and a third started later only read it back."""
 
     def b(self) -> TestClient:
-        return TestClient(self.b_app, raise_server_exceptions=False)
+        return self.signed_in(self.b_app, None)
 
     def c(self) -> TestClient:
         """A browser of a third process, started now."""
-        return TestClient(create_app(self.url, clock=self.a.clock, limits={}, site=TEST_SITE))
+        return self.signed_in(create_app(self.url, clock=self.a.clock, limits={}, site=TEST_SITE), None)
 
     def deflated(self, value: bytes | None) -> None:
         with self.other.engine.begin() as c:
@@ -113,7 +105,7 @@ class Pair:
 def pair(db_url: str) -> Iterator[Pair]:
     p = Pair(db_url)
     yield p
-    p.other.close()
+    p.close()
 
 
 TOKEN = re.compile(rb'"(m\.[A-Za-z0-9_=-]+)"')

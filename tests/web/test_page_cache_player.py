@@ -14,36 +14,23 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from dippouch.play import votes
-from dippouch.store import GameStore
 from dippouch.store import processing as store_processing
 from dippouch.store.models_pages import SharedPageRow
-from dippouch.web.app import create_app
 from dippouch.web.views import player_page
-from websupport import TEST_SITE, Site
+from websupport import TwoProcesses
 
 
-class Pair:
-    """Two web processes on one database, and a store standing for a worker or the command line."""
-
+class Pair(TwoProcesses):
     def __init__(self, url: str) -> None:
-        self.a = Site(url, limits={})
-        self.a.new_game("g", movement="2d")
-        self.b_app = create_app(url, clock=self.a.clock, limits={}, site=TEST_SITE)
-        self.other = GameStore(url)
+        super().__init__(url)
         self.keys = {p: self.a.seat("g", p, f"{p} player") for p in ("France", "Germany", "Italy")}
 
     def b(self, power: str) -> TestClient:
         """The second process's browser of ``power``'s player, signed in by its key."""
-        c = TestClient(self.b_app, raise_server_exceptions=False)
-        r = c.get(f"/k/{self.keys[power]}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
-        assert r.status_code == 303, r.text
-        return c
+        return self.signed_in(self.b_app, self.keys[power])
 
     def a_player(self, power: str) -> TestClient:
-        c = self.a.browser()
-        r = c.get(f"/k/{self.keys[power]}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
-        assert r.status_code == 303, r.text
-        return c
+        return self.a.browser(self.keys[power])
 
     def kept(self) -> list[str]:
         with self.other.session() as s:
@@ -54,7 +41,7 @@ class Pair:
 def pair(db_url: str) -> Iterator[Pair]:
     p = Pair(db_url)
     yield p
-    p.other.close()
+    p.close()
 
 
 def _made_count(monkeypatch: pytest.MonkeyPatch) -> list[str]:
