@@ -12,7 +12,7 @@ would (tests/web/test_route_index.py compares every route's address both ways).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastapi.routing import APIRouter
 from starlette._utils import get_route_path  # the routers' own reading of the path below the root
@@ -47,9 +47,13 @@ class _Index:
     last: BaseRoute | None
     """The table the index was made of, its length and last route: made again when the table changes (a route
     added after the app), told by these three rather than by comparing every route at every request."""
-    by_segment: dict[str, APIRouter]
+    segments: tuple[tuple[BaseRoute, str | None], ...]
+    """Each route of the table, in its order, with its first segment."""
+    literal: frozenset[str]
     rest: APIRouter
     """The routes of :data:`ANY` alone: what an address of no literal segment in the table may match."""
+    by_segment: dict[str, APIRouter] = field(default_factory=dict)
+    """Each segment's router, made when an address first asks for it (a test's app asks for a few of 34)."""
 
 
 class RouteIndex:
@@ -70,14 +74,14 @@ class RouteIndex:
             and (not table or index.last is table[-1])
         ):
             return index
-        routes = list(table)
-        segments = {segment for r in routes if (segment := route_segment(r)) is not None}
+        segments = tuple((r, route_segment(r)) for r in table)
         index = _Index(
             table,
-            len(routes),
-            routes[-1] if routes else None,
-            {s: self._router([r for r in routes if route_segment(r) in (s, ANY)]) for s in segments},
-            self._router([r for r in routes if route_segment(r) is ANY]),
+            len(segments),
+            table[-1] if table else None,
+            segments,
+            frozenset(s for _, s in segments if s is not None),
+            self._router([r for r, s in segments if s is ANY]),
         )
         self._index = index
         return index
@@ -90,7 +94,14 @@ class RouteIndex:
     def router_for(self, path: str) -> APIRouter:
         """The router whose routes an address (its path below the app's root) is tried against."""
         index = self._made()
-        return index.by_segment.get(first_segment(path), index.rest)
+        segment = first_segment(path)
+        router = index.by_segment.get(segment)
+        if router is None:
+            if segment not in index.literal:
+                return index.rest
+            router = self._router([r for r, s in index.segments if s == segment or s is ANY])
+            index.by_segment[segment] = router  # two threads making it at once make the same router
+        return router
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # FastAPI's routes of the lowest priority (a front end's files) are tried after every other: kept whole.
