@@ -201,3 +201,21 @@ class TwoProcesses:
 
     def close(self) -> None:
         self.other.close()
+
+
+def raw_answer(c: TestClient, url: str, accept: str | None) -> tuple[dict[str, str], bytes]:
+    """The answer's headers and its bytes as sent (not decoded by the client), asked with ``accept`` as its
+    Accept-Encoding (None: identity)."""
+    headers = {"Accept-Encoding": accept} if accept is not None else {"Accept-Encoding": "identity"}
+    with c.stream("GET", url, headers=headers) as r:
+        assert r.status_code == 200, r.read()
+        return dict(r.headers), b"".join(r.iter_raw())
+
+
+CSRF_TOKEN = re.compile(rb'"(m\.[A-Za-z0-9_=-]+)"')
+"""A masked CSRF token where a page carries it (its head's meta element, its forms' fields)."""
+
+
+def without_token(page: bytes) -> bytes:
+    """``page`` with its masked CSRF tokens blanked: two answers of one page made once then compare equal."""
+    return CSRF_TOKEN.sub(b'""', page)

@@ -12,13 +12,12 @@ import zlib
 
 import brotli
 import pytest
-from fastapi.testclient import TestClient
 
 from dippouch.store import processing as store_processing
 from dippouch.web.http.encoded import Gapped, accepted, chosen, compressed
 from dippouch.web.http.security import Viewer
 from dippouch.web.views import games, page_cache
-from websupport import Site
+from websupport import CSRF_TOKEN, Site, raw_answer, without_token
 
 GAP = "__gap__"
 
@@ -65,22 +64,6 @@ def test_the_coding_a_request_takes() -> None:
     assert not accepted("gzip;q=0", "gzip") and not accepted("gzip;q=nonsense", "gzip")
 
 
-def _raw(c: TestClient, url: str, accept: str | None) -> tuple[dict[str, str], bytes]:
-    """The answer's headers and its bytes as sent (not decoded by the client)."""
-    headers = {"Accept-Encoding": accept} if accept is not None else {"Accept-Encoding": "identity"}
-    with c.stream("GET", url, headers=headers) as r:
-        assert r.status_code == 200, r.read()
-        return dict(r.headers), b"".join(r.iter_raw())
-
-
-TOKEN = re.compile(rb'"(m\.[A-Za-z0-9_=-]+)"')
-"""A masked CSRF token where a page carries it (its head's meta element, its forms' fields)."""
-
-
-def _without_token(page: bytes) -> bytes:
-    return TOKEN.sub(b'""', page)
-
-
 @pytest.fixture
 def site(db_url: str) -> Site:
     s = Site(db_url, limits={})
@@ -90,20 +73,20 @@ def site(db_url: str) -> Site:
 
 def test_a_visitor_s_page_is_gzipped_once_and_reads_as_the_plain_one(site: Site) -> None:
     c = site.browser()
-    plain_headers, plain = _raw(c, "/games/g", None)
+    plain_headers, plain = raw_answer(c, "/games/g", None)
     assert "content-encoding" not in plain_headers
     assert "Accept-Encoding" in plain_headers["vary"]
-    gz_headers, gz = _raw(c, "/games/g", "gzip, deflate, br, zstd")
+    gz_headers, gz = raw_answer(c, "/games/g", "gzip, deflate, br, zstd")
     # gzip, chosen by the page over the layer's zstd and brotli, and not compressed again by the layer.
     assert gz_headers["content-encoding"] == "gzip"
     assert "Accept-Encoding" in gz_headers["vary"]
     page = gzip.decompress(gz)
     assert b">Spring 1901 Movement<" in page
-    assert _without_token(page) == _without_token(plain)
+    assert without_token(page) == without_token(plain)
     # Each answer carries a token masked afresh, in every form of the page.
-    tokens = TOKEN.findall(page)
+    tokens = CSRF_TOKEN.findall(page)
     assert len(tokens) >= 2 and len(set(tokens)) == 1
-    assert set(tokens).isdisjoint(TOKEN.findall(plain))
+    assert set(tokens).isdisjoint(CSRF_TOKEN.findall(plain))
     assert int(gz_headers["content-length"]) == len(gz) < len(plain) // 2
     again = c.get("/games/g", headers={"If-None-Match": gz_headers["etag"], "Accept-Encoding": "gzip"})
     assert again.status_code == 304 and "Accept-Encoding" in again.headers["vary"]
@@ -111,7 +94,7 @@ def test_a_visitor_s_page_is_gzipped_once_and_reads_as_the_plain_one(site: Site)
 
 def test_a_client_that_takes_only_brotli_gets_the_page_compressed_by_the_layer(site: Site) -> None:
     c = site.browser()
-    headers, body = _raw(c, "/games/g", "br")
+    headers, body = raw_answer(c, "/games/g", "br")
     assert headers["content-encoding"] == "br"
     assert b">Spring 1901 Movement<" in brotli.decompress(body)
 
@@ -120,13 +103,13 @@ def test_a_phase_s_map_is_kept_compressed_and_each_form_is_the_same_picture(site
     c = site.browser()
     url = re.search(r'<img src="(/games/g/phases/\d+/map-board\.svg)"', c.get("/games/g").text)
     assert url, "the game page names its map"
-    plain_headers, plain = _raw(c, url.group(1), None)
+    plain_headers, plain = raw_answer(c, url.group(1), None)
     assert "content-encoding" not in plain_headers and b"<svg" in plain[:400]
     for accept, coding, decode in (
         ("gzip, deflate, br, zstd", "br", brotli.decompress),
         ("gzip", "gzip", gzip.decompress),
     ):
-        headers, body = _raw(c, url.group(1), accept)
+        headers, body = raw_answer(c, url.group(1), accept)
         assert headers["content-encoding"] == coding and headers["vary"] == "Accept-Encoding"
         assert decode(body) == plain
     # Kept: the second reader is served the very bytes the first one was.
@@ -143,7 +126,7 @@ def test_a_map_s_kept_bytes_change_when_the_phase_does(site: Site) -> None:
     def shown() -> tuple[str, bytes]:
         url = re.search(r'<img src="(/games/g/phases/\d+/map-[a-z-]+\.svg)"', c.get("/games/g").text)
         assert url
-        return url.group(1), gzip.decompress(_raw(c, url.group(1), "gzip")[1])
+        return url.group(1), gzip.decompress(raw_answer(c, url.group(1), "gzip")[1])
 
     before_url, before = shown()
     store_processing.process(site.web.store, "g", now=site.clock(), force=True)
@@ -152,7 +135,7 @@ def test_a_map_s_kept_bytes_change_when_the_phase_does(site: Site) -> None:
     assert after_url != before_url
     assert after != before and b"<svg" in after[:400]
     # The phase processed keeps its own picture under its own address.
-    assert gzip.decompress(_raw(c, before_url, "gzip")[1]) == before
+    assert gzip.decompress(raw_answer(c, before_url, "gzip")[1]) == before
 
 
 def test_a_signed_in_reader_s_shared_part_is_read_from_its_json_once(site: Site) -> None:

@@ -7,7 +7,6 @@ still served."""
 from __future__ import annotations
 
 import gzip
-import re
 import zlib
 from collections.abc import Iterator
 
@@ -22,7 +21,7 @@ from dippouch.web.app import create_app
 from dippouch.web.http.deps import CSRF_PLACEHOLDER
 from dippouch.web.http.encoded import Pieces
 from dippouch.web.views import page_cache
-from websupport import TEST_SITE, TwoProcesses
+from websupport import TEST_SITE, TwoProcesses, raw_answer, without_token
 
 GAP = "<gap>"
 MARKS = (GAP, "<a>", "<b>")
@@ -108,13 +107,10 @@ def pair(db_url: str) -> Iterator[Pair]:
     p.close()
 
 
-TOKEN = re.compile(rb'"(m\.[A-Za-z0-9_=-]+)"')
-
-
 def _gzipped(c: TestClient) -> bytes:
-    with c.stream("GET", "/games/g", headers={"Accept-Encoding": "gzip"}) as r:
-        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
-        return TOKEN.sub(b'""', gzip.decompress(b"".join(r.iter_raw())))
+    headers, body = raw_answer(c, "/games/g", "gzip")
+    assert headers["content-encoding"] == "gzip"
+    return without_token(gzip.decompress(body))
 
 
 def _no_compression(monkeypatch: pytest.MonkeyPatch) -> None:

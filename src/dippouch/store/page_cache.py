@@ -143,7 +143,7 @@ class _Driver:
     """A statement compiled once for PostgreSQL and sent through the driver's cursor: SQLAlchemy otherwise walks
     the statement's whole tree for its cache key and wraps the row at every execution (the lookup's fifteen
     subqueries: about half of the query's CPU in the web process). Only for statements whose values need no
-    conversion on the way in or out (integers, texts, times with their zone)."""
+    conversion on the way in or out (integers, texts, bytes, times with their zone)."""
 
     sql: str
     defaults: dict[str, Any]

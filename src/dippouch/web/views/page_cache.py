@@ -377,15 +377,19 @@ compressed): past it, every kept one is dropped and made again when asked for.""
 def gapped(web: Web, html: str, gap: str) -> Gapped:
     """``html`` (a page made once, ``gap`` where each answer's own bytes go) in parts, plain and compressed,
     made once a process for each page (or handed over by :func:`shown`, deflated by whoever made it)."""
-    kept = web.kept(__name__ + ".gapped", _Gaps)
-    page = kept.pages.get(html)
+    page = _gaps(web).pages.get(html)
     if page is None:
         page = Gapped.of(html, gap)
-        _remember(web, kept, html, page)
+        _remember(web, html, page)
     return page
 
 
-def _remember(web: Web, kept: _Gaps, html: str, page: Gapped) -> None:
+def _gaps(web: Web) -> _Gaps:
+    return web.kept(__name__ + ".gapped", _Gaps)
+
+
+def _remember(web: Web, html: str, page: Gapped) -> None:
+    kept = _gaps(web)
     with web.lock:
         if kept.size + page.size > KEPT_BYTES:
             kept.pages.clear()
@@ -398,10 +402,8 @@ def shown(web: Web, body: str, pieces: Pieces | None, waits: str | None) -> str:
     """A kept page as it is shown now (:func:`deadline_shown`); with its ``pieces`` deflated, its compressed
     parts for :func:`gapped` made of them, not compressed again."""
     html = deadline_shown(body, waits)
-    if pieces is not None:
-        kept = web.kept(__name__ + ".gapped", _Gaps)
-        if html not in kept.pages:
-            _remember(web, kept, html, pieces.gapped(shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER))
+    if pieces is not None and html not in _gaps(web).pages:
+        _remember(web, html, pieces.gapped(shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER))
     return html
 
 
