@@ -2,6 +2,7 @@
 
     source scripts/postgres
     .venv/bin/python benchmarks/bench_web_pace.py [--games 1500] [--rates 25,0] [--requests 250]
+        [--kinds kept,memory,...] [--beside OTHER/src ...] [--rounds 3]
 
 Why: bench_web_workers.py's pages-alone round measures the web CPU a game page costs at the issue's load (25
 requests a second on each of two web processes, the workers busy beside them), and that figure (about 3 ms)
@@ -20,7 +21,14 @@ once and warmed up, is asked ``--requests`` of each kind:
 - ``health``: ``/healthz`` (one query in a thread of the pool);
 - ``static``: the style sheet (a file from memory, a 304 never asked).
 
-CPU is read from /proc for every thread of the web process: the scheduler's own count of the time run
+With ``--beside``, each round starts a web process for this checkout and one for each other source tree named
+(``git worktree add /tmp/before <commit>``, then ``--beside /tmp/before/src``), and asks each the same requests at
+the same rate, side by side, a fraction of a period apart: the machine's moods (another process, the host) then
+fall on both alike. Run one at a time, two versions' figures at 25 a second differed by run more than by code;
+side by side, the kinds a change does not touch come out equal within some 0.06 ms. ``--rounds`` starts the
+processes afresh that many times and prints each figure's mean and range.
+
+CPU is read from /proc for every thread of each web process: the scheduler's own count of the time run
 (``schedstat``, in nanoseconds) and, beside it, user + system time. Not a test: figures go in
 benchmarks/README.md.
 """
@@ -31,6 +39,7 @@ import argparse
 import asyncio
 import os
 import platform
+import statistics
 import sys
 import tempfile
 import time
@@ -72,12 +81,43 @@ async def paced(port: int, paths: list[str], rate: float) -> int:
     return wrong
 
 
+def _env(tree: str | None) -> dict[str, str] | None:
+    """The environment of a web process running the code under ``tree`` (a checkout's ``src``), or None: this
+    one's (the code installed)."""
+    if tree is None:
+        return None
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH")) if p)}
+
+
+async def _side_by_side(ports: list[int], paths: list[str], rate: float) -> list[int]:
+    """``paths`` asked of every process in ``ports`` at ``rate`` each, their requests spread evenly in time (one
+    process's a fraction of a period after the other's), so that each meets the machine as the other does."""
+
+    async def one(i: int, port: int) -> int:
+        if rate > 0:
+            await asyncio.sleep(i / rate / len(ports))
+        return await paced(port, paths, rate)
+
+    return list(await asyncio.gather(*(one(i, p) for i, p in enumerate(ports))))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
     ap.add_argument("--games", type=int, default=1500)
     ap.add_argument("--rates", default="25,0", help="requests a second, comma-separated; 0: back to back")
     ap.add_argument("--requests", type=int, default=250, help="requests of each kind at each rate")
+    ap.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of {', '.join(KINDS)}")
+    ap.add_argument(
+        "--beside",
+        action="append",
+        default=[],
+        metavar="SRC",
+        help="also run the code under SRC (another checkout's src directory, put first on PYTHONPATH) in a web "
+        "process of its own, asked the same requests at the same pace side by side with this checkout's; "
+        "repeatable",
+    )
+    ap.add_argument("--rounds", type=int, default=1, help="times to start the web processes afresh and measure")
     ap.add_argument("--start-timeout", type=float, default=60.0, help="seconds a web process may take to start")
     args = ap.parse_args(argv)
     admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
@@ -87,16 +127,24 @@ def main(argv: list[str] | None = None) -> int:
         rates = [float(r) for r in args.rates.split(",")]
     except ValueError:
         ap.error(f"--rates takes numbers separated by commas, such as 25,0; got {args.rates!r}")
-    rounds = len(rates)
-    if args.games < 20 + args.requests * rounds:
+    kinds = [k.strip() for k in args.kinds.split(",")]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        ap.error(f"--kinds: unknown {', '.join(map(repr, unknown))}; the kinds are {', '.join(KINDS)}")
+    missing = [t for t in args.beside if not (Path(t) / "dippouch").is_dir()]
+    if missing:
+        ap.error(f"--beside takes a checkout's src directory (holding dippouch/); not one: {', '.join(missing)}")
+    if args.games < 20 + args.requests * len(rates):
         ap.error(
-            f"--games must be at least {20 + args.requests * rounds} (20 for the warm-up, then --requests "
+            f"--games must be at least {20 + args.requests * len(rates)} (20 for the warm-up, then --requests "
             f"different games at each rate); got {args.games}"
         )
+    trees: list[str | None] = [None, *args.beside]
     print(
         f"# {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, "
         f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
+    ran: dict[tuple[str | None, str, float], list[float]] = {}
     with fresh_database("postgres", admin) as url, tempfile.TemporaryDirectory() as d:
         log = Path(d) / "serve.log"
         names, _ = build(url, args.games, 1, 3600.0)
@@ -106,39 +154,56 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             maker.terminate()
             maker.wait(timeout=30)
-        unread = names[20:]
         print(f"{args.games} games, their pages kept; {args.requests} requests of each kind at each rate")
-        print(f"{'kind':10s} {'rate':>9s} {'CPU run':>12s} {'user+sys':>12s}  (ms a request)")
-        web, port = start_web(url, log, args.start_timeout)
-        try:
-            asyncio.run(paced(port, [f"/games/{n}" for n in names[:20]] + ["/healthz"] * 20, 0))
-            for rate in rates:
-                time.sleep(1.5)  # past the memory's second: the first memory request asks the database
-                kept, unread = unread[: args.requests], unread[args.requests :]
-                paths = {
-                    "kept": [f"/games/{n}" for n in kept],
-                    "memory": [f"/games/{names[0]}"] * args.requests,
-                    "not found": ["/no-such-page"] * args.requests,
-                    "health": ["/healthz"] * args.requests,
-                    "static": ["/static/app.css"] * args.requests,
-                }
-                for kind in KINDS:
-                    ran0, cpu0 = run_seconds(web.pid)
-                    wrong = asyncio.run(paced(port, paths[kind], rate))
-                    ran1, cpu1 = run_seconds(web.pid)
-                    n = len(paths[kind])
-                    pace = f"{rate:g}/s" if rate > 0 else "flat out"
-                    said = f"  ({wrong} wrong answers)" if wrong else ""
-                    print(
-                        f"{kind:10s} {pace:>9s} {1000 * (ran1 - ran0) / n:12.2f} {1000 * (cpu1 - cpu0) / n:12.2f}{said}"
-                    )
-                    if wrong:
-                        return 1
-        finally:
-            web.terminate()
-            web.wait(timeout=30)
+        side = f" {'code':>18s}" if args.beside else ""
+        print(f"{'kind':10s} {'rate':>9s}{side} {'CPU run':>12s} {'user+sys':>12s}  (ms a request)")
+        for _ in range(args.rounds):
+            webs = [start_web(url, log, args.start_timeout, _env(t)) for t in trees]  # each starts afresh
+            try:
+                for _, port in webs:
+                    asyncio.run(paced(port, [f"/games/{n}" for n in names[:20]] + ["/healthz"] * 20, 0))
+                unread = names[20:]  # never asked of these processes: read back from the database
+                for rate in rates:
+                    time.sleep(1.5)  # past the memory's second: the first memory request asks the database
+                    kept, unread = unread[: args.requests], unread[args.requests :]
+                    paths = {
+                        "kept": [f"/games/{n}" for n in kept],
+                        "memory": [f"/games/{names[0]}"] * args.requests,
+                        "not found": ["/no-such-page"] * args.requests,
+                        "health": ["/healthz"] * args.requests,
+                        "static": ["/static/app.css"] * args.requests,
+                    }
+                    for kind in kinds:
+                        before = [run_seconds(w.pid) for w, _ in webs]
+                        wrong = asyncio.run(_side_by_side([p for _, p in webs], paths[kind], rate))
+                        after = [run_seconds(w.pid) for w, _ in webs]
+                        n = len(paths[kind])
+                        pace = f"{rate:g}/s" if rate > 0 else "flat out"
+                        for tree, (r0, c0), (r1, c1), bad in zip(trees, before, after, wrong, strict=True):
+                            said = f"  ({bad} wrong answers)" if bad else ""
+                            code = f" {_name(tree):>18s}" if args.beside else ""
+                            run_ms, cpu_ms = 1000 * (r1 - r0) / n, 1000 * (c1 - c0) / n
+                            print(f"{kind:10s} {pace:>9s}{code} {run_ms:12.2f} {cpu_ms:12.2f}{said}")
+                            ran.setdefault((tree, kind, rate), []).append(run_ms)
+                        if any(wrong):
+                            return 1
+            finally:
+                for web, _ in webs:
+                    web.terminate()
+                    web.wait(timeout=30)
+    if args.rounds > 1:
+        print("CPU run, ms a request: mean (least-most) over the rounds")
+        for (tree, kind, rate), values in ran.items():
+            pace = f"{rate:g}/s" if rate > 0 else "flat out"
+            code = f" {_name(tree):>18s}" if args.beside else ""
+            print(f"{kind:10s} {pace:>9s}{code} {statistics.mean(values):6.2f} ({min(values):.2f}-{max(values):.2f})")
     print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
+
+
+def _name(tree: str | None) -> str:
+    """How a process's code is named in the table: ``this checkout``, or the last parts of ``--beside``'s path."""
+    return "this checkout" if tree is None else "/".join(Path(tree).resolve().parts[-2:])[-18:]
 
 
 if __name__ == "__main__":

@@ -293,12 +293,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_web(url: str, log: Path, wait: float = 60.0) -> tuple[subprocess.Popen[bytes], int]:
+def start_web(
+    url: str, log: Path, wait: float = 60.0, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """A ``dippouch serve`` on ``url`` and its port, once it accepts connections; ``env``: its environment (this
+    process's by default)."""
     port = free_port()
     proc = subprocess.Popen(
         [*_dippouch(), "serve", "--db", url, "--port", str(port), "--no-scheduler", "--no-rate-limits"],
         stdout=open(log, "ab"),  # noqa: SIM115 - handed to the process
         stderr=subprocess.STDOUT,
+        env=env,
     )
     end = time.monotonic() + wait
     while time.monotonic() < end:
