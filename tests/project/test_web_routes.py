@@ -8,7 +8,9 @@ terms").
   in it.
 - No function of the web's routers fetches the web service, the viewer, the site, the JSON writer or the form
   for itself: a route declares them as dependencies (``WebDep``, ``ViewerDep``, ``FormDep`` ...), and a helper is
-  handed them as arguments. One form reader, with each route's limits declared where the route is.
+  handed them as arguments. One form reader, with each route's limits declared where the route is. The one
+  exception is :data:`PLAIN`: a page too busy to pay for FastAPI's solving of dependencies, a plain route
+  (``@router.route``) taking the request alone.
 - A JSON call returns the model it declares, not a dict the model would describe a second time; the templates
   handed a model read its attributes.
 
@@ -25,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.routing import APIRoute
+from starlette.routing import Route
 
 import dippouch.web
 from dippouch.web.app import create_app, feature_routers
@@ -37,7 +40,11 @@ FETCHERS = {"web_of", "viewer_of", "site_of", "writer", "read_form", "_form"}
 """What a route used to fetch for itself, and now declares as a dependency."""
 DEPENDENCIES = WEB / "http" / "deps.py", WEB / "http" / "forms.py"
 """Where the dependencies themselves are made from those functions."""
-VERBS = ("get", "post", "put", "delete", "patch")
+VERBS = ("get", "post", "put", "delete", "patch", "route")
+PLAIN = {"/games/{name}": "game_page"}
+"""The plain routes (Starlette's ``Route``, not FastAPI's ``APIRoute``), each a page, and the function that is
+it: the game page, the busiest of a site, whose dependencies cost a third of its CPU from memory
+(benchmarks/README.md, issue 57). Another needs as good a reason, measured."""
 
 MODEL_TEMPLATES = {
     "game.html": ("g", "b", "h", "u", "a"),
@@ -83,8 +90,11 @@ def _dependencies(tree: ast.Module) -> set[str]:
 
 def _fetches(tree: ast.Module) -> list[str]:
     """Each use of a fetcher (called, or handed to ``run_in_threadpool``/``partial``) by a function of the module
-    other than its own dependencies, and each form-reading ``partial`` made at module level."""
-    own = _dependencies(tree)
+    other than its own dependencies and the plain routes (:data:`PLAIN`), and each form-reading ``partial`` made
+    at module level."""
+    own = _dependencies(tree) | {
+        fn.name for fn in _functions(tree) if _route_path(fn) in {repr(p) for p in PLAIN} and fn.name in PLAIN.values()
+    }
     bad = [
         f"{fn.name}:{n.lineno} uses {n.id}"
         for fn in _functions(tree)
@@ -126,23 +136,28 @@ def test_each_module_has_at_most_one_router_and_none_adds_to_another() -> None:
 
 def test_the_app_serves_exactly_the_feature_routers_routes_in_order() -> None:
     app = create_app("sqlite://")
-    own = [r for r in app.router.routes if isinstance(r, APIRoute)]
+    own = [r for r in app.router.routes if isinstance(r, Route)]  # not the static files' Mount
     expected = [r for router in feature_routers() for r in router.routes]
-    assert [r for r in own if r.path not in ("/healthz", "/metrics")] == expected
+    assert [r for r in own if r.path not in ("/healthz", "/metrics", app.openapi_url)] == expected
     assert len(expected) > 150
 
 
 def test_json_calls_are_under_api_documented_and_pages_are_not() -> None:
+    plain = []
     for router in feature_routers():
         for r in router.routes:
-            assert isinstance(r, APIRoute)
-            if r.include_in_schema:
+            assert isinstance(r, Route)
+            if not isinstance(r, APIRoute):
+                plain.append(r.path)
+                assert not r.include_in_schema and not r.path.startswith("/api/"), f"{r.path}: a plain JSON call"
+            elif r.include_in_schema:
                 assert r.path.startswith("/api/"), f"{r.path}: a JSON call outside /api/"
                 declared = r.response_model is not None or (200 in r.responses and "model" in r.responses[200])
                 assert declared, f"{r.path}: no declared answer"
                 assert 400 in r.responses and 404 in r.responses, f"{r.path}: refusals undeclared"
             else:
                 assert r.path == "/api/docs" or not r.path.startswith("/api/"), f"{r.path}: a JSON call left out"
+    assert plain == list(PLAIN)
 
 
 @pytest.mark.parametrize("path", [p for p in MODULES if p not in DEPENDENCIES], ids=lambda p: str(p.relative_to(WEB)))
@@ -227,19 +242,15 @@ def test_the_page_only_pictures_are_never_sent_nor_documented() -> None:
 
 
 def test_the_game_page_from_memory_waits_for_no_thread() -> None:
-    """The game page's dependencies are all async: FastAPI runs a plain-function dependency in a thread of the
-    pool, and the anonymous page kept in memory is served on the event loop while a busy game's readers (or
-    the submissions that change it) hold every thread."""
+    """The game page is a coroutine taking the request alone: the anonymous page kept in memory is served on
+    the event loop while a busy game's readers (or the submissions that change it) hold every thread, and no
+    dependency (which FastAPI would run in a thread were it a plain function) stands before it."""
     from dippouch.web.routes.games import router
 
-    route = next(
-        r for r in router.routes if isinstance(r, APIRoute) and r.path == "/games/{name}" and "GET" in (r.methods or ())
-    )
+    route = next(r for r in router.routes if isinstance(r, Route) and r.path == "/games/{name}")
+    assert not isinstance(route, APIRoute) and route.methods == {"GET", "HEAD"}
     assert inspect.iscoroutinefunction(route.endpoint)
-    calls = [d.call for d in route.dependant.dependencies]
-    assert calls, "the page declares its web service and viewer"
-    sync = [getattr(c, "__name__", repr(c)) for c in calls if not inspect.iscoroutinefunction(c)]
-    assert not sync, f"dependencies that would take a thread of the pool: {sync}"
+    assert list(inspect.signature(route.endpoint).parameters) == ["request"]
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(WEB)))

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from dippouch.game import as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.db import Database
+from dippouch.store.loop_reads import LoopReads
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.models_pages import PageVersionRow, SharedPageRow
 from dippouch.store.models_web import GameWebRow
@@ -38,6 +39,7 @@ __all__ = [
     "phase_submissions_in",
     "seat_submissions",
     "shared_page",
+    "shared_page_on_loop",
 ]
 
 
@@ -158,13 +160,18 @@ _DRIVER: dict[str, _Driver] = {}
 """:data:`_LOOKUP` as the PostgreSQL driver's SQL, compiled at its first use (the dialect is the engine's)."""
 
 
+def _lookup_sql(dialect: sa.Dialect) -> _Driver:
+    driver = _DRIVER.get("postgresql")
+    if driver is None:
+        driver = _DRIVER["postgresql"] = _Driver.of(_LOOKUP, dialect)
+    return driver
+
+
 def _lookup_row(conn: sa.Connection, params: dict[str, str]) -> Any:
     """The lookup's one row (None: no such game): on PostgreSQL as the driver's SQL (:class:`_Driver`)."""
     if conn.dialect.name != "postgresql":
         return conn.execute(_LOOKUP, params).first()
-    driver = _DRIVER.get("postgresql")
-    if driver is None:
-        driver = _DRIVER["postgresql"] = _Driver.of(_LOOKUP, conn.dialect)
+    driver = _lookup_sql(conn.dialect)
     values = {**driver.defaults, **params}
     dbapi = conn.dialect.loaded_dbapi
     cursor = conn.connection.cursor()
@@ -190,6 +197,16 @@ def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
     with db.one_read.connect() as conn:
         row = _lookup_row(conn, {"game": game, "kind": kind, "lang": lang})
         conn.rollback()
+    return _shared(row)
+
+
+async def shared_page_on_loop(reads: LoopReads, game: str, kind: str, lang: str) -> Shared | None:
+    """:func:`shared_page`, sent and awaited on the event loop (:mod:`dippouch.store.loop_reads`)."""
+    driver = _lookup_sql(reads.dialect)
+    return _shared(await reads.first(driver.sql, {**driver.defaults, "game": game, "kind": kind, "lang": lang}))
+
+
+def _shared(row: Any) -> Shared | None:
     if row is None:
         return None
     deadline = as_utc(row[7]) if row[7] is not None else None

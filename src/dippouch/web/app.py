@@ -43,6 +43,7 @@ from dippouch.saying import say
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
+from dippouch.store.loop_reads import LoopReads
 from dippouch.store.repository import GameStore
 from dippouch.web.http import route_index
 from dippouch.web.http.assets import static_url
@@ -400,11 +401,18 @@ def create_app(
         sched = DeadlineScheduler(web, interval=scheduler_interval, think=think) if scheduler else None
         if sched is not None:
             sched.start()
+        reads = LoopReads.of(store)
+        if reads is not None:
+            await reads.open()
+            web.loop_reads = reads
         try:
             yield
         finally:
             if sched is not None:
                 sched.stop()
+            if reads is not None:
+                web.loop_reads = None
+                await reads.close()
             if pool is not None:
                 await run_in_threadpool(pool.close)  # waits for a job under way: not on the loop
 

@@ -86,6 +86,7 @@ __all__ = [
     "can_charge",
     "charged",
     "charged_job",
+    "find_viewer",
     "forget_next",
     "game_url",
     "known_language",
@@ -225,8 +226,9 @@ async def _site(request: Request) -> Site:
     return site_of(request)
 
 
-async def _viewer(request: Request) -> Viewer:
-    """Who asks, found on the event loop when there is nothing to look up (no key, no session: nobody), else
+async def find_viewer(request: Request) -> Viewer:
+    """Who asks (:data:`ViewerDep`; a route taking the request alone awaits it), found on the event loop when
+    there is nothing to look up (no key, no session: nobody), else
     in the thread pool (a key or a session is read from the database). FastAPI runs a plain-function dependency
     in a thread of the pool: a page served from memory (the game page's) must not wait for one while a busy
     game's readers hold them all."""
@@ -286,7 +288,7 @@ WebDep = Annotated[Web, Depends(_web)]
 """The web service on the app's game database (handed over on the event loop: no thread of the pool)."""
 SiteDep = Annotated[Site, Depends(_site)]
 """The installation's public address, which absolute links are made from."""
-ViewerDep = Annotated[Viewer, Depends(_viewer)]
+ViewerDep = Annotated[Viewer, Depends(find_viewer)]
 """Who is asking (perhaps nobody): a thread of the pool only when a key or session must be looked up."""
 WriterDep = Annotated[Viewer, Depends(_writer)]
 """The caller of a state-changing JSON call: a bearer key, or a signed-in browser with the page's CSRF token."""

@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from fastapi.routing import APIRoute
+from starlette.routing import Route
 
 __all__ = ["BEGIN", "END", "route_map", "with_map"]
 
@@ -51,8 +51,8 @@ def route_map() -> str:
     lines = ["| Method | Path | Module | Function | What it does |", "| --- | --- | --- | --- | --- |"]
     for router in feature_routers():
         for route in router.routes:
-            if not isinstance(route, APIRoute):
-                raise TypeError(f"{route!r}: the route map knows only FastAPI's routes")
+            if not isinstance(route, Route):  # FastAPI's, or a plain page taking the request alone
+                raise TypeError(f"{route!r}: the route map knows only routes of a method and a path")
             methods = ", ".join(sorted(route.methods or ()))
             module = _module_file(route.endpoint.__module__)
             what = _first_sentence(route.endpoint.__doc__)

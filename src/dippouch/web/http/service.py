@@ -26,6 +26,7 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.store import variant_copy as variant_copy
 from dippouch.store.access import STAND_IN, AccessStore
+from dippouch.store.loop_reads import LoopReads
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
@@ -72,6 +73,9 @@ class Web:
         self.pages: dict[Any, tuple[float, Any, str, str]] = {}
         """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
         seconds), marker, visibility, HTML with a CSRF placeholder)."""
+        self.loop_reads: LoopReads | None = None
+        """Reads sent from the event loop (:mod:`dippouch.store.loop_reads`), while the app runs on PostgreSQL:
+        opened and closed with the app (:func:`dippouch.web.app.create_app`'s lifespan)."""
         self.lock = threading.Lock()
         """Guards the caches' dictionaries (held for a moment, never while reading the database)."""
         self.stopping = threading.Event()

@@ -29,14 +29,17 @@ from dippouch.web.http.deps import (
     answers,
     api_language,
     charged_job,
+    find_viewer,
     game_file,
     gapped_answer,
     language,
     render,
     render_html,
+    viewer_of,
+    web_of,
     words,
 )
-from dippouch.web.http.encoded import OFFERED, chosen
+from dippouch.web.http.encoded import OFFERED, Pieces, chosen
 from dippouch.web.http.forms import PageForm
 from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.security import (
@@ -133,47 +136,60 @@ def _page_key(request: Request, name: str) -> tuple[str, ...]:
     return ("game", name, language(request))
 
 
-@router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
-async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
+@router.route("/games/{name}", methods=["GET"], include_in_schema=False)
+async def game_page(request: Request) -> Response:
     """The game page, made once per state of the game and language and shared by every web process
     (:mod:`dippouch.web.views.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
     game reloads this page: the busiest of a site) get it from this process's memory, looked up without the
     database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's state:
-    one query, and a 304 to a browser that has it."""
-    if _anonymous(request):
-        page = web.pages.get(_page_key(request, name))
-        if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
-            SHARED_PAGES.labels("page", "memory").inc()
-            return _from_cache(request, web, page[1], page[3])
-    return await run_in_threadpool(_game_page, request, web, viewer, name)
+    one query (awaited on the event loop where the database allows: :mod:`dippouch.store.loop_reads`), and a 304
+    to a browser that has it.
 
-
-def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
-    if _anonymous(request) and not viewer.grants:
-        return _anonymous_page(request, web, viewer, name)
-    return _own_page(request, web, viewer, name)
-
-
-def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
-    """A visitor's page. The game's visibility comes with its state in the one query: a private game is seen by
-    its players, coordinators and stand-ins only, none of whom a visitor without a key or session is."""
-    lang = language(request)
-    key = _page_key(request, name)
-    now = page_cache.current(web, name, "page", lang)
-    if now is None or now.shared.visibility == "private":
-        raise page_cache.no_game(name)
-    visibility = now.shared.visibility
-    made = (now.version, now.changed)
-    page = web.pages.get(key)
-    if page is not None and page[1][0] == now.version:
-        web.pages[key] = (time.monotonic(), page[1], visibility, page[3])
+    A plain route (Starlette's, in the router's order), taking the request alone: FastAPI's solving of a route's
+    dependencies was a third of the CPU of a page served from memory, and at a reader's pace about 0.2 ms of
+    the 1.7 a kept page cost (benchmarks/README.md). Who asks is looked up only for a reader who is not
+    anonymous."""
+    name: str = request.path_params["name"]
+    web = web_of(request)
+    if not _anonymous(request):
+        viewer = await find_viewer(request)
+        return await run_in_threadpool(_own_page, request, web, viewer, name)
+    page = web.pages.get(_page_key(request, name))
+    if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
         SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
-    etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
-    if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
-        return _from_cache(request, web, made, "")  # a 304: nothing made
+    reads = web.loop_reads
+    nobody = viewer_of(request)  # no key, no session: nothing to look up
+    if reads is None or not reads.usable:
+        return await run_in_threadpool(_anonymous_page, request, web, nobody, name)
+    now = await page_cache.current_on_loop(web, reads, name, "page", language(request))
+    if now is None or now.shared.visibility == "private":
+        raise page_cache.no_game(name)
+    answer = _served(request, web, name, now, on_loop=True)
+    if answer is None:
+        answer = await run_in_threadpool(_anonymous_page, request, web, nobody, name, now)
+    return answer
+
+
+def _anonymous_page(
+    request: Request, web: Web, viewer: Viewer, name: str, now: page_cache.Current | None = None
+) -> Response:
+    """A visitor's page, of the game's state ``now`` when it was read already. The game's visibility comes with
+    its state in the one query: a private game is seen by its players, coordinators and stand-ins only, none of
+    whom a visitor without a key or session is."""
+    lang = language(request)
+    if now is None:
+        now = page_cache.current(web, name, "page", lang)
+        if now is None or now.shared.visibility == "private":
+            raise page_cache.no_game(name)
+    answer = _served(request, web, name, now, on_loop=False)
+    if answer is not None:
+        return answer
+    key = _page_key(request, name)
+    made = (now.version, now.changed)
+    page = web.pages.get(key)
     building = web.page_lock(name)
-    if page is not None and now.kept is None:
+    if page is not None:
         # The game changed since its page was made, and no process has made the new one yet. One request of
         # this process makes it; the others that arrive meanwhile get the page as it was until that is done
         # (tens of milliseconds), rather than each waiting in a server thread: a busy game's readers would
@@ -189,12 +205,40 @@ def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Re
     try:
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
-        due = now.due and page_cache.has_deadline_forms(body)
-        html = page_cache.shown(web, body, pieces, games.waits_for(web, name) if due else None)
-        web.pages[key] = (time.monotonic(), made, visibility, html)
+        html = _shown(web, name, now, body, pieces)
+        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html)
     finally:
         building.release()
     return _from_cache(request, web, made, html)
+
+
+def _served(request: Request, web: Web, name: str, now: page_cache.Current, *, on_loop: bool) -> Response | None:
+    """A visitor's page of the state ``now`` without making it: this process's own, a 304, or the page kept
+    for that state. None: it is to be made; or, ``on_loop`` (no query may be sent), its deadline has passed and
+    what the phase then waits for is still to be read."""
+    key = _page_key(request, name)
+    made = (now.version, now.changed)
+    page = web.pages.get(key)
+    if page is not None and page[1][0] == now.version:
+        web.pages[key] = (time.monotonic(), page[1], now.shared.visibility, page[3])
+        SHARED_PAGES.labels("page", "memory").inc()
+        return _from_cache(request, web, page[1], page[3])
+    etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
+    if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
+        return _from_cache(request, web, made, "")  # a 304: nothing made
+    kept = page_cache.kept_pieces(now, "page")
+    if kept is None or (on_loop and now.due and page_cache.has_deadline_forms(kept[0])):
+        return None
+    SHARED_PAGES.labels("page", "kept").inc()
+    html = _shown(web, name, now, *kept)
+    web.pages[key] = (time.monotonic(), made, now.shared.visibility, html)
+    return _from_cache(request, web, made, html)
+
+
+def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> str:
+    """The page ``body`` as shown now: past its deadline, with what the phase then waits for (a query)."""
+    due = now.due and page_cache.has_deadline_forms(body)
+    return page_cache.shown(web, body, pieces, games.waits_for(web, name) if due else None)
 
 
 def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, reading: tuple[str, Any]) -> str:

@@ -32,6 +32,7 @@ from dippouch.core.messages import msg
 from dippouch.i18n import LOCALE_DIR
 from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
+from dippouch.store.loop_reads import LoopReads
 from dippouch.store.page_cache import Shared
 from dippouch.web.http.deps import CSRF_PLACEHOLDER, VARY, language, time_zone
 from dippouch.web.http.encoded import Gapped, Pieces, cut
@@ -43,6 +44,7 @@ __all__ = [
     "Current",
     "conditional",
     "current",
+    "current_on_loop",
     "deadline_forms",
     "deadline_shown",
     "etag_of",
@@ -50,6 +52,7 @@ __all__ = [
     "gapped",
     "has_deadline_forms",
     "hold",
+    "kept_pieces",
     "last_modified",
     "made",
     "made_deflated",
@@ -120,8 +123,17 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     """The game's state and its kept page, in one query. None: no such game."""
     began = time.monotonic()
     got = store_pages.shared_page(web.read, name, kind, lang)
-    if got is None:
-        return None
+    return None if got is None else _current(web, name, kind, lang, got, began)
+
+
+async def current_on_loop(web: Web, reads: LoopReads, name: str, kind: str, lang: str) -> Current | None:
+    """:func:`current`, its query sent and awaited on the event loop (:mod:`dippouch.store.loop_reads`)."""
+    began = time.monotonic()
+    got = await store_pages.shared_page_on_loop(reads, name, kind, lang)
+    return None if got is None else _current(web, name, kind, lang, got, began)
+
+
+def _current(web: Web, name: str, kind: str, lang: str, got: Shared, began: float) -> Current:
     # The game's marker came with it: kept as this process's reading, which the rest of the request (its
     # variant, its view) and the next second's requests take rather than asking again. A page made to be kept
     # under this state is handed the reading itself (Current.reading): another thread may keep another.
@@ -208,19 +220,14 @@ def made_deflated(
 ) -> tuple[str, Pieces | None]:
     """:func:`made`, and for a kind of :data:`DEFLATED` its pieces deflated (None: kept before they were, or not
     such a kind)."""
-
-    def kept(shared: Shared, body: str) -> tuple[str, Pieces | None]:
+    if (got := kept_pieces(now, kind)) is not None:
         SHARED_PAGES.labels(kind, "kept").inc()
-        if kind not in DEFLATED or shared.deflated is None:
-            return body, None
-        return body, Pieces.unpacked(body, MARKS, shared.deflated)
-
-    if (body := now.kept) is not None:
-        return kept(now.shared, body)
+        return got
     if waited:
         again = current(web, name, kind, lang)
-        if again is not None and again.version == now.version and (body := again.kept) is not None:
-            return kept(again.shared, body)
+        if again is not None and again.version == now.version and (got := kept_pieces(again, kind)) is not None:
+            SHARED_PAGES.labels(kind, "kept").inc()
+            return got
     SHARED_PAGES.labels(kind, "made").inc()
     body = make()
     pieces = Pieces.of(body, MARKS) if kind in DEFLATED else None
@@ -240,6 +247,17 @@ def made_deflated(
         # is made again by the next reader.
         log.warning("the shared page %s/%s of %r was not kept: the database is busy", kind, lang, name)
     return body, pieces
+
+
+def kept_pieces(now: Current, kind: str) -> tuple[str, Pieces | None] | None:
+    """The page of ``kind`` kept for the state ``now`` (None: none kept for it), and for a kind of
+    :data:`DEFLATED` its pieces deflated (None: kept before they were)."""
+    body = now.kept
+    if body is None:
+        return None
+    if kind not in DEFLATED or now.shared.deflated is None:
+        return body, None
+    return body, Pieces.unpacked(body, MARKS, now.shared.deflated)
 
 
 def personal(request: Request, *, forms: bool = True) -> str:
