@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import Conn, cpu_seconds
-from bench_web_workers import BROWSER_ENCODINGS, build, start_web
+from bench_web_workers import BROWSER_ENCODINGS, build, code_env, code_name, start_web
 from bench_workers import fresh_database
 
 KINDS = ("kept", "memory", "not found", "health", "static")
@@ -79,14 +79,6 @@ async def paced(port: int, paths: list[str], rate: float) -> int:
     finally:
         conn.close()
     return wrong
-
-
-def _env(tree: str | None) -> dict[str, str] | None:
-    """The environment of a web process running the code under ``tree`` (a checkout's ``src``), or None: this
-    one's (the code installed)."""
-    if tree is None:
-        return None
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH")) if p)}
 
 
 async def _side_by_side(ports: list[int], paths: list[str], rate: float) -> list[int]:
@@ -158,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         side = f" {'code':>18s}" if args.beside else ""
         print(f"{'kind':10s} {'rate':>9s}{side} {'CPU run':>12s} {'user+sys':>12s}  (ms a request)")
         for _ in range(args.rounds):
-            webs = [start_web(url, log, args.start_timeout, _env(t)) for t in trees]  # each starts afresh
+            webs = [start_web(url, log, args.start_timeout, code_env(t)) for t in trees]  # each starts afresh
             try:
                 for _, port in webs:
                     asyncio.run(paced(port, [f"/games/{n}" for n in names[:20]] + ["/healthz"] * 20, 0))
@@ -181,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                         pace = f"{rate:g}/s" if rate > 0 else "flat out"
                         for tree, (r0, c0), (r1, c1), bad in zip(trees, before, after, wrong, strict=True):
                             said = f"  ({bad} wrong answers)" if bad else ""
-                            code = f" {_name(tree):>18s}" if args.beside else ""
+                            code = f" {code_name(tree)[-18:]:>18s}" if args.beside else ""
                             run_ms, cpu_ms = 1000 * (r1 - r0) / n, 1000 * (c1 - c0) / n
                             print(f"{kind:10s} {pace:>9s}{code} {run_ms:12.2f} {cpu_ms:12.2f}{said}")
                             ran.setdefault((tree, kind, rate), []).append(run_ms)
@@ -195,15 +187,10 @@ def main(argv: list[str] | None = None) -> int:
         print("CPU run, ms a request: mean (least-most) over the rounds")
         for (tree, kind, rate), values in ran.items():
             pace = f"{rate:g}/s" if rate > 0 else "flat out"
-            code = f" {_name(tree):>18s}" if args.beside else ""
+            code = f" {code_name(tree)[-18:]:>18s}" if args.beside else ""
             print(f"{kind:10s} {pace:>9s}{code} {statistics.mean(values):6.2f} ({min(values):.2f}-{max(values):.2f})")
     print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
-
-
-def _name(tree: str | None) -> str:
-    """How a process's code is named in the table: ``this checkout``, or the last parts of ``--beside``'s path."""
-    return "this checkout" if tree is None else "/".join(Path(tree).resolve().parts[-2:])[-18:]
 
 
 if __name__ == "__main__":

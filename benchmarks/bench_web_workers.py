@@ -32,7 +32,10 @@ as the correct answer it is. Then ``--pages-alone`` seconds of game-page request
 running) give the web CPU a page request costs, which the mixed round's CPU per request mixes with the maps' and
 the submissions', and, read from each web process's ``/metrics`` (``dippouch_shared_pages_total``), how many of
 those pages came from the process's memory, were kept by another process or a worker, or were made by their
-reader. Last, with the load stopped, it checks that the game page of a sample of games
+reader. With ``--beside SRC`` the last web process runs the code under SRC (``git worktree add /tmp/before
+<commit>``, then ``--beside /tmp/before/src``) and the pages-alone round gives each process's CPU a page: two
+versions side by side in one run, the machine's moods falling on both alike (run one after the other, the same
+code's figure moved by a millisecond between runs). Last, with the load stopped, it checks that the game page of a sample of games
 shows the phase the database has open (pages are cached; workers change games from other processes).
 
 The orders are the same three lines per power every time (bench_web.py's): legal in Spring 1901, partly
@@ -293,6 +296,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def code_env(tree: str | None) -> dict[str, str] | None:
+    """The environment of a process running the code under ``tree`` (a checkout's ``src``, put first on
+    PYTHONPATH), or None: this one's (the code installed)."""
+    if tree is None:
+        return None
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (tree, os.environ.get("PYTHONPATH")) if p)}
+
+
+def code_name(tree: str | None) -> str:
+    """How a process's code is named in a table: ``this checkout``, or the last two parts of its path."""
+    return "this checkout" if tree is None else "/".join(Path(tree).resolve().parts[-2:])
+
+
 def start_web(
     url: str, log: Path, wait: float = 60.0, env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
@@ -406,6 +422,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--phase-seconds", type=float, default=30.0, help="length of every phase of every game")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--web", type=int, default=1, help="web processes (clients spread over them)")
+    ap.add_argument(
+        "--beside",
+        action="append",
+        default=[],
+        metavar="SRC",
+        help="run the last web process (the last but one, ... for each more) on the code under SRC (another "
+        "checkout's src directory, put first on PYTHONPATH); the pages-alone round then gives each process's CPU "
+        "a request: the code before and after, side by side in one run",
+    )
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=60.0, help="length of the measured round")
     ap.add_argument("--warmup", type=float, default=5.0)
@@ -445,6 +470,12 @@ def main(argv: list[str] | None = None) -> int:
     admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
     if not admin:
         ap.error("needs a PostgreSQL server: --postgres URL or DIPPOUCH_TEST_POSTGRES_URL (source scripts/postgres)")
+    if len(args.beside) >= args.web:
+        ap.error(f"--beside names {len(args.beside)} trees: --web must be more (one process runs this checkout)")
+    missing = [t for t in args.beside if not (Path(t) / "dippouch").is_dir()]
+    if missing:
+        ap.error(f"--beside takes a checkout's src directory (holding dippouch/); not one: {', '.join(missing)}")
+    trees: list[str | None] = [None] * (args.web - len(args.beside)) + list(args.beside)
     if not 0 < args.keyed <= args.games:
         ap.error(f"--keyed must be between 1 and --games ({args.games}); got {args.keyed}")
     print(
@@ -476,7 +507,7 @@ def main(argv: list[str] | None = None) -> int:
         store = GameStore(url)
         try:
             # Inside the try: a web process that does not start stops the workers started before it.
-            webs += [start_web(url, logs / f"web{i}.log", args.start_timeout) for i in range(args.web)]
+            webs += [start_web(url, logs / f"web{i}.log", args.start_timeout, code_env(t)) for i, t in enumerate(trees)]
             ports = [port for _, port in webs]
             postmaster = _postmaster(store)
             rng = random.Random(15)
@@ -517,17 +548,22 @@ def main(argv: list[str] | None = None) -> int:
             sources: dict[str, float] = {}
             cpu_alone = 0.0
             processed_alone = 0
+            each: list[tuple[float, float]] = []  # (CPU, pages) of each web process in the pages-alone round
             if args.pages_alone > 0:
                 # The pages' own cost: the mixed round's CPU counts the maps and the submissions too. The phases
                 # processed meanwhile are counted: each makes its game's page again for its next reader.
-                cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs)
+                cpu_each = [cpu_seconds(w.pid) for w, _ in webs]
+                served = [sum(shared_pages([port]).values()) for port in ports]
                 sources = shared_pages(ports)
                 processed_alone = phase_counts(url)[0]
                 readers = args.clients - max(1, args.clients // 10)
                 asyncio.run(open_loop(ports, readers, args.pages_alone, args.page_rate, pages, args.timeout, alone))
-                cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_alone
+                cpu_each = [cpu_seconds(w.pid) - c for (w, _), c in zip(webs, cpu_each, strict=True)]
+                cpu_alone = sum(cpu_each)
                 processed_alone = phase_counts(url)[0] - processed_alone
                 sources = {k: v - sources.get(k, 0.0) for k, v in shared_pages(ports).items()}
+                served = [sum(shared_pages([port]).values()) - n for port, n in zip(ports, served, strict=True)]
+                each = list(zip(cpu_each, served, strict=True))
             dead = [f"worker {i} exited ({w.returncode})" for i, w in enumerate(workers) if w.poll() is not None]
             for w in workers:  # SIGTERM: each finishes the phase in hand; then nothing changes under the check
                 w.terminate()
@@ -586,6 +622,12 @@ def main(argv: list[str] | None = None) -> int:
                 + ", ".join(f"{sources.get(k, 0):.0f} {w}" for k, w in SOURCES)
                 + " (dippouch_shared_pages_total)"
             )
+            if args.beside:
+                for i, (tree, (cpu, n)) in enumerate(zip(trees, each, strict=True)):
+                    print(
+                        f"  web process {i} ({code_name(tree)}): {1000 * cpu / max(1, n):.2f} ms/request "
+                        f"({n:.0f} pages)"
+                    )
         print(f"pages afterwards: {checked - len(stale)} of {checked} show the phase the database has open")
         for line in [*stale[:5], *dead]:
             print(f"  problem: {line}")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import dippouch
 from benchsupport import bench_script
 from conftest import in_ci
 
@@ -26,18 +28,44 @@ def _admin() -> str:
     return admin
 
 
-def test_bench_web_pace_runs_and_reports_each_kind_at_each_rate(capsys: pytest.CaptureFixture[str]) -> None:
-    code = _bench().main(["--postgres", _admin(), "--games", "30", "--requests", "5", "--rates", "50,0"])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    for kind in ("kept", "memory", "not found", "health", "static"):
-        for pace in ("50/s", "flat out"):
-            line = re.search(rf"^{kind} +{re.escape(pace)} +([\d.]+) +([\d.]+)$", out, re.M)
-            assert line, f"{kind} at {pace}:\n{out}"
-            assert float(line.group(1)) > 0, out  # a request that cost nothing was not measured
-
-
 def test_too_few_games_for_the_rounds_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         _bench().main(["--postgres", "postgresql://unused/x", "--games", "20", "--requests", "5"])
     assert "--games must be at least 30" in capsys.readouterr().err
+
+
+def test_bench_web_pace_runs_and_reports_each_kind_at_each_rate_side_by_side(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every kind at a slow rate and flat out, with ``--beside``: a web process of another checkout's code (here
+    this one's own src, as another would be named) asked the same requests; a line per kind, rate, process and
+    round, then over the two rounds a mean and range."""
+    src = str(Path(dippouch.__file__).resolve().parents[1])
+    args = ["--postgres", _admin(), "--games", "30", "--requests", "5", "--rates", "50,0"]
+    code = _bench().main([*args, "--beside", src, "--rounds", "2"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    beside = "/".join(Path(src).parts[-2:])[-18:]
+    for kind in ("kept", "memory", "not found", "health", "static"):
+        for pace in ("50/s", "flat out"):
+            for who in ("this checkout", beside):
+                head = rf"^{kind} +{re.escape(pace)} +{re.escape(who)} +"
+                rows = re.findall(head + r"([\d.]+) +[\d.]+$", out, re.M)
+                # A request that cost nothing was not measured.
+                assert len(rows) == 2 and all(float(r) > 0 for r in rows), f"{kind}, {pace}, {who}:\n{out}"
+                assert re.search(head + r"[\d.]+ \([\d.]+-[\d.]+\)$", out, re.M), out
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--beside", "/nowhere/src"], "--beside takes a checkout's src directory"),
+        (["--kinds", "kept,nope"], "--kinds: unknown 'nope'"),
+    ],
+)
+def test_a_wrong_tree_or_kind_is_refused_by_name(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        _bench().main(["--postgres", "postgresql://unused/x", *args])
+    assert said in capsys.readouterr().err

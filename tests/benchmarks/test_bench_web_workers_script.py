@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import dippouch
 from benchsupport import bench_script
 from conftest import in_ci
 
@@ -29,6 +31,9 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     # One second of pages alone, not the default ten: the round's figures are not this test's, that it is
     # measured and counted is.
     args += ["--play-rate", "1", "--pages-alone", "1"]
+    # Two web processes, the second on "another" checkout's code (this one's own src, as another is named).
+    src = str(Path(dippouch.__file__).resolve().parents[1])
+    args += ["--web", "2", "--beside", src]
     code = _bench().main(args)
     out = capsys.readouterr().out
     assert code == 0, out
@@ -55,6 +60,17 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     # Where those pages came from, read off the web processes' /metrics: every one of them counted once.
     split = re.search(r"^  their pages: (\d+) from .*, (\d+) kept .*, (\d+) made by their reader", out, re.M)
     assert split and sum(int(n) for n in split.groups()) == int(alone.group(1)), out
+    # Each process's own figure, its pages counted once.
+    each = re.findall(r"^  web process (\d) \((.+)\): ([\d.]+) ms/request \((\d+) pages\)$", out, re.M)
+    assert [(i, who) for i, who, _, _ in each] == [("0", "this checkout"), ("1", "/".join(Path(src).parts[-2:]))], out
+    assert sum(int(n) for *_, n in each) == int(alone.group(1)), out
+
+
+def test_a_tree_beside_needs_a_process_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    src = str(Path(dippouch.__file__).resolve().parents[1])
+    with pytest.raises(SystemExit):
+        _bench().main(["--postgres", "postgresql://unused/x", "--web", "1", "--beside", src])
+    assert "--web must be more" in capsys.readouterr().err
 
 
 def test_an_error_answer_is_counted_as_an_error() -> None:
