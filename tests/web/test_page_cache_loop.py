@@ -9,6 +9,8 @@ before."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -178,3 +180,20 @@ def _until(done: Any, seconds: float = 10.0) -> None:
     while not done():
         assert time.monotonic() < end, "not within the time given"
         time.sleep(0.05)
+
+
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
+def test_without_psycopg_s_pool_the_page_is_read_in_a_thread_and_that_is_said(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An installation upgraded without the ``postgres`` extra's pool still serves its pages, the old way."""
+    monkeypatch.setitem(sys.modules, "psycopg_pool", None)  # importing it raises ImportError
+    pair.a.browser().get("/games/g")
+    expected = _thread_served(pair)
+    threads = Threads(monkeypatch, refused=False)
+    with caplog.at_level(logging.WARNING, logger="dippouch.store.loop_reads"), pair.running() as c:
+        assert pair.b_app.state.web.loop_reads is None
+        r = c.get("/games/g")
+        assert r.status_code == 200 and without_token(r.content) == expected
+    assert threads.calls == ["_anonymous_page"]
+    assert "pip install 'dippouch[postgres]'" in caplog.text

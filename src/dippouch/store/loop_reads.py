@@ -16,6 +16,7 @@ its caller, whose values need no conversion on the way in or out (:class:`dippou
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import sqlalchemy as sa
@@ -23,6 +24,8 @@ import sqlalchemy as sa
 from dippouch.store.db import Database
 
 __all__ = ["LOOP_CONNECTIONS", "NAME", "LoopReads"]
+
+log = logging.getLogger(__name__)
 
 LOOP_CONNECTIONS = 4
 """Connections a web process opens for reads on its loop, beside its engine's pool (docs/deployment.md counts
@@ -60,10 +63,19 @@ class LoopReads:
 
     @classmethod
     def of(cls, db: Database) -> LoopReads | None:
-        """Reads on the loop from ``db``; None where its driver has none (SQLite)."""
+        """Reads on the loop from ``db``; None where its driver has none (SQLite), or where psycopg's pool is not
+        installed (an installation upgraded without the ``postgres`` extra's new part: said once, and its pages
+        read in the thread pool as before)."""
         if db.engine.dialect.name != "postgresql":
             return None
-        return cls(db.engine)
+        try:
+            return cls(db.engine)
+        except ImportError:
+            log.warning(
+                "psycopg's pool is not installed (pip install 'dippouch[postgres]'): visitors' game pages are read "
+                "in the thread pool, which costs more CPU a page"
+            )
+            return None
 
     async def open(self) -> None:
         """Open the pool on the running loop without waiting for its first connection (a database that is down
@@ -87,8 +99,8 @@ class LoopReads:
     async def first(self, sql: str, values: dict[str, Any], *, again: bool = True) -> Any:
         """The first row of ``sql`` with ``values`` (None: no row). A read on a connection the server dropped (a
         restart: every connection kept goes at once) is sent ``again`` once, after the pool's other connections
-        are checked; a driver's error is raised as SQLAlchemy's, as the engine's execution does (the app answers a database that is down or busy
-        as such)."""
+        are checked; a driver's error is raised as SQLAlchemy's, as the engine's execution does (the app answers
+        a database that is down or busy as such)."""
         import psycopg
 
         conn: psycopg.AsyncConnection[Any] | None = None

@@ -398,13 +398,13 @@ def create_app(
         # The bots of the games it processes think in the work pool, not in its thread (dippouch.web.http.pool).
         jobs = app.state.pool
         think = None if isinstance(jobs, Inline) else thinking_in(jobs)
-        sched = DeadlineScheduler(web, interval=scheduler_interval, think=think) if scheduler else None
-        if sched is not None:
-            sched.start()
         reads = LoopReads.of(store)
         if reads is not None:
             await reads.open()
             web.loop_reads = reads
+        sched = DeadlineScheduler(web, interval=scheduler_interval, think=think) if scheduler else None
+        if sched is not None:
+            sched.start()
         try:
             yield
         finally:

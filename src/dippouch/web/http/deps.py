@@ -228,10 +228,9 @@ async def _site(request: Request) -> Site:
 
 async def find_viewer(request: Request) -> Viewer:
     """Who asks (:data:`ViewerDep`; a route taking the request alone awaits it), found on the event loop when
-    there is nothing to look up (no key, no session: nobody), else
-    in the thread pool (a key or a session is read from the database). FastAPI runs a plain-function dependency
-    in a thread of the pool: a page served from memory (the game page's) must not wait for one while a busy
-    game's readers hold them all."""
+    there is nothing to look up (no key, no session: nobody), else in the thread pool (a key or a session is
+    read from the database). FastAPI runs a plain-function dependency in a thread of the pool: a page served
+    from memory must not wait for one while a busy game's readers hold them all."""
     if getattr(request.state, "viewer", None) is None and (
         request.headers.get("authorization") or session_token(request)
     ):
