@@ -95,7 +95,12 @@ def test_answers_through_the_index(app: FastAPI) -> None:
     assert c.get("/healthz").status_code == 200
     missing = c.get("/no-such-page")
     assert missing.status_code == 404 and "<html" in missing.text
-    assert c.get("/signout").status_code == 405  # a POST route asked with GET
+    wrong = c.get("/signout")  # a POST route asked with GET
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"  # the methods it takes, as RFC 9110 asks
+    page = c.post("/games/g")  # the game page, a plain route, takes GET and HEAD
+    assert page.status_code == 405 and set(page.headers["allow"].split(", ")) == {"GET", "HEAD"}
+    api = c.delete("/api/games")
+    assert api.status_code == 405 and api.headers["allow"] == "GET" and "error" in api.json()
     assert c.get("/static/app.css").status_code == 200
 
 

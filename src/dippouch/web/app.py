@@ -496,7 +496,9 @@ def create_app(
         if exc.status_code == 304:  # a JSON call's "Not Modified" (dippouch.web.views.page_cache): no body
             return Response(status_code=304, headers=exc.headers)
         known = {404: msg("no such page"), 405: msg("this address does not take that method"), 413: TOO_LARGE}
-        return _answer(request, exc.status_code, known.get(exc.status_code) or Msg(str(exc.detail)))
+        said = known.get(exc.status_code) or Msg(str(exc.detail))
+        # A 405 names the methods the address takes (Allow: RFC 9110 wants it), as the router raised them.
+        return _answer(request, exc.status_code, said, dict(exc.headers) if exc.headers else None)
 
     @app.exception_handler(DatabaseBusy)
     async def _db(request: Request, exc: DatabaseBusy) -> Response:
