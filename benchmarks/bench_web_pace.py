@@ -184,13 +184,22 @@ def main(argv: list[str] | None = None) -> int:
                     web.terminate()
                     web.wait(timeout=30)
     if args.rounds > 1:
-        print("CPU run, ms a request: mean (least-most) over the rounds")
-        for (tree, kind, rate), values in ran.items():
-            pace = f"{rate:g}/s" if rate > 0 else "flat out"
-            code = f" {code_name(tree)[-18:]:>18s}" if args.beside else ""
-            print(f"{kind:10s} {pace:>9s}{code} {statistics.mean(values):6.2f} ({min(values):.2f}-{max(values):.2f})")
+        print("\n".join(summary(ran, named=bool(args.beside))))
     print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
+
+
+def summary(ran: dict[tuple[str | None, str, float], list[float]], *, named: bool) -> list[str]:
+    """The lines giving each (code, kind, rate)'s CPU a request over the rounds ``ran``: mean (least-most);
+    ``named``: with the code's name (``--beside``)."""
+    lines = ["CPU run, ms a request: mean (least-most) over the rounds"]
+    for (tree, kind, rate), values in ran.items():
+        pace = f"{rate:g}/s" if rate > 0 else "flat out"
+        code = f" {code_name(tree)[-18:]:>18s}" if named else ""
+        lines.append(
+            f"{kind:10s} {pace:>9s}{code} {statistics.mean(values):6.2f} ({min(values):.2f}-{max(values):.2f})"
+        )
+    return lines
 
 
 if __name__ == "__main__":

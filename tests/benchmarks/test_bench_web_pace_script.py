@@ -38,22 +38,29 @@ def test_bench_web_pace_runs_and_reports_each_kind_at_each_rate_side_by_side(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Every kind at a slow rate and flat out, with ``--beside``: a web process of another checkout's code (here
-    this one's own src, as another would be named) asked the same requests; a line per kind, rate, process and
-    round, then over the two rounds a mean and range."""
+    this one's own src, as another would be named) asked the same requests; a line per kind, rate and process."""
     src = str(Path(dippouch.__file__).resolve().parents[1])
     args = ["--postgres", _admin(), "--games", "30", "--requests", "5", "--rates", "50,0"]
-    code = _bench().main([*args, "--beside", src, "--rounds", "2"])
+    code = _bench().main([*args, "--beside", src])
     out = capsys.readouterr().out
     assert code == 0, out
     beside = "/".join(Path(src).parts[-2:])[-18:]
     for kind in ("kept", "memory", "not found", "health", "static"):
         for pace in ("50/s", "flat out"):
             for who in ("this checkout", beside):
-                head = rf"^{kind} +{re.escape(pace)} +{re.escape(who)} +"
-                rows = re.findall(head + r"([\d.]+) +[\d.]+$", out, re.M)
+                line = re.search(rf"^{kind} +{re.escape(pace)} +{re.escape(who)} +([\d.]+) +[\d.]+$", out, re.M)
                 # A request that cost nothing was not measured.
-                assert len(rows) == 2 and all(float(r) > 0 for r in rows), f"{kind}, {pace}, {who}:\n{out}"
-                assert re.search(head + r"[\d.]+ \([\d.]+-[\d.]+\)$", out, re.M), out
+                assert line and float(line.group(1)) > 0, f"{kind}, {pace}, {who}:\n{out}"
+    assert "over the rounds" not in out  # one round: nothing to sum up
+
+
+def test_the_rounds_are_summed_up_by_code_kind_and_rate() -> None:
+    ran = {(None, "kept", 25.0): [1.5, 2.5, 2.0], ("/x/before/src", "kept", 25.0): [3.0], (None, "memory", 0.0): [0.5]}
+    lines = _bench().summary(ran, named=True)
+    assert lines[1].split() == ["kept", "25/s", "this", "checkout", "2.00", "(1.50-2.50)"]
+    assert lines[2].split() == ["kept", "25/s", "before/src", "3.00", "(3.00-3.00)"]
+    assert lines[3].split() == ["memory", "flat", "out", "this", "checkout", "0.50", "(0.50-0.50)"]
+    assert _bench().summary(ran, named=False)[1].split() == ["kept", "25/s", "2.00", "(1.50-2.50)"]
 
 
 @pytest.mark.parametrize(
