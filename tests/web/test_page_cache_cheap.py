@@ -32,7 +32,11 @@ def test_the_lookup_reads_what_sqlalchemy_reads(db_url: str) -> None:
         store_submissions.submit(store, "g", "France", "A Par H", now=now + timedelta(minutes=1))
         state = store_pages.shared_page(store, "g", "page", "de")
         assert state is not None and state.body is None
-        store_pages.keep_page(store, state.game_id, "page", "de", "v1", "<p>kept</p>", now + timedelta(minutes=2))
+        # The kept pieces' bytes among them, every byte value (the text format sends them as hex).
+        packed = bytes(range(256)) + b"'\\"
+        store_pages.keep_page(
+            store, state.game_id, "page", "de", "v1", "<p>kept</p>", now + timedelta(minutes=2), deflated=packed
+        )
         with store.one_read.connect() as conn:
             row = store_pages._lookup_row(conn, {"game": "g", "kind": "page", "lang": "de"})
             conn.rollback()
@@ -43,7 +47,7 @@ def test_the_lookup_reads_what_sqlalchemy_reads(db_url: str) -> None:
         assert [_instant(v) for v in row] == [_instant(v) for v in reference]
         shared = store_pages.shared_page(store, "g", "page", "de")
         assert shared is not None
-        assert (shared.version, shared.body) == ("v1", "<p>kept</p>")
+        assert (shared.version, shared.body, shared.deflated) == ("v1", "<p>kept</p>", packed)
         assert shared.state[2] > 0  # the submission moved the state
         assert shared.deadline is not None and shared.deadline.tzinfo is not None
         assert shared.changed == now + timedelta(minutes=1)
