@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 import threading
 import time
 
@@ -21,10 +20,7 @@ async def _app(scope: dict[str, object], receive: object, send: object) -> None:
 
 
 def _server() -> StoppingServer:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(_app, host="127.0.0.1", port=port, lifespan="off", log_level="warning")
+    config = uvicorn.Config(_app, host="127.0.0.1", port=0, lifespan="off", log_level="warning")  # any free port
     return StoppingServer(config, threading.Event())
 
 
@@ -55,3 +51,4 @@ def test_the_housekeeping_looks_once_a_tick_and_at_a_stop_at_once(monkeypatch: p
     assert not serving.is_alive()
     assert server.stopping.is_set()
     assert looks == [0, http_server.TICKS]  # and that look did the once-a-second work (the Date header's)
+    server.handle_exit(signal.SIGINT, None)  # a second signal once it has stopped (its loop closed) does no harm
