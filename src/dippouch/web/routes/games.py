@@ -226,8 +226,10 @@ def _served(request: Request, web: Web, name: str, now: page_cache.Current, *, o
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
     if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
         return _from_cache(request, web, made, "")  # a 304: nothing made
+    if on_loop and now.due and now.kept is not None and page_cache.has_deadline_forms(now.kept):
+        return None  # before its pieces are unpacked: the thread that reads what the phase waits for unpacks them
     kept = page_cache.kept_pieces(now, "page")
-    if kept is None or (on_loop and now.due and page_cache.has_deadline_forms(kept[0])):
+    if kept is None:
         return None
     SHARED_PAGES.labels("page", "kept").inc()
     html = _shown(web, name, now, *kept)
