@@ -92,9 +92,8 @@ def _fetches(tree: ast.Module) -> list[str]:
     """Each use of a fetcher (called, or handed to ``run_in_threadpool``/``partial``) by a function of the module
     other than its own dependencies and the plain routes (:data:`PLAIN`), and each form-reading ``partial`` made
     at module level."""
-    own = _dependencies(tree) | {
-        fn.name for fn in _functions(tree) if _route_path(fn) in {repr(p) for p in PLAIN} and fn.name in PLAIN.values()
-    }
+    plain = {(repr(path), name) for path, name in PLAIN.items()}
+    own = _dependencies(tree) | {fn.name for fn in _functions(tree) if (_route_path(fn), fn.name) in plain}
     bad = [
         f"{fn.name}:{n.lineno} uses {n.id}"
         for fn in _functions(tree)
