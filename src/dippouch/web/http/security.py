@@ -156,7 +156,8 @@ class Viewer:
 
 
 def _https(request: Request) -> bool:
-    return request.url.scheme == "https"
+    # The scope's scheme is what request.url.scheme reads, without building the URL each time.
+    return request.scope.get("scheme") == "https"
 
 
 def session_cookie(request: Request) -> str:
@@ -239,7 +240,13 @@ def csrf_field(request: Request) -> str:
     """The token as a form or page carries it: masked with a new random pad each time (BREACH)."""
     raw = csrf_token(request).encode()
     pad = secrets.token_bytes(len(raw))
-    return "m." + _b64(pad + bytes(a ^ b for a, b in zip(pad, raw, strict=True)))
+    return "m." + _b64(pad + _xor(pad, raw))
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    """``a`` and ``b`` (of one length) combined byte by byte, done as one big number: every page's form token is
+    masked so, and a byte at a time is some 45 steps of the interpreter each answer."""
+    return (int.from_bytes(a) ^ int.from_bytes(b)).to_bytes(len(a))
 
 
 def _unmask(sent: str) -> str:
@@ -249,8 +256,7 @@ def _unmask(sent: str) -> str:
     if not data or len(data) % 2:
         return sent
     half = len(data) // 2
-    pad, masked = data[:half], data[half:]
-    return bytes(a ^ b for a, b in zip(pad, masked, strict=True)).decode("latin-1")
+    return _xor(data[:half], data[half:]).decode("latin-1")
 
 
 def _expected_csrf(request: Request) -> str | None:
