@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.requests import Request
 
@@ -155,6 +156,12 @@ class Viewer:
 # Cookies
 
 
+def request_state(request: Request) -> dict[str, Any]:
+    """What ``request.state`` holds, as the dict it is kept in: a name asked for and absent costs no
+    AttributeError, each request asks for several (its language, its form token, its viewer)."""
+    return request.scope.setdefault("state", {})  # type: ignore[no-any-return]
+
+
 def _https(request: Request) -> bool:
     # The scope's scheme is what request.url.scheme reads, without building the URL each time.
     return request.scope.get("scheme") == "https"
@@ -223,7 +230,8 @@ def csrf_for_session(session: str) -> str:
 def csrf_token(request: Request) -> str:
     """This browser's CSRF token: its session's, else the CSRF cookie's value, else a new one the response
     will set. The CSRF cookie is (re)set to the token when it differs."""
-    token = getattr(request.state, "csrf", None)
+    state = request_state(request)
+    token = state.get("csrf")
     if token is None:
         cookie = request.cookies.get(csrf_cookie(request), "")
         session = session_token(request)
@@ -231,8 +239,8 @@ def csrf_token(request: Request) -> str:
             token = csrf_for_session(session)
         else:
             token = cookie if 30 <= len(cookie) <= 100 and cookie.isascii() else secrets.token_urlsafe(32)
-        request.state.csrf = token
-        request.state.csrf_new = token != cookie
+        state["csrf"] = token
+        state["csrf_new"] = token != cookie
     return str(token)
 
 

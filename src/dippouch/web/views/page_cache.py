@@ -37,7 +37,14 @@ from dippouch.store.page_cache import Shared
 from dippouch.web.http.deps import CSRF_PLACEHOLDER, VARY, language, time_zone
 from dippouch.web.http.encoded import Gapped, Pieces, cut
 from dippouch.web.http.metrics import SHARED_PAGES
-from dippouch.web.http.security import Viewer, WebNotFound, csrf_token, flash_cookie, session_token
+from dippouch.web.http.security import (
+    Viewer,
+    WebNotFound,
+    csrf_token,
+    flash_cookie,
+    request_state,
+    session_token,
+)
 from dippouch.web.http.service import Web
 
 __all__ = [
@@ -341,7 +348,7 @@ def unchanged(request: Request, headers: dict[str, str], changed: datetime | Non
     with a new one)."""
     if not_modified(request, headers["ETag"]):
         return True
-    if forms and (csrf_token(request) and getattr(request.state, "csrf_new", True)):
+    if forms and (csrf_token(request) and request_state(request).get("csrf_new", True)):
         return False
     return unmodified_since(request, changed)
 
