@@ -88,12 +88,28 @@ def _dependencies(tree: ast.Module) -> set[str]:
     return out
 
 
+def _first_tries(tree: ast.Module, routes: set[str]) -> set[str]:
+    """The functions the module gives ``routes`` as their first try (``early(route, first)``): a plain route's
+    own part, asked before the framework (web/http/front.py)."""
+    return {
+        n.args[1].id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and getattr(n.func, "id", None) == "early"
+        and len(n.args) == 2
+        and isinstance(n.args[0], ast.Name)
+        and n.args[0].id in routes
+        and isinstance(n.args[1], ast.Name)
+    }
+
+
 def _fetches(tree: ast.Module) -> list[str]:
     """Each use of a fetcher (called, or handed to ``run_in_threadpool``/``partial``) by a function of the module
     other than its own dependencies and the plain routes (:data:`PLAIN`), and each form-reading ``partial`` made
     at module level."""
     plain = {(repr(path), name) for path, name in PLAIN.items()}
-    own = _dependencies(tree) | {fn.name for fn in _functions(tree) if (_route_path(fn), fn.name) in plain}
+    routes = {fn.name for fn in _functions(tree) if (_route_path(fn), fn.name) in plain}
+    own = _dependencies(tree) | routes | _first_tries(tree, routes)
     bad = [
         f"{fn.name}:{n.lineno} uses {n.id}"
         for fn in _functions(tree)
@@ -176,6 +192,24 @@ def test_the_check_finds_the_old_plumbing() -> None:
         "    return functools.partial(site_of, request)\n"
     )
     assert len(_fetches(old)) == 5
+
+
+def test_only_a_plain_routes_first_try_may_fetch() -> None:
+    source = (
+        "@router.route('/games/{name}')\n"
+        "async def game_page(request):\n"
+        "    return web_of(request)\n"
+        "async def first(request):\n"
+        "    return web_of(request)\n"
+        "@router.get('/other')\n"
+        "async def other(request):\n"
+        "    return None\n"
+        "async def second(request):\n"
+        "    return web_of(request)\n"
+        "early(game_page, first)\n"
+        "early(other, second)\n"
+    )
+    assert _fetches(ast.parse(source)) == ["second:10 uses web_of"]
 
 
 def test_json_calls_return_the_model_they_declare() -> None:

@@ -47,6 +47,11 @@ def _same(app: FastAPI, path: str, method: str) -> None:
     whole = _first(app.router.routes, path, method)
     found = _first(_index(app).router_for(path).routes, path, method)
     assert found == whole, (path, method)
+    # The route the Front asks (web/http/front.py): the table's first full match, or none.
+    scope = {"type": "http", "path": path, "root_path": "", "method": method, "headers": []}
+    matched = _index(app).matched(scope)
+    full = whole if whole is not None and whole[1] == Match.FULL else None
+    assert (matched[0] if matched else None) == (full[0] if full else None), (path, method)
 
 
 def _examples(path: str) -> list[str]:

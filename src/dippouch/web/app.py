@@ -51,6 +51,7 @@ from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget, timed_endp
 from dippouch.web.http.deps import api_language, render, time_zone
 from dippouch.web.http.deps import language as page_language
 from dippouch.web.http.forms import refused_form
+from dippouch.web.http.front import SMALLEST, Front
 from dippouch.web.http.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
 from dippouch.web.http.pool import Inline, Jobs, thinking_in
 from dippouch.web.http.security import (
@@ -587,7 +588,8 @@ def create_app(
     # token on every page is masked afresh each time (security.csrf_field); the session cookie is SameSite,
     # so a page elsewhere cannot make the browser fetch our signed-in pages for it to measure; and a new link
     # (secret.html) is a different random secret on every answer.
-    app.add_middleware(CompressMiddleware, minimum_size=1000)
+    app.add_middleware(CompressMiddleware, minimum_size=SMALLEST)
+    app.add_middleware(Front)  # outside the compression, which it applies itself where an answer needs it
     app.add_middleware(Latency)
     app.add_middleware(Pace)  # inside Hosts: another host's requests are refused before they count
     app.add_middleware(Hosts)  # inside Headers: a refused host still gets the security headers

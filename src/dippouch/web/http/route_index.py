@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from fastapi.routing import APIRouter
 from starlette._utils import get_route_path  # the routers' own reading of the path below the root
-from starlette.routing import BaseRoute
+from starlette.routing import BaseRoute, Match
 from starlette.types import Receive, Scope, Send
 
 __all__ = ["RouteIndex", "first_segment", "install"]
@@ -102,6 +102,18 @@ class RouteIndex:
             router = self._router([r for r, s in index.segments if s == segment or s is ANY])
             index.by_segment[segment] = router  # two threads making it at once make the same router
         return router
+
+    def matched(self, scope: Scope) -> tuple[BaseRoute, Scope] | None:
+        """The route an HTTP request goes to, as the router would choose it (the first of its table that matches
+        it fully), with what that route adds to the request's scope; None when none does, or when the table
+        is not dispatched by this index (FastAPI's routes of the lowest priority)."""
+        if scope["type"] != "http" or getattr(self.main, "_low_priority_routes", None):
+            return None
+        for route in self.router_for(get_route_path(scope)).routes:
+            match, child = route.matches(scope)
+            if match is Match.FULL:
+                return route, child
+        return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # FastAPI's routes of the lowest priority (a front end's files) are tried after every other: kept whole.

@@ -41,12 +41,14 @@ from dippouch.web.http.deps import (
 )
 from dippouch.web.http.encoded import OFFERED, Pieces, chosen
 from dippouch.web.http.forms import PageForm
+from dippouch.web.http.front import early
 from dippouch.web.http.metrics import SHARED_PAGES
 from dippouch.web.http.security import (
     BadInput,
     Viewer,
     WebNotFound,
     flash_cookie,
+    request_state,
     session_token,
 )
 from dippouch.web.http.service import PAGE_TTL, Web
@@ -140,35 +142,61 @@ def _page_key(request: Request, name: str) -> tuple[str, ...]:
 async def game_page(request: Request) -> Response:
     """The game page, made once per state of the game and language and shared by every web process
     (:mod:`dippouch.web.views.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
-    game reloads this page: the busiest of a site) get it from this process's memory, looked up without the
-    database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's state:
-    one query (awaited on the event loop where the database allows: :mod:`dippouch.store.loop_reads`), and a 304
-    to a browser that has it.
+    game reloads this page: the busiest of a site) are answered on the event loop where they can be
+    (:func:`visitor_page`, also asked before the framework: :mod:`dippouch.web.http.front`), and in a thread of the
+    pool where the page is to be made or what its phase waits for to be read.
 
     A plain route (Starlette's, in the router's order), taking the request alone: FastAPI's solving of a route's
     dependencies was a third of the CPU of a page served from memory, and at a reader's pace about 0.2 ms of
     the 1.7 a kept page cost (benchmarks/README.md). Who asks is looked up only for a reader who is not
     anonymous."""
+    answer = await visitor_page(request)
+    if answer is not None:
+        return answer
     name: str = request.path_params["name"]
     web = web_of(request)
     if not _anonymous(request):
         viewer = await find_viewer(request)
         return await run_in_threadpool(_own_page, request, web, viewer, name)
+    nobody = viewer_of(request)  # no key, no session: nothing to look up
+    state = request_state(request)
+    if _READ not in state:
+        return await run_in_threadpool(_anonymous_page, request, web, nobody, name)
+    now: page_cache.Current | None = state[_READ]
+    if now is None or now.shared.visibility == "private":
+        raise page_cache.no_game(name)
+    return await run_in_threadpool(_anonymous_page, request, web, nobody, name, now)
+
+
+_READ = "game_page_read"
+"""Where :func:`visitor_page` leaves the game's state it read (None: no such game) for the rest of the route."""
+
+
+async def visitor_page(request: Request) -> Response | None:
+    """An anonymous visitor's game page answered on the event loop, or None: from this process's memory, looked
+    up without the database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the
+    game's state: one query (awaited on the loop where the database allows: :mod:`dippouch.store.loop_reads`,
+    the state it read left for the route), a 304 to a browser that has it, or the page kept for that state.
+    None for anyone else, and where a page is to be made or what its phase waits for is to be read."""
+    if not _anonymous(request):
+        return None
+    name: str = request.path_params["name"]
+    web = web_of(request)
     page = web.pages.get(_page_key(request, name))
     if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
         SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
     reads = web.loop_reads
-    nobody = viewer_of(request)  # no key, no session: nothing to look up
     if reads is None or not reads.usable:
-        return await run_in_threadpool(_anonymous_page, request, web, nobody, name)
+        return None
     now = await page_cache.current_on_loop(web, reads, name, "page", language(request))
+    request_state(request)[_READ] = now
     if now is None or now.shared.visibility == "private":
-        raise page_cache.no_game(name)
-    answer = _served(request, web, name, now, on_loop=True)
-    if answer is None:
-        answer = await run_in_threadpool(_anonymous_page, request, web, nobody, name, now)
-    return answer
+        return None
+    return _served(request, web, name, now, on_loop=True)
+
+
+early(game_page, visitor_page)
 
 
 def _anonymous_page(

@@ -1,0 +1,122 @@
+"""A visitor's game page answered before the framework (web/http/front.py): the route's first try, found in the
+one route table, answers what it can with nothing behind it; what it cannot answer (another reader, a HEAD, an
+address another route of the table takes first, a page to be made) goes on to the app, which answers it as
+before; the answer is the one the route gives, headers and compression included."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
+from starlette.types import Receive, Scope, Send
+
+from dippouch.web.http import front
+from dippouch.web.routes import games as game_routes
+from websupport import Site, TwoProcesses, without_token
+
+
+async def _nothing_behind(scope: Scope, receive: Receive, send: Send) -> None:
+    raise AssertionError(f"the app's router was asked for {scope['method']} {scope['path']}")
+
+
+@pytest.fixture
+def site(db_url: str) -> Iterator[Site]:
+    s = Site(db_url, limits={})
+    s.new_game("g", movement="2d")
+    yield s
+
+
+def _cut_off(site: Site) -> None:
+    """The app's router answers nothing from now on: what is answered comes from the Front (which found the
+    router's index at the first request)."""
+    site.app.router.middleware_stack = _nothing_behind
+
+
+def _answer(c: TestClient, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    r = c.get(path, headers=headers)
+    kept = {k: v for k, v in r.headers.items() if k not in ("set-cookie", "etag", "date", "content-length")}
+    return r.status_code, kept, without_token(r.content)
+
+
+def test_a_visitors_page_from_memory_needs_nothing_behind_the_front(site: Site) -> None:
+    reader = site.browser()
+    first = _answer(reader, "/games/g")  # made by the route, kept in this process's memory
+    assert first[0] == 200 and b">Spring 1901 Movement<" in first[2]
+    _cut_off(site)
+    again = _answer(reader, "/games/g")
+    assert again == first
+    # Its ETag confirmed before the framework too.
+    etag = reader.get("/games/g").headers["etag"]
+    assert reader.get("/games/g", headers={"If-None-Match": etag}).status_code == 304
+    # A signed-in reader's page is the route's: it reaches the router (cut off here: the test's 500).
+    assert site.coordinator.get("/games/g").status_code == 500
+
+
+def test_the_front_gives_the_routes_answer(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same page, asked with the Front's first try and without it (the route alone), in every coding."""
+    reader = site.browser()
+    reader.get("/games/g")
+    for coding in ("gzip, deflate, br, zstd", "br", "identity"):
+        with_front = _answer(reader, "/games/g", **{"Accept-Encoding": coding})
+        monkeypatch.setattr(front, "EARLY", {})
+        by_route = _answer(reader, "/games/g", **{"Accept-Encoding": coding})
+        monkeypatch.undo()
+        assert with_front == by_route, coding
+        expected = {"gzip, deflate, br, zstd": "gzip", "br": "br", "identity": None}[coding]
+        assert with_front[1].get("content-encoding") == expected
+        assert with_front[1]["content-security-policy"]  # the outer layers' headers on it
+
+
+def test_what_the_front_leaves_goes_to_the_app(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    first = game_routes.visitor_page
+
+    async def counted(request: Any) -> Any:
+        asked.append(request.url.path)
+        return await first(request)
+
+    monkeypatch.setitem(front.EARLY, game_routes.game_page, counted)
+    reader = site.browser()
+    assert reader.head("/games/g").status_code == 200  # a HEAD: the app's
+    assert reader.get("/games/g/calendar.ics").status_code == 200  # another route of /games/
+    assert reader.get("/games/nothing-here").status_code == 404  # the route's first try, then the app's refusal
+    assert "no game" in reader.get("/games/nothing-here").text.lower()
+    assert asked.count("/games/nothing-here") >= 2 and "/games/g/calendar.ics" not in asked
+
+
+def _latency_count(path: str) -> float:
+    total = 0.0
+    for family in REGISTRY.collect():
+        for s in family.samples:
+            if s.name.endswith("_count") and s.labels.get("route") == path and s.labels.get("status") == "200":
+                total += s.value
+    return total
+
+
+def test_a_page_answered_by_the_front_is_counted_under_its_route(site: Site) -> None:
+    reader = site.browser()
+    reader.get("/games/g")
+    before = _latency_count("/games/{name}")
+    _cut_off(site)
+    assert reader.get("/games/g").status_code == 200
+    assert _latency_count("/games/{name}") == before + 1
+
+
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)  # kept pages read on the loop: PostgreSQL's
+def test_a_page_kept_by_another_process_needs_nothing_behind_the_front(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(game_routes, "PAGE_TTL", 0.0)  # every request asks the database
+    pair = TwoProcesses(db_url)
+    try:
+        assert pair.a.browser().get("/games/g").status_code == 200  # made and kept by the first process
+        with TestClient(pair.b_app, raise_server_exceptions=False) as c:
+            assert c.get("/healthz").status_code == 200  # the Front finds the router's index
+            pair.b_app.router.middleware_stack = _nothing_behind
+            r = c.get("/games/g")
+            assert r.status_code == 200 and ">Spring 1901 Movement<" in r.text
+    finally:
+        pair.close()
