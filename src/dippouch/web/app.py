@@ -425,6 +425,9 @@ def create_app(
         docs_url=None,  # our own page (pages.api_docs): FastAPI's loads Swagger UI from a CDN
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        # The app's metrics are Prometheus' (/metrics); FastAPI's own OpenTelemetry, asked at every request
+        # whether a tracer or meter was set up, never is here.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.web = web
     app.state.site = site or installation_site()
