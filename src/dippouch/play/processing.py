@@ -162,6 +162,7 @@ def process_due(
     stop: Callable[[], bool] | None = None,
     memory: ScanMemory | None = None,
     meter: Meter | None = None,
+    then: Callable[[Processed], object] | None = None,
 ) -> list[Processed]:
     """Process due phases (deadline passed, or everyone who must act ready; never paused games), oldest
     deadline first, at most ``limit`` of them; the phases this call processed, in the order it did.
@@ -169,6 +170,8 @@ def process_due(
     Safe to call from any number of processes at once. ``now=None``: the database's clock decides what
     is due (give ``now`` only to process "as of" a moment, as tests and the coordinator's ``--now`` do).
     ``stop`` is asked between phases (a worker told to shut down finishes the phase in hand and stops).
+    ``then`` is called with each phase as soon as it is processed, before the next is claimed (a worker makes
+    the game's page there, before its readers come for it).
     """
     memory = memory if memory is not None else ScanMemory()
     memory.contended = 0
@@ -196,6 +199,8 @@ def process_due(
     def record(due: DuePhase, seconds: float) -> None:
         log.info("processed %s: %s (%.3f s)", due.game, due.phase, seconds)
         done.append(Processed(due.game, due.phase, due.phase_id, seconds))
+        if then is not None:
+            then(done[-1])
         if meter is not None:
             late = None
             if due.deadline is not None:

@@ -51,16 +51,59 @@ looks again at once rather than after its interval."""
 
 AfterProcessing = Callable[[GameStore, Sequence[str], Callable[[], bool]], Any]
 """What a worker runs for the games it has just processed (their names, each once, in the order processed),
-after every few phases (:data:`AFTER_EVERY`): a room above the worker passes it in (``dippouch worker``
-passes the web's maker of shared game pages, :func:`dippouch.web.routes.games.page_maker`, so the first reader
-of a processed game does not make its page). The third argument, called before each piece of work (a page),
-says when to stop (:meth:`Worker._after`); what is left undone is done by whoever needs it (the page's first
-reader). A hook may have a ``prepare(store)`` method, called when the worker starts (what it builds once, such as
-an app's templates, is then not built while phases wait)."""
+right after each phase, before it claims the next: a room above the worker passes it in (``dippouch worker
+--pages`` passes the web's maker of shared game pages, :class:`dippouch.web.views.prepared.PageMaker`, so the
+first reader of a processed game does not make its page). The third argument, called before each piece of work
+(a page), says when to stop (:class:`_Afterwards`); what is left undone is done by whoever needs it (the page's
+first reader). A hook may have a ``prepare(store)`` method, called when the worker starts (what it builds once,
+such as an app's templates, is then not built while phases wait)."""
 
 
 AFTER_EVERY = 4
-"""How many phases a worker with :data:`AfterProcessing` hooks processes before it runs them."""
+"""How many phases a worker with :data:`AfterProcessing` hooks claims in one call of :func:`process_due`, each
+followed by its hooks: whether they give way to the deadlines is weighed over the call
+(:class:`_Afterwards`)."""
+
+
+class _Afterwards:
+    """A worker's :data:`AfterProcessing` hooks, run for each phase as one call of :func:`process_due` processes it,
+    until more phases have fallen due meanwhile than the hooks have done pieces of work (each call of ``stop`` is
+    one: a page), or a stop is asked. So they go on while the worker keeps up (at 1,000 games turning every 30 s a
+    phase falls due every 30 ms: stopping at the first would stop them always) and give way to the deadlines
+    once it falls behind, for the rest of the call; what is left is done by whoever needs it (a page's first
+    reader). A failing hook is logged and counted, never stops the worker: what it makes is a saving, never
+    needed."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.due: int | None = None
+        """Phases due when the call's first hooks ran: what more are due is weighed against it."""
+        self.checked = 0.0
+        self.pieces = 0
+        self.gave_way = False
+
+    def stop(self) -> bool:
+        self.pieces += 1
+        if self.worker.stopping.is_set():
+            return True
+        if time.monotonic() - self.checked < 0.2:
+            return False
+        self.checked = time.monotonic()
+        self.gave_way = store_claims.due_count(self.worker.store) - (self.due or 0) > self.pieces
+        return self.gave_way
+
+    def __call__(self, processed: Processed) -> None:
+        if self.gave_way or not self.worker.after:
+            return
+        if self.due is None:
+            self.due = store_claims.due_count(self.worker.store)
+            self.checked = time.monotonic()
+        for hook in self.worker.after:
+            try:
+                hook(self.worker.store, [processed.game], self.stop)
+            except Exception as e:
+                metrics.WORKER_ERRORS.inc()
+                log.error("%s failed: %s: %s", getattr(hook, "__name__", "after processing"), type(e).__name__, e)
 
 
 class _Metrics:
@@ -86,10 +129,11 @@ def process_due(
     limit: int = 100,
     stop: Callable[[], bool] | None = None,
     memory: ScanMemory | None = None,
+    then: Callable[[Processed], object] | None = None,
 ) -> list[Processed]:
     """:func:`dippouch.play.processing.process_due`, counted in the worker's metrics (see the module's notes
     for its guarantees)."""
-    return play_process_due(store, now=now, limit=limit, stop=stop, memory=memory, meter=_Metrics())
+    return play_process_due(store, now=now, limit=limit, stop=stop, memory=memory, meter=_Metrics(), then=then)
 
 
 def default_fetch() -> Task | None:
@@ -400,36 +444,9 @@ class Worker:
         metrics.WORKER_LAST_LOOP.set_to_current_time()
         return done
 
-    def _after(self, done: Sequence[Processed]) -> None:
-        """Run the :data:`AfterProcessing` hooks for the games of ``done``, until more phases have fallen due
-        meanwhile than the hooks have done pieces of work (each call of ``stop`` is one: a page), or a stop is
-        asked. So they go on while the worker keeps up (at 1,000 games turning every 30 s a phase falls due
-        every 30 ms: stopping at the first would stop them always) and give way to the deadlines once it falls
-        behind; what is left is done by whoever needs it (a page's first reader). A failing hook is logged and
-        counted, never stops the worker: what it makes is a saving, never needed."""
-        games = list(dict.fromkeys(p.game for p in done))
-        if not games or not self.after:
-            return
-        due = store_claims.due_count(self.store)
-        checked = time.monotonic()
-        pieces = 0
-
-        def stop() -> bool:
-            nonlocal checked, pieces
-            pieces += 1
-            if self.stopping.is_set():
-                return True
-            if time.monotonic() - checked < 0.2:
-                return False
-            checked = time.monotonic()
-            return store_claims.due_count(self.store) - due > pieces
-
-        for hook in self.after:
-            try:
-                hook(self.store, games, stop)
-            except Exception as e:
-                metrics.WORKER_ERRORS.inc()
-                log.error("%s failed: %s: %s", getattr(hook, "__name__", "after processing"), type(e).__name__, e)
+    def _afterwards(self) -> _Afterwards:
+        """The hooks to run after each phase of one call of :func:`process_due`."""
+        return _Afterwards(self)
 
     def _process_due(self) -> tuple[list[Processed], str]:
         """Process due phases (after the mail's intake) until none is left or a stop is asked; with why the
@@ -437,12 +454,15 @@ class Worker:
         done: list[Processed] = []
         retries = 0
         as_of, fetch_failed = fetch_then_process_as_of(self.store, self.fetch, None)
-        # With hooks, a few phases at a time, each few's hooks run at once: a page made a whole look after its
-        # phase was processed (hundreds of phases, at a thousand games) would mostly be made by a reader first.
+        # With hooks, a few phases a call, each phase's hooks run as soon as it is processed: a page made a look
+        # after its phase (hundreds of phases, at a thousand games) would mostly be made by a reader first; whether
+        # the hooks give way to the deadlines is weighed over the call's few.
         limit = min(self.batch, AFTER_EVERY) if self.after else self.batch
         while not self.stopping.is_set() and not fetch_failed:
-            batch = process_due(self.store, now=as_of, limit=limit, stop=self.stopping.is_set, memory=self.memory)
-            self._after(batch)
+            then = self._afterwards() if self.after else None
+            batch = process_due(
+                self.store, now=as_of, limit=limit, stop=self.stopping.is_set, memory=self.memory, then=then
+            )
             done.extend(batch)
             if not batch:
                 retries += 1
