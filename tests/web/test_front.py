@@ -120,3 +120,28 @@ def test_a_page_kept_by_another_process_needs_nothing_behind_the_front(
             assert r.status_code == 200 and ">Spring 1901 Movement<" in r.text
     finally:
         pair.close()
+
+
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
+def test_a_page_the_front_leaves_is_not_read_again_by_the_route(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its deadline a kept page goes to a thread (what its phase waits for is read there): the game's state,
+    read once before the framework, is the route's too."""
+    monkeypatch.setattr(game_routes, "PAGE_TTL", 0.0)
+    reads: list[str] = []
+    read = game_routes.page_cache.current_on_loop
+
+    async def counted(*args: Any) -> Any:
+        reads.append(args[2])
+        return await read(*args)
+
+    monkeypatch.setattr(game_routes.page_cache, "current_on_loop", counted)
+    pair = TwoProcesses(db_url)
+    try:
+        assert pair.a.browser().get("/games/g").status_code == 200
+        pair.a.clock.advance(days=3)  # past the deadline
+        with TestClient(pair.b_app, raise_server_exceptions=False) as c:
+            r = c.get("/games/g")
+            assert r.status_code == 200 and "deadline" in r.text.lower()
+        assert reads == ["g"]
+    finally:
+        pair.close()

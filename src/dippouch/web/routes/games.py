@@ -178,8 +178,8 @@ async def visitor_page(request: Request) -> Response | None:
     game's state: one query (awaited on the loop where the database allows: :mod:`dippouch.store.loop_reads`,
     the state it read left for the route), a 304 to a browser that has it, or the page kept for that state.
     None for anyone else, and where a page is to be made or what its phase waits for is to be read."""
-    if not _anonymous(request):
-        return None
+    if not _anonymous(request) or _READ in request_state(request):
+        return None  # tried before the framework already: what it read is the route's
     name: str = request.path_params["name"]
     web = web_of(request)
     page = web.pages.get(_page_key(request, name))
