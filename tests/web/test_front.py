@@ -15,6 +15,7 @@ from starlette.types import Receive, Scope, Send
 
 from dippouch.web.http import front
 from dippouch.web.routes import games as game_routes
+from dippouch.web.views import page_cache
 from websupport import Site, TwoProcesses, without_token
 
 
@@ -128,13 +129,13 @@ def test_a_page_the_front_leaves_is_not_read_again_by_the_route(db_url: str, mon
     read once before the framework, is the route's too."""
     monkeypatch.setattr(game_routes, "PAGE_TTL", 0.0)
     reads: list[str] = []
-    read = game_routes.page_cache.current_on_loop
+    read = page_cache.current_on_loop
 
     async def counted(*args: Any) -> Any:
         reads.append(args[2])
         return await read(*args)
 
-    monkeypatch.setattr(game_routes.page_cache, "current_on_loop", counted)
+    monkeypatch.setattr(page_cache, "current_on_loop", counted)
     pair = TwoProcesses(db_url)
     try:
         assert pair.a.browser().get("/games/g").status_code == 200
