@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from prometheus_client import REGISTRY
 from starlette.types import Receive, Scope, Send
 
+from dippouch.store.db import DatabaseBusy
 from dippouch.web.http import front
 from dippouch.web.routes import games as game_routes
 from dippouch.web.views import page_cache
@@ -146,3 +147,25 @@ def test_a_page_the_front_leaves_is_not_read_again_by_the_route(db_url: str, mon
         assert reads == ["g"]
     finally:
         pair.close()
+
+
+def test_an_error_in_the_first_try_is_said_by_the_app(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's handlers are inside the Front: what a first try raises is met again by the route, where they say
+    it (here a busy database, 503 with Retry-After), not a bug's 500."""
+    calls: list[str] = []
+
+    async def busy(request: Any) -> Any:
+        calls.append(request.url.path)
+        raise DatabaseBusy("SELECT", {}, RuntimeError("the database is restarting"))
+
+    monkeypatch.setattr(game_routes, "visitor_page", busy)
+    monkeypatch.setitem(front.EARLY, game_routes.game_page, busy)
+    r = site.browser().get("/games/g")
+    assert r.status_code == 503 and r.headers["retry-after"] == "2", r.text
+    assert calls == ["/games/g", "/games/g"]  # the Front's try, then the route's
+
+
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
+def test_a_name_the_database_cannot_store_is_refused_as_before(site: Site) -> None:
+    r = site.browser().get("/games/a%00b")
+    assert r.status_code == 400 and "cannot store" in r.text, r.text

@@ -12,15 +12,15 @@ request's state for the route.
 
 The layers outside it (security headers, hosts, pace, latency) are every answer's, and so is the compression:
 an answer compressed already (a kept page, gzipped once) goes out as it is, any other through a compression
-layer as the app's (:data:`SMALLEST`). An HTTP error raised by a first try hands the request to the app, which
-says it in the reader's terms; any other error reaches the app's handler of bugs, which is outside every layer.
+layer as the app's (:data:`SMALLEST`). An error raised by a first try hands the request to the app, whose
+route meets it again where the app's handlers say it in the reader's terms (a busy database 503, a value it
+cannot store 400, a bug 500 with its id in the log), as if no first try had been made.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -68,7 +68,7 @@ class Front:
                 scope["route"] = found[0]  # as the router sets it: the latency's label
                 try:
                     answer = await first(Request(scope, receive))
-                except HTTPException:
+                except Exception:  # said by the app's handlers, which are inside this layer
                     answer = None
                 if answer is not None:
                     if "content-encoding" in answer.headers:
