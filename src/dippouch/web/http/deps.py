@@ -58,6 +58,7 @@ from dippouch.web.http.security import (
     csrf_field,
     csrf_for_session,
     flash_cookie,
+    over_https,
     request_state,
     session_cookie,
     session_token,
@@ -480,7 +481,7 @@ def set_private_cookie(
 ) -> None:
     """A cookie of this site's own: for every path, out of scripts' reach, sent over HTTPS only when the site is
     served over it, and by other sites' links only when ``samesite`` is "lax" (a session, a language, a draft)."""
-    secure = request.scope.get("scheme") == "https"
+    secure = over_https(request)
     if _PLAIN.fullmatch(name) and _PLAIN.fullmatch(value):
         # What Starlette's set_cookie writes for such a value, without its SimpleCookie (a seventh of the CPU of a
         # page answered from memory to a first-time visitor, whose every answer sets the form token's cookie).
@@ -523,7 +524,7 @@ def after_sign_in(request: Request, default: str = "/me") -> str:
 
 def forget_next(request: Request, resp: Response) -> None:
     if NEXT_COOKIE in request.cookies:
-        resp.delete_cookie(NEXT_COOKIE, path="/", secure=request.url.scheme == "https", httponly=True)
+        resp.delete_cookie(NEXT_COOKIE, path="/", secure=over_https(request), httponly=True)
 
 
 def set_csrf_cookie(request: Request, resp: Response) -> None:
@@ -553,7 +554,7 @@ TYPED_COOKIE = "dp_typed"
 
 def typed_cookie(request: Request) -> str:
     """``__Host-`` prefixed over https, like the flash: another host of the domain cannot fill our forms."""
-    return HOST_PREFIX + TYPED_COOKIE if request.url.scheme == "https" else TYPED_COOKIE
+    return HOST_PREFIX + TYPED_COOKIE if over_https(request) else TYPED_COOKIE
 
 
 def typed_again(request: Request) -> dict[str, Any] | None:
@@ -578,7 +579,7 @@ def typed_again(request: Request) -> dict[str, Any] | None:
 
 def forget_typed(request: Request, resp: Response) -> None:
     """Shown once: the page that filled the form in drops the cookie."""
-    resp.delete_cookie(typed_cookie(request), path="/", secure=request.url.scheme == "https", httponly=True)
+    resp.delete_cookie(typed_cookie(request), path="/", secure=over_https(request), httponly=True)
 
 
 def asker(request: Request) -> str:

@@ -40,6 +40,8 @@ __all__ = [
     "csrf_for_session",
     "flash_cookie",
     "host_prefixed",
+    "over_https",
+    "request_state",
     "security_headers",
     "session_cookie",
     "session_token",
@@ -162,25 +164,27 @@ def request_state(request: Request) -> dict[str, Any]:
     return request.scope.setdefault("state", {})  # type: ignore[no-any-return]
 
 
-def _https(request: Request) -> bool:
-    # The scope's scheme is what request.url.scheme reads, without building the URL each time.
+def over_https(request: Request) -> bool:
+    """Whether the request came over https (as the server, behind a trusted proxy its ``X-Forwarded-Proto``, says
+    in the scope): what ``request.url.scheme`` reads, without building the URL each time. The site's cookies are
+    then ``__Host-`` prefixed and Secure."""
     return request.scope.get("scheme") == "https"
 
 
 def session_cookie(request: Request) -> str:
     """The session cookie's name for this request (``__Host-`` prefixed over https)."""
-    return HOST_PREFIX + SESSION_COOKIE if _https(request) else SESSION_COOKIE
+    return HOST_PREFIX + SESSION_COOKIE if over_https(request) else SESSION_COOKIE
 
 
 def csrf_cookie(request: Request) -> str:
-    return HOST_PREFIX + CSRF_COOKIE if _https(request) else CSRF_COOKIE
+    return HOST_PREFIX + CSRF_COOKIE if over_https(request) else CSRF_COOKIE
 
 
 def flash_cookie(request: Request) -> str:
     """The one-time message's cookie (``__Host-`` prefixed over https, so a cookie tossed in by another host of
     the domain cannot put words on our pages). Answers set it as ``dp_flash``; :func:`host_prefixed` renames it
     on the way out."""
-    return HOST_PREFIX + FLASH_COOKIE if _https(request) else FLASH_COOKIE
+    return HOST_PREFIX + FLASH_COOKIE if over_https(request) else FLASH_COOKIE
 
 
 def host_prefixed(header: bytes) -> bytes:

@@ -56,6 +56,7 @@ from dippouch.web.http.security import (
     WebNotFound,
     check_csrf,
     client_id,
+    over_https,
     session_cookie,
     session_token,
 )
@@ -146,7 +147,7 @@ _DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
 def _device_cookie(request: Request) -> str:
-    return HOST_PREFIX + DEVICE_COOKIE if request.url.scheme == "https" else DEVICE_COOKIE
+    return HOST_PREFIX + DEVICE_COOKIE if over_https(request) else DEVICE_COOKIE
 
 
 def remember_device(request: Request, resp: Response, web: Web, person_id: int) -> None:
@@ -489,7 +490,7 @@ def me_delete(request: Request, form: AccountForm, web: WebDep, pid: MeDep) -> R
             "the mail queue; your seats stay with the games under the player's name."
         ),
     )
-    resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
+    resp.delete_cookie(session_cookie(request), path="/", secure=over_https(request))
     return resp
 
 

@@ -55,6 +55,7 @@ from dippouch.web.http.security import (
     Viewer,
     WebError,
     WebNotFound,
+    over_https,
 )
 from dippouch.web.http.service import Web
 from dippouch.web.views.answers.play import PlayerView
@@ -417,7 +418,7 @@ DRAFT_LIFE = 3600
 
 def _draft_cookie(request: Request) -> str:
     """``__Host-`` prefixed over https, like the session: another host of the domain cannot fill the order box."""
-    return HOST_PREFIX + DRAFT_COOKIE if request.url.scheme == "https" else DRAFT_COOKIE
+    return HOST_PREFIX + DRAFT_COOKIE if over_https(request) else DRAFT_COOKIE
 
 
 SendForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]

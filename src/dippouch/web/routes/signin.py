@@ -21,7 +21,7 @@ from dippouch.web.http.deps import (
     words,
 )
 from dippouch.web.http.forms import PageForm, redirect
-from dippouch.web.http.security import WebNotFound, client_id, session_cookie, session_token
+from dippouch.web.http.security import WebNotFound, client_id, over_https, session_cookie, session_token
 from dippouch.web.http.service import Web
 from dippouch.web.views import practice
 
@@ -152,5 +152,5 @@ def signout(request: Request, _: PageForm, web: WebDep) -> Response:
     if token:
         web.access.end_session(token, now=web.now())
     resp = redirect("/", words(request).gettext("Signed out."))
-    resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
+    resp.delete_cookie(session_cookie(request), path="/", secure=over_https(request))
     return resp
