@@ -93,7 +93,7 @@ class _Afterwards:
         return self.gave_way
 
     def __call__(self, processed: Processed) -> None:
-        if self.gave_way or not self.worker.after:
+        if self.gave_way:
             return
         if self.due is None:
             self.due = store_claims.due_count(self.worker.store)

@@ -178,7 +178,8 @@ async def visitor_page(request: Request) -> Response | None:
     game's state: one query (awaited on the loop where the database allows: :mod:`dippouch.store.loop_reads`,
     the state it read left for the route), a 304 to a browser that has it, or the page kept for that state.
     None for anyone else, and where a page is to be made or what its phase waits for is to be read."""
-    if not _anonymous(request) or _READ in request_state(request):
+    state = request_state(request)
+    if not _anonymous(request) or _READ in state:
         return None  # tried before the framework already: what it read is the route's
     name: str = request.path_params["name"]
     web = web_of(request)
@@ -190,7 +191,7 @@ async def visitor_page(request: Request) -> Response | None:
     if reads is None or not reads.usable:
         return None
     now = await page_cache.current_on_loop(web, reads, name, "page", language(request))
-    request_state(request)[_READ] = now
+    state[_READ] = now
     if now is None or now.shared.visibility == "private":
         return None
     return _served(request, web, name, now, on_loop=True)
