@@ -4,7 +4,8 @@ uvicorn limits neither the size nor the number of a request's headers, nor how l
 send them: one client could send an 8 MB header, 5,000 headers, or hold thousands of connections open with
 half a request each. :class:`GuardedHttpTools` refuses a request head over :data:`MAX_HEAD` bytes (431) or
 with more than :data:`MAX_HEADERS` headers (400), and closes a connection whose request head has not arrived
-within :data:`HEAD_TIMEOUT` seconds of its first byte (or of the connection). Slow bodies are the app's to
+within :data:`HEAD_TIMEOUT` seconds of its first byte (or of the connection); and it writes an answer's head and
+body in one write, where uvicorn writes them in two (:class:`_OneWrite`). Slow bodies are the app's to
 time out (``middleware.Headers``). Told to stop, :class:`StoppingServer` first ends the app's live streams,
 which uvicorn would otherwise wait for. Imported only by ``dippouch serve``.
 """
@@ -48,6 +49,50 @@ _TOO_LARGE = (
 
 class _TooManyHeaders(Exception):
     pass
+
+
+class _OneWrite:
+    """An answer's transport as uvicorn's answer sees it: the answer's first write (its head) is held back until
+    its next (the body) and both written at once, one segment and one wake-up of the reader rather than two; or
+    at the loop's next turn when no body follows at once (a stream that waits, a HEAD). One an answer: a
+    pipelined request's answer begins after the one before it has written everything."""
+
+    __slots__ = ("_flushing", "_head", "_holding", "_loop", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._holding = True
+        self._head: bytes | None = None
+        self._flushing: asyncio.Handle | None = None
+
+    def write(self, data: bytes) -> None:
+        head = self._head
+        if head is not None:
+            self._head = None
+            self._flushing.cancel()  # type: ignore[union-attr]
+            self._transport.writelines((head, data))
+        elif self._holding:
+            self._holding = False
+            self._head = data
+            self._flushing = self._loop.call_soon(self._flush)
+        else:
+            self._transport.write(data)
+
+    def _flush(self) -> None:
+        head, self._head = self._head, None
+        if head is not None and not self._transport.is_closing():
+            self._transport.write(head)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 class GuardedHttpTools(HttpToolsProtocol):
@@ -118,6 +163,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._in_head = False
         self._stop_head_timer()
         super().on_headers_complete()
+        if self.cycle is not None:
+            self.cycle.transport = _OneWrite(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
