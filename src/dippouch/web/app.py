@@ -15,7 +15,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -44,6 +44,7 @@ from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.loop_reads import LoopReads
+from dippouch.store.page_notices import PageNotices
 from dippouch.store.repository import GameStore
 from dippouch.web.http import route_index
 from dippouch.web.http.assets import static_url
@@ -390,6 +391,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from dippouch.web.http.scheduler import DeadlineScheduler
+        from dippouch.web.routes.games import read_in
 
         # Compiled once before the first request: a server that starts under load otherwise has every
         # thread compile the same templates at once (Jinja's cache is filled by whoever gets there first).
@@ -400,9 +402,17 @@ def create_app(
         jobs = app.state.pool
         think = None if isinstance(jobs, Inline) else thinking_in(jobs)
         reads = LoopReads.of(store)
+        notices = None
         if reads is not None:
             await reads.open()
             web.loop_reads = reads
+            # Told of every changed game, a visitor's page held is served without asking until its game changes
+            # (dippouch.web.http.page_trust); a page kept anew of a game read here is read in before it is asked.
+            notices = PageNotices.of(store, web.page_trust.heard, web.page_trust.set_listening)
+            if notices is not None:
+                web.page_trust.read_in = partial(read_in, web)
+                web.page_trust.start()
+                notices.start()
         sched = DeadlineScheduler(web, interval=scheduler_interval, think=think) if scheduler else None
         if sched is not None:
             sched.start()
@@ -411,6 +421,9 @@ def create_app(
         finally:
             if sched is not None:
                 sched.stop()
+            if notices is not None:
+                await notices.stop()
+                await web.page_trust.stop()
             if reads is not None:
                 web.loop_reads = None
                 await reads.close()

@@ -43,6 +43,7 @@ from dippouch.web.http.encoded import OFFERED, Pieces, chosen
 from dippouch.web.http.forms import PageForm
 from dippouch.web.http.front import early
 from dippouch.web.http.metrics import SHARED_PAGES
+from dippouch.web.http.page_trust import Warrant
 from dippouch.web.http.security import (
     BadInput,
     Viewer,
@@ -184,17 +185,51 @@ async def visitor_page(request: Request) -> Response | None:
     name: str = request.path_params["name"]
     web = web_of(request)
     page = web.pages.get(_page_key(request, name))
-    if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
+    if page is not None and page[2] != "private" and (time.monotonic() - page[0] < PAGE_TTL or _held(web, page)):
         SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
     reads = web.loop_reads
     if reads is None or not reads.usable:
         return None
+    warrant = web.page_trust.warrant(name)  # before the query: a change it does not see voids it
     now = await page_cache.current_on_loop(web, reads, name, "page", language(request))
     state[_READ] = now
     if now is None or now.shared.visibility == "private":
         return None
-    return _served(request, web, name, now, on_loop=True)
+    web.page_trust.learn(name, now.shared.game_id)
+    return _served(request, web, name, now, on_loop=True, warrant=warrant)
+
+
+def _held(web: Web, page: tuple[float, Any, str, str, Any]) -> bool:
+    """Whether ``page`` is still the game's without asking: heard of no change since it was read (and its
+    deadline not passed)."""
+    trust = page[4]
+    return trust is not None and web.page_trust.holds(trust[0], trust[1], web.now())
+
+
+async def read_in(web: Web, name: str, lang: str) -> None:
+    """The visitor's page of ``name`` in ``lang`` kept anew by another process, read into this process's memory
+    before its first reader asks, where the memory holds the game's page already (a game someone here reads)
+    and the new one may be shown as kept (its deadline not passed)."""
+    key = ("game", name, lang)
+    reads = web.loop_reads
+    if key not in web.pages or reads is None or not reads.usable:
+        return
+    warrant = web.page_trust.warrant(name)
+    now = await page_cache.current_on_loop(web, reads, name, "page", lang)
+    if now is None or now.shared.visibility == "private" or now.due or key not in web.pages:
+        return
+    kept = page_cache.kept_pieces(now, "page")
+    if kept is None:
+        return
+    html = _shown(web, name, now, *kept)
+    web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, html, _trust(now, warrant))
+
+
+def _trust(now: page_cache.Current, warrant: Warrant | None) -> tuple[Warrant, datetime | None] | None:
+    """What a page of the state ``now`` read under ``warrant`` is held by: None past its deadline (what the phase
+    then waits for is read as it is shown)."""
+    return None if warrant is None or now.due else (warrant, now.shared.deadline)
 
 
 early(game_page, visitor_page)
@@ -235,13 +270,15 @@ def _anonymous_page(
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
         html = _shown(web, name, now, body, pieces)
-        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html)
+        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, None)
     finally:
         building.release()
     return _from_cache(request, web, made, html)
 
 
-def _served(request: Request, web: Web, name: str, now: page_cache.Current, *, on_loop: bool) -> Response | None:
+def _served(
+    request: Request, web: Web, name: str, now: page_cache.Current, *, on_loop: bool, warrant: Warrant | None = None
+) -> Response | None:
     """A visitor's page of the state ``now`` without making it: this process's own, a 304, or the page kept
     for that state. None: it is to be made; or, ``on_loop`` (no query may be sent), its deadline has passed and
     what the phase then waits for is still to be read."""
@@ -249,7 +286,7 @@ def _served(request: Request, web: Web, name: str, now: page_cache.Current, *, o
     made = (now.version, now.changed)
     page = web.pages.get(key)
     if page is not None and page[1][0] == now.version:
-        web.pages[key] = (time.monotonic(), page[1], now.shared.visibility, page[3])
+        web.pages[key] = (time.monotonic(), page[1], now.shared.visibility, page[3], _trust(now, warrant))
         SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
@@ -262,7 +299,7 @@ def _served(request: Request, web: Web, name: str, now: page_cache.Current, *, o
         return None
     SHARED_PAGES.labels("page", "kept").inc()
     html = _shown(web, name, now, *kept)
-    web.pages[key] = (time.monotonic(), made, now.shared.visibility, html)
+    web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, _trust(now, warrant))
     return _from_cache(request, web, made, html)
 
 

@@ -1,0 +1,127 @@
+"""Whether a visitor's game page this process holds is still the game's: true while the process has listened
+for changed games without a break since the page's state was read, has heard of no change to that game since,
+and the page's deadline has not passed (the page says when it has). Such a page is served without asking the
+database; any other is confirmed by a query once :data:`dippouch.web.http.service.PAGE_TTL` has passed, as on
+SQLite, where nothing is heard (:mod:`dippouch.store.page_notices`).
+
+A page's warrant (:meth:`PageTrust.warrant`) is taken before its state's query is sent: a change committed after
+that is heard after it, and voids the warrant whichever state the query saw. A page kept anew of a game this
+process holds is read in at once (:meth:`PageTrust.heard`), by one task at a time, before its first reader asks.
+Everything here runs on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+
+from dippouch.store.page_notices import Notice
+
+__all__ = ["PageTrust", "Warrant"]
+
+log = logging.getLogger(__name__)
+
+Warrant = tuple[int, int, int]
+"""(the listening's count, the game's id, the changes heard of it): :meth:`PageTrust.warrant`."""
+
+_MOST = 20_000
+"""Games whose id and changes are kept; past it both are forgotten (every warrant then void)."""
+
+
+class PageTrust:
+    def __init__(self) -> None:
+        self.listening = False
+        self._listened = 0
+        """Bumped each time listening starts or stops: a warrant of another listening is void."""
+        self._changes: dict[int, int] = {}
+        self._ids: dict[str, int] = {}
+        self._names: dict[int, str] = {}
+        self.read_in: Callable[[str, str], Awaitable[None]] | None = None
+        """Reads a game's page kept anew into this process's memory (name, language): the game page route's."""
+        self._wanted: dict[tuple[str, str], None] = {}
+        self._woken: asyncio.Event | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    # Told by the listener (dippouch.store.page_notices.PageNotices).
+
+    def heard(self, notice: Notice) -> None:
+        if notice.kept is None:
+            if notice.game_id in self._names:  # no warrant is taken of a game whose id is not known yet
+                self._changes[notice.game_id] = self._changes.get(notice.game_id, 0) + 1
+            return
+        kind, lang = notice.kept
+        name = self._names.get(notice.game_id)
+        if kind == "page" and name is not None and self.read_in is not None and self._woken is not None:
+            self._wanted[(name, lang)] = None
+            self._woken.set()
+
+    def set_listening(self, on: bool) -> None:
+        self.listening = on
+        self._listened += 1
+        self._changes.clear()
+
+    # Asked by the pages.
+
+    def learn(self, name: str, game_id: int) -> None:
+        """The game ``name`` is ``game_id`` (as a page's lookup read it): notices name games by id."""
+        if self._ids.get(name) != game_id:
+            if len(self._ids) > _MOST:
+                self._ids.clear()
+                self._names.clear()
+                self._changes.clear()
+                self._listened += 1
+            self._ids[name] = game_id
+            self._names[game_id] = name
+
+    def warrant(self, name: str) -> Warrant | None:
+        """Taken before a query of the game's state is sent; None while nothing is heard, or for a game whose id
+        this process has not read yet."""
+        game_id = self._ids.get(name)
+        if not self.listening or game_id is None:
+            return None
+        return self._listened, game_id, self._changes.get(game_id, 0)
+
+    def holds(self, warrant: Warrant | None, deadline: datetime | None, now: datetime) -> bool:
+        """Whether a page read under ``warrant`` (its phase's ``deadline``) is still the game's at ``now``."""
+        if warrant is None or not self.listening:
+            return False
+        listened, game_id, changes = warrant
+        return (
+            listened == self._listened
+            and self._changes.get(game_id, 0) == changes
+            and (deadline is None or now < deadline)
+        )
+
+    # The reader of pages kept anew: one at a time, so that it never holds more than one of the loop's
+    # connections, which the visitors' own lookups share.
+
+    def start(self) -> None:
+        self._woken = asyncio.Event()
+        self._reader = asyncio.get_running_loop().create_task(self._read_wanted(), name="dippouch pages read in")
+
+    async def stop(self) -> None:
+        task, self._reader = self._reader, None
+        self._woken = None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _read_wanted(self) -> None:
+        woken = self._woken
+        assert woken is not None
+        while True:
+            await woken.wait()
+            woken.clear()
+            while self._wanted and self.read_in is not None:
+                name, lang = next(iter(self._wanted))
+                del self._wanted[(name, lang)]
+                try:
+                    await self.read_in(name, lang)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # a busy database: its first reader reads it as before
+                    log.debug("the page of %r was not read in", name, exc_info=True)

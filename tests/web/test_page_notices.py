@@ -1,0 +1,240 @@
+"""A visitor's game page held by a web process on PostgreSQL is served without asking the database until the
+process hears its game changed (dippouch.store.page_notices, migration 0036's triggers; dippouch.web.http.page_trust),
+and is never shown stale: after each change another process makes (processing, a draw vote, press, a seat given
+to another player, orders, an extension, the game hidden), after its deadline passes, and while nothing is heard
+(the listening connection cut), the next reader's page is asked for again. A page kept anew by another process
+is read in before its first reader asks.
+
+Each test's reader process answers with PAGE_TTL 0 (a page not held would be confirmed by a query at every
+request), so an answer sent with no query is one the process held."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from dippouch.play import clock as play_clock
+from dippouch.play import games as play_games
+from dippouch.play import votes
+from dippouch.play.fairness import INSTALLATION
+from dippouch.store import processing as store_processing
+from dippouch.store.page_cache import bump_pages
+from dippouch.store.page_notices import notice_of
+from dippouch.web.routes import games as game_routes
+from websupport import TwoProcesses
+
+ON_POSTGRES = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
+
+
+class Reader:
+    """The second process, running (its lifespan: listening), with a visitor's browser and a count of the
+    queries its pages sent on the loop."""
+
+    def __init__(self, pair: TwoProcesses, client: TestClient) -> None:
+        self.pair = pair
+        self.client = client
+        self.web = pair.b_app.state.web
+        self.asked: list[str] = []
+        reads = self.web.loop_reads
+        first = reads.first
+
+        async def counted(sql: str, values: dict[str, Any], **kw: Any) -> Any:
+            self.asked.append(values.get("game", ""))
+            return await first(sql, values, **kw)
+
+        reads.first = counted
+
+    def page(self) -> str:
+        r = self.client.get("/games/g")
+        assert r.status_code == 200, r.text[:500]
+        return str(r.text)
+
+    def held(self) -> str:
+        """The page, answered from what the process holds: no query sent."""
+        before = len(self.asked)
+        page = self.page()
+        assert len(self.asked) == before, "the page was asked of the database"
+        return page
+
+    def until_asked(self, within: float = 10.0) -> str:
+        """The page once the process, told of a change, asks for it again (a notice takes milliseconds)."""
+        end = time.monotonic() + within
+        while True:
+            before = len(self.asked)
+            page = self.page()
+            if len(self.asked) > before:
+                return page
+            assert time.monotonic() < end, f"still held {within:g} s after the change: never told of it"
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def reader(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Reader]:
+    monkeypatch.setattr(game_routes, "PAGE_TTL", 0.0)
+    pair = TwoProcesses(db_url)
+    try:
+        assert pair.a.browser().get("/games/g").status_code == 200  # made and kept by the first process
+        with TestClient(pair.b_app, raise_server_exceptions=False) as c:
+            r = Reader(pair, c)
+            _listening(r)
+            r.page()  # the game's id learnt
+            r.page()  # read under a warrant: held from now on
+            r.held()
+            yield r
+    finally:
+        pair.close()
+
+
+def _listening(r: Reader, within: float = 10.0) -> None:
+    end = time.monotonic() + within
+    while not r.web.page_trust.listening:
+        assert time.monotonic() < end, "the reader never listened"
+        time.sleep(0.02)
+
+
+def _process(r: Reader) -> None:
+    assert store_processing.process(r.pair.other, "g", now=r.pair.a.clock(), force=True) == ["Spring 1901 Movement"]
+
+
+def _vote(r: Reader) -> None:
+    votes.vote(r.pair.other, "g", "France", True, now=r.pair.a.clock())
+
+
+def _press(r: Reader) -> None:
+    bump_pages(r.pair.other, "g")
+
+
+def _seat(r: Reader) -> None:
+    a = r.pair.a
+    res = a.post_form(a.coordinator, "/games/g/coordinate/replace", {"power": "England", "player": "Ezra"})
+    assert res.status_code == 200, res.text
+
+
+def _orders(r: Reader) -> None:
+    a = r.pair.a
+    key = a.seat("g", "France", "Fay")
+    res = a.post_form(a.browser(key), "/games/g/play/France/orders", {"orders": "A par - bur"})
+    assert res.status_code == 303, res.text[:500]
+
+
+def _extension(r: Reader) -> None:
+    play_clock.extend(r.pair.other, "g", timedelta(hours=5), by=INSTALLATION, now=r.pair.a.clock())
+
+
+def _hidden(r: Reader) -> None:
+    play_games.set_visibility(r.pair.other, "g", "unlisted")
+
+
+CHANGES: dict[str, Callable[[Reader], None]] = {
+    "processing": _process,
+    "draw vote": _vote,
+    "press": _press,
+    "seat": _seat,
+    "orders": _orders,
+    "extension": _extension,
+    "visibility": _hidden,
+}
+
+
+@ON_POSTGRES
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_a_page_held_is_asked_for_again_after_each_change_another_process_makes(reader: Reader, change: str) -> None:
+    if change == "seat":
+        reader.pair.a.seat("g", "England", "Erin")
+        reader.until_asked()
+        reader.page()
+        reader.held()
+    CHANGES[change](reader)
+    page = reader.until_asked()
+    if change == "processing":
+        assert ">Fall 1901 Movement<" in page and "Latest results" in page
+    if change == "seat":
+        assert "Ezra" in page and "Erin" not in page
+    if change == "draw vote":
+        assert 'id="draw-needs"' in page
+
+
+@ON_POSTGRES
+def test_a_page_held_goes_when_its_deadline_passes(reader: Reader) -> None:
+    reader.pair.a.clock.advance(days=3)
+    before = len(reader.asked)
+    page = reader.page()
+    assert len(reader.asked) > before
+    assert "deadline" in page.lower()
+
+
+@ON_POSTGRES
+def test_nothing_is_held_while_nothing_is_heard(reader: Reader) -> None:
+    """The listening connection cut (a notice sent meanwhile would be lost): every page is asked for until the
+    process listens again, and held again after."""
+    with reader.pair.other.engine.connect() as conn:
+        cut = conn.execute(
+            sa.text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dippouch-page-notices'"
+            )
+        ).all()
+    assert cut and all(ok for (ok,) in cut)
+    reader.until_asked()
+    _listening(reader)
+    reader.page()
+    reader.held()
+
+
+@ON_POSTGRES
+def test_a_page_kept_anew_is_read_in_before_it_is_asked_for(reader: Reader) -> None:
+    _process(reader)
+    assert ">Fall 1901 Movement<" in reader.pair.a.browser().get("/games/g").text  # kept anew by the first
+    end = time.monotonic() + 10
+    while ">Fall 1901 Movement<" not in reader.web.pages[("game", "g", "en")][3]:
+        assert time.monotonic() < end, "the page kept anew was never read in"
+        time.sleep(0.05)
+    page = reader.held()
+    assert ">Fall 1901 Movement<" in page and "Latest results" in page
+
+
+def test_notices_that_are_not_the_triggers_are_ignored() -> None:
+    assert notice_of("g 12") is not None and notice_of("g 12").kept is None  # type: ignore[union-attr]
+    assert notice_of("k 12 page en").kept == ("page", "en")  # type: ignore[union-attr]
+    for bad in ("", "g", "g x", "g 1 2", "k 1 page", "x 1", "k one page en", "g -1"):
+        assert notice_of(bad) is None, bad
+
+
+@ON_POSTGRES
+def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -> None:
+    """Each table of the lookup's state (migration 0036's list), written alone (a row changed in place), is
+    announced with the game's id; a page kept, with its kind and language."""
+    import psycopg
+
+    _vote(reader)
+    _orders(reader)
+    _press(reader)
+    _hidden(reader)
+    store = reader.pair.other
+    with store.engine.connect() as conn:
+        gid = conn.execute(sa.text("SELECT id FROM games WHERE name = 'g'")).scalar_one()
+    args, kwargs = store.engine.dialect.create_connect_args(store.engine.url)
+    writes = {
+        "games": "UPDATE games SET name = name WHERE id = :g",
+        "game_web": "UPDATE game_web SET visibility = visibility WHERE game_id = :g",
+        "events": "UPDATE events SET game_id = game_id WHERE game_id = :g",
+        "phases": "UPDATE phases SET game_id = game_id WHERE game_id = :g",
+        "submissions": "UPDATE submissions SET phase_id = phase_id WHERE phase_id IN "
+        "(SELECT id FROM phases WHERE game_id = :g)",
+        "votes": "UPDATE votes SET game_id = game_id WHERE game_id = :g",
+        "page_versions": "UPDATE page_versions SET game_id = game_id WHERE game_id = :g",
+        "shared_pages": "UPDATE shared_pages SET game_id = game_id WHERE game_id = :g AND kind = 'page' AND lang = 'en'",
+    }
+    with psycopg.connect(" ".join(args), **kwargs, autocommit=True) as listener:
+        listener.execute("LISTEN dippouch_pages")
+        for table, sql in writes.items():
+            with store.engine.begin() as conn:
+                assert conn.execute(sa.text(sql), {"g": gid}).rowcount > 0, f"no row of {table} to change"
+            heard = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+            want = f"k {gid} page en" if table == "shared_pages" else f"g {gid}"
+            assert heard == [want], f"{table}: {heard}"
