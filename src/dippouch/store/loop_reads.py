@@ -101,6 +101,13 @@ class LoopReads:
         restart: every connection kept goes at once) is sent ``again`` once, after the pool's other connections
         are checked; a driver's error is raised as SQLAlchemy's, as the engine's execution does (the app answers
         a database that is down or busy as such)."""
+        return await self._read(sql, values, every=False, again=again)
+
+    async def rows(self, sql: str, values: dict[str, Any]) -> list[Any]:
+        """Every row of ``sql`` with ``values``, as :meth:`first` reads one."""
+        return list(await self._read(sql, values, every=True, again=True))
+
+    async def _read(self, sql: str, values: dict[str, Any], *, every: bool, again: bool) -> Any:
         import psycopg
 
         conn: psycopg.AsyncConnection[Any] | None = None
@@ -108,12 +115,12 @@ class LoopReads:
             async with self._pool.connection() as conn:
                 cursor = conn.cursor()
                 await cursor.execute(sql, values)
-                return await cursor.fetchone()
+                return await (cursor.fetchall() if every else cursor.fetchone())
         except psycopg.Error as e:
             gone = conn is not None and (conn.closed or conn.broken)  # the pool drops such a connection
             if gone and again:
                 await self._pool.check()  # the others kept are likely gone too: each tried, the dead dropped
-                return await self.first(sql, values, again=False)
+                return await self._read(sql, values, every=every, again=False)
             raise sa.exc.DBAPIError.instance(
                 sql, values, e, psycopg.Error, connection_invalidated=gone, dialect=self.dialect
             ) from e

@@ -40,6 +40,7 @@ __all__ = [
     "seat_submissions",
     "shared_page",
     "shared_page_on_loop",
+    "shared_pages_on_loop",
 ]
 
 
@@ -74,9 +75,9 @@ _PAGES = cast(sa.Table, SharedPageRow.__table__)
 _VERSIONS = cast(sa.Table, PageVersionRow.__table__)
 
 
-def _lookup() -> sa.Select[Any]:
+def _lookup(*, many: bool = False) -> sa.Select[Any]:
     """Built once (constructing the statement costs more than running it): the state and the kept page in one
-    round trip."""
+    round trip; ``many``: of every game named in the list ``games``, each row ending with the game's name."""
     g = cast(sa.Table, GameRow.__table__).alias("g")
 
     def most(col: Any, *where: Any) -> Any:
@@ -123,6 +124,7 @@ def _lookup() -> sa.Select[Any]:
             most(EventRow.id, EventRow.game_id == g.c.id, *(EventRow.kind != kind for kind in PERSONAL_EVENTS)),
             g.c.variant_hash,
             _PAGES.c.deflated,
+            *([g.c.name] if many else []),
         )
         .select_from(g)
         .outerjoin(
@@ -133,11 +135,17 @@ def _lookup() -> sa.Select[Any]:
                 _PAGES.c.lang == sa.bindparam("lang"),
             ),
         )
-        .where(g.c.name == sa.bindparam("game"))
+        .where(
+            g.c.name == sa.func.any(sa.bindparam("games", type_=sa.ARRAY(sa.Text())))
+            if many
+            else g.c.name == sa.bindparam("game")
+        )
     )
 
 
 _LOOKUP = _lookup()
+_LOOKUP_MANY = _lookup(many=True)
+"""PostgreSQL's alone (an array of names): read on the loop (:func:`shared_pages_on_loop`)."""
 
 
 @dataclass(frozen=True)
@@ -160,10 +168,11 @@ _DRIVER: dict[str, _Driver] = {}
 """:data:`_LOOKUP` as the PostgreSQL driver's SQL, compiled at its first use (the dialect is the engine's)."""
 
 
-def _lookup_sql(dialect: sa.Dialect) -> _Driver:
-    driver = _DRIVER.get("postgresql")
+def _lookup_sql(dialect: sa.Dialect, *, many: bool = False) -> _Driver:
+    key = "postgresql many" if many else "postgresql"
+    driver = _DRIVER.get(key)
     if driver is None:
-        driver = _DRIVER["postgresql"] = _Driver.of(_LOOKUP, dialect)
+        driver = _DRIVER[key] = _Driver.of(_LOOKUP_MANY if many else _LOOKUP, dialect)
     return driver
 
 
@@ -204,6 +213,13 @@ async def shared_page_on_loop(reads: LoopReads, game: str, kind: str, lang: str)
     """:func:`shared_page`, sent and awaited on the event loop (:mod:`dippouch.store.loop_reads`)."""
     driver = _lookup_sql(reads.dialect)
     return _shared(await reads.first(driver.sql, {**driver.defaults, "game": game, "kind": kind, "lang": lang}))
+
+
+async def shared_pages_on_loop(reads: LoopReads, games: list[str], kind: str, lang: str) -> dict[str, Shared]:
+    """:func:`shared_page_on_loop` of each of ``games`` in one query, by name (a game not there: left out)."""
+    driver = _lookup_sql(reads.dialect, many=True)
+    rows = await reads.rows(driver.sql, {**driver.defaults, "games": games, "kind": kind, "lang": lang})
+    return {str(row[18]): got for row in rows if (got := _shared(row)) is not None}
 
 
 def _shared(row: Any) -> Shared | None:

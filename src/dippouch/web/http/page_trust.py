@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 Warrant = tuple[int, int, int]
 """(the listening's count, the game's id, the changes heard of it): :meth:`PageTrust.warrant`."""
 
+BATCH = 200
+"""Pages read in one query at most."""
+
 _MOST = 20_000
 """Games whose id and changes are kept; past it both are forgotten (every warrant then void)."""
 
@@ -39,8 +42,9 @@ class PageTrust:
         self._changes: dict[int, int] = {}
         self._ids: dict[str, int] = {}
         self._names: dict[int, str] = {}
-        self.read_in: Callable[[str, str], Awaitable[None]] | None = None
-        """Reads a game's page kept anew into this process's memory (name, language): the game page route's."""
+        self.read_in: Callable[[list[str], str], Awaitable[None]] | None = None
+        """Reads games' pages kept anew into this process's memory (names, language), in one query: the game
+        page route's."""
         self._wanted: dict[tuple[str, str], None] = {}
         self._woken: asyncio.Event | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -115,13 +119,21 @@ class PageTrust:
         assert woken is not None
         while True:
             await woken.wait()
+            # The notices are read in runs (dippouch.store.page_notices.LOOK_EVERY): the pages of a run read
+            # together, one query and one wake-up of the loop for the lot. Read one at a time they cost more than
+            # their readers saved.
             woken.clear()
-            while self._wanted and self.read_in is not None:
-                name, lang = next(iter(self._wanted))
-                del self._wanted[(name, lang)]
-                try:
-                    await self.read_in(name, lang)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # a busy database: its first reader reads it as before
-                    log.debug("the page of %r was not read in", name, exc_info=True)
+            wanted, self._wanted = self._wanted, {}
+            by_lang: dict[str, list[str]] = {}
+            for name, lang in wanted:
+                by_lang.setdefault(lang, []).append(name)
+            for lang, names in by_lang.items():
+                for at in range(0, len(names), BATCH):
+                    if self.read_in is None:
+                        return
+                    try:
+                        await self.read_in(names[at : at + BATCH], lang)
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # a busy database: their first readers read them as before
+                        log.debug("pages not read in: %s", names[at : at + BATCH], exc_info=True)

@@ -207,23 +207,25 @@ def _held(web: Web, page: tuple[float, Any, str, str, Any]) -> bool:
     return trust is not None and web.page_trust.holds(trust[0], trust[1], web.now())
 
 
-async def read_in(web: Web, name: str, lang: str) -> None:
-    """The visitor's page of ``name`` in ``lang`` kept anew by another process, read into this process's memory
-    before its first reader asks, where the memory holds the game's page already (a game someone here reads)
-    and the new one may be shown as kept (its deadline not passed)."""
-    key = ("game", name, lang)
+async def read_in(web: Web, names: list[str], lang: str) -> None:
+    """The visitors' pages of ``names`` in ``lang`` kept anew by other processes, read into this process's memory
+    in one query before their first readers ask, where the memory holds the game's page already (a game someone
+    here reads) and the new one may be shown as kept (its deadline not passed)."""
     reads = web.loop_reads
-    if key not in web.pages or reads is None or not reads.usable:
+    held = [name for name in names if ("game", name, lang) in web.pages]
+    if not held or reads is None or not reads.usable:
         return
-    warrant = web.page_trust.warrant(name)
-    now = await page_cache.current_on_loop(web, reads, name, "page", lang)
-    if now is None or now.shared.visibility == "private" or now.due or key not in web.pages:
-        return
-    kept = page_cache.kept_pieces(now, "page")
-    if kept is None:
-        return
-    html = _shown(web, name, now, *kept)
-    web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, html, _trust(now, warrant))
+    warrants = {name: web.page_trust.warrant(name) for name in held}
+    for name, now in (await page_cache.currents_on_loop(web, reads, held, "page", lang)).items():
+        key = ("game", name, lang)
+        if now.shared.visibility == "private" or now.due or key not in web.pages:
+            continue
+        kept = page_cache.kept_pieces(now, "page")
+        if kept is None:
+            continue
+        html = _shown(web, name, now, *kept)
+        made = (now.version, now.changed)
+        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, _trust(now, warrants[name]))
 
 
 def _trust(now: page_cache.Current, warrant: Warrant | None) -> tuple[Warrant, datetime | None] | None:

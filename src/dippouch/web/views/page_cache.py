@@ -140,6 +140,13 @@ async def current_on_loop(web: Web, reads: LoopReads, name: str, kind: str, lang
     return None if got is None else _current(web, name, kind, lang, got, began)
 
 
+async def currents_on_loop(web: Web, reads: LoopReads, names: list[str], kind: str, lang: str) -> dict[str, Current]:
+    """:func:`current_on_loop` of each of ``names``, in one query (a game not there: left out)."""
+    began = time.monotonic()
+    got = await store_pages.shared_pages_on_loop(reads, names, kind, lang)
+    return {name: _current(web, name, kind, lang, shared, began) for name, shared in got.items()}
+
+
 def _current(web: Web, name: str, kind: str, lang: str, got: Shared, began: float) -> Current:
     # The game's marker came with it: kept as this process's reading, which the rest of the request (its
     # variant, its view) and the next second's requests take rather than asking again. A page made to be kept
