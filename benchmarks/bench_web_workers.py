@@ -338,6 +338,7 @@ def start_web(
 
 SOURCES = (
     ("memory", "from the process's memory"),
+    ("held", "held by the process, told of no change (no query)"),
     ("kept", "kept by another process or a worker"),
     ("made", "made by their reader"),
 )
@@ -548,12 +549,13 @@ def main(argv: list[str] | None = None) -> int:
             sources: dict[str, float] = {}
             cpu_alone = 0.0
             processed_alone = 0
-            each: list[tuple[float, float]] = []  # (CPU, pages) of each web process in the pages-alone round
+            # (CPU, pages, where they came from) of each web process in the pages-alone round
+            each: list[tuple[float, float, dict[str, float]]] = []
             if args.pages_alone > 0:
                 # The pages' own cost: the mixed round's CPU counts the maps and the submissions too. The phases
                 # processed meanwhile are counted: each makes its game's page again for its next reader.
                 cpu_each = [cpu_seconds(w.pid) for w, _ in webs]
-                served = [sum(shared_pages([port]).values()) for port in ports]
+                served_from = [shared_pages([port]) for port in ports]
                 sources = shared_pages(ports)
                 processed_alone = phase_counts(url)[0]
                 readers = args.clients - max(1, args.clients // 10)
@@ -562,8 +564,11 @@ def main(argv: list[str] | None = None) -> int:
                 cpu_alone = sum(cpu_each)
                 processed_alone = phase_counts(url)[0] - processed_alone
                 sources = {k: v - sources.get(k, 0.0) for k, v in shared_pages(ports).items()}
-                served = [sum(shared_pages([port]).values()) - n for port, n in zip(ports, served, strict=True)]
-                each = list(zip(cpu_each, served, strict=True))
+                served_from = [
+                    {k: v - before.get(k, 0.0) for k, v in shared_pages([port]).items()}
+                    for port, before in zip(ports, served_from, strict=True)
+                ]
+                each = [(c, sum(f.values()), f) for c, f in zip(cpu_each, served_from, strict=True)]
             dead = [f"worker {i} exited ({w.returncode})" for i, w in enumerate(workers) if w.poll() is not None]
             for w in workers:  # SIGTERM: each finishes the phase in hand; then nothing changes under the check
                 w.terminate()
@@ -623,10 +628,10 @@ def main(argv: list[str] | None = None) -> int:
                 + " (dippouch_shared_pages_total)"
             )
             if args.beside:
-                for i, (tree, (cpu, n)) in enumerate(zip(trees, each, strict=True)):
+                for i, (tree, (cpu, n, came)) in enumerate(zip(trees, each, strict=True)):
                     print(
                         f"  web process {i} ({code_name(tree)}): {1000 * cpu / max(1, n):.2f} ms/request "
-                        f"({n:.0f} pages)"
+                        f"({n:.0f} pages: " + ", ".join(f"{came.get(k, 0):.0f} {k}" for k, _ in SOURCES) + ")"
                     )
         print(f"pages afterwards: {checked - len(stale)} of {checked} show the phase the database has open")
         for line in [*stale[:5], *dead]:

@@ -25,7 +25,8 @@ budget does not see is work nobody is charged for."""
 SHARED_PAGES = Counter(
     "dippouch_shared_pages_total",
     "Pages made once per game state and shared (dippouch.web.views.page_cache), by kind and where the answer's page "
-    "came from: this process's memory, kept by another process or a worker, or made here.",
+    "came from: this process's memory (held: past the second a page is served unasked, told of no change since), "
+    "kept by another process or a worker, or made here.",
     ["kind", "source"],
 )
 """How often a reader pays for making a page: at a thousand games turning every 30 s nearly every request finds

@@ -185,9 +185,13 @@ async def visitor_page(request: Request) -> Response | None:
     name: str = request.path_params["name"]
     web = web_of(request)
     page = web.pages.get(_page_key(request, name))
-    if page is not None and page[2] != "private" and (time.monotonic() - page[0] < PAGE_TTL or _held(web, page)):
-        SHARED_PAGES.labels("page", "memory").inc()
-        return _from_cache(request, web, page[1], page[3])
+    if page is not None and page[2] != "private":
+        if time.monotonic() - page[0] < PAGE_TTL:
+            SHARED_PAGES.labels("page", "memory").inc()
+            return _from_cache(request, web, page[1], page[3])
+        if _held(web, page):
+            SHARED_PAGES.labels("page", "held").inc()
+            return _from_cache(request, web, page[1], page[3])
     reads = web.loop_reads
     if reads is None or not reads.usable:
         return None
