@@ -58,12 +58,20 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     alone = re.search(r"^game pages alone \(workers running\): .* \((\d+) requests, (\d+) errors[;)]", out, re.M)
     assert alone and int(alone.group(1)) > 0 and int(alone.group(2)) == 0, out
     # Where those pages came from, read off the web processes' /metrics: every one of them counted once.
-    split = re.search(r"^  their pages: (\d+) from .*, (\d+) kept .*, (\d+) made by their reader", out, re.M)
+    split = re.search(
+        r"^  their pages: (\d+) from .*, (\d+) held .*, (\d+) kept .*, (\d+) made by their reader", out, re.M
+    )
     assert split and sum(int(n) for n in split.groups()) == int(alone.group(1)), out
-    # Each process's own figure, its pages counted once.
-    each = re.findall(r"^  web process (\d) \((.+)\): ([\d.]+) ms/request \((\d+) pages\)$", out, re.M)
-    assert [(i, who) for i, who, _, _ in each] == [("0", "this checkout"), ("1", "/".join(Path(src).parts[-2:]))], out
-    assert sum(int(n) for *_, n in each) == int(alone.group(1)), out
+    # Each process's own figure, its pages counted once, by where they came from.
+    each = re.findall(
+        r"^  web process (\d) \((.+)\): ([\d.]+) ms/request \((\d+) pages: (\d+) memory, (\d+) held, (\d+) kept, "
+        r"(\d+) made\)$",
+        out,
+        re.M,
+    )
+    assert [(i, who) for i, who, *_ in each] == [("0", "this checkout"), ("1", "/".join(Path(src).parts[-2:]))], out
+    assert sum(int(n) for _, _, _, n, *_ in each) == int(alone.group(1)), out
+    assert all(int(n) == sum(map(int, came)) for _, _, _, n, *came in each), out
 
 
 def test_a_tree_beside_needs_a_process_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
