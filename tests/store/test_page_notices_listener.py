@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
-from dippouch.store.page_notices import CHANNEL, Notice, PageNotices
+from dippouch.store.page_notices import CHANNEL, PageNotice, PageNotices
 
 ON_POSTGRES = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 
@@ -19,7 +19,7 @@ ON_POSTGRES = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 @ON_POSTGRES
 def test_it_listens_once_a_ping_comes_back_and_hands_on_what_it_hears(db_url: str) -> None:
     store = GameStore(db_url)
-    heard: list[Notice] = []
+    heard: list[PageNotice] = []
     said: list[bool] = []
 
     async def run() -> None:
@@ -46,7 +46,7 @@ def test_it_listens_once_a_ping_comes_back_and_hands_on_what_it_hears(db_url: st
         asyncio.run(run())
     finally:
         store.close()
-    assert heard == [Notice(7), Notice(7, ("page", "de"))]
+    assert heard == [PageNotice(7), PageNotice(7, ("page", "de"))]
     assert said == [True, False]  # and no more: stopped with the app
 
 

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 
 from dippouch.store.db import Database
 
-__all__ = ["CHANNEL", "Notice", "PageNotices", "notice_of"]
+__all__ = ["CHANNEL", "PageNotice", "PageNotices", "notice_of"]
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ this."""
 
 
 @dataclass(frozen=True)
-class Notice:
+class PageNotice:
     """What one notice says: the game (its id) changed, or a page of it was kept (``kept``: its kind and
     language)."""
 
@@ -54,16 +54,16 @@ class Notice:
     kept: tuple[str, str] | None = None
 
 
-def notice_of(payload: str) -> Notice | None:
+def notice_of(payload: str) -> PageNotice | None:
     """The notice a trigger sent (``g <game id>``, or ``k <game id> <kind> <language>``); None for anything else
     (a notice another program sent on the channel is not ours to act on)."""
     parts = payload.split(" ")
     if len(parts) < 2 or not parts[1].isdigit():
         return None
     if parts[0] == "g" and len(parts) == 2:
-        return Notice(int(parts[1]))
+        return PageNotice(int(parts[1]))
     if parts[0] == "k" and len(parts) == 4:
-        return Notice(int(parts[1]), (parts[2], parts[3]))
+        return PageNotice(int(parts[1]), (parts[2], parts[3]))
     return None
 
 
@@ -76,7 +76,7 @@ class PageNotices:
     def __init__(
         self,
         engine: sa.Engine,
-        heard: Callable[[Notice], None],
+        heard: Callable[[PageNotice], None],
         listening: Callable[[bool], None],
         *,
         retry: float = RETRY,
@@ -94,7 +94,9 @@ class PageNotices:
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
-    def of(cls, db: Database, heard: Callable[[Notice], None], listening: Callable[[bool], None]) -> PageNotices | None:
+    def of(
+        cls, db: Database, heard: Callable[[PageNotice], None], listening: Callable[[bool], None]
+    ) -> PageNotices | None:
         """Notices of ``db``; None where it has none (SQLite)."""
         if db.engine.dialect.name != "postgresql":
             return None

@@ -5,9 +5,9 @@ database; any other is confirmed by a query once :data:`dippouch.web.http.servic
 SQLite, where nothing is heard (:mod:`dippouch.store.page_notices`).
 
 A page's warrant (:meth:`PageTrust.warrant`) is taken before its state's query is sent: a change committed after
-that is heard after it, and voids the warrant whichever state the query saw. A page kept anew of a game this
-process holds is read in at once (:meth:`PageTrust.heard`), by one task at a time, before its first reader asks.
-Everything here runs on the event loop.
+that is heard after it, and voids the warrant whichever state the query saw. The pages kept anew of games this
+process holds are read in as they are heard (:meth:`PageTrust.heard`), those heard together in one query, before
+their first readers ask. Everything here runs on the event loop.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from dippouch.store.page_notices import Notice
+from dippouch.store.page_notices import PageNotice
 
 __all__ = ["PageTrust", "Warrant"]
 
@@ -35,6 +35,8 @@ _MOST = 20_000
 
 
 class PageTrust:
+    """One web process's: what it has heard, the games' ids, and the pages it is to read in."""
+
     def __init__(self) -> None:
         self.listening = False
         self._listened = 0
@@ -51,7 +53,7 @@ class PageTrust:
 
     # Told by the listener (dippouch.store.page_notices.PageNotices).
 
-    def heard(self, notice: Notice) -> None:
+    def heard(self, notice: PageNotice) -> None:
         if notice.kept is None:
             if notice.game_id in self._names:  # no warrant is taken of a game whose id is not known yet
                 self._changes[notice.game_id] = self._changes.get(notice.game_id, 0) + 1
