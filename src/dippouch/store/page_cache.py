@@ -165,7 +165,8 @@ class _Driver:
 
 
 _DRIVER: dict[str, _Driver] = {}
-""":data:`_LOOKUP` as the PostgreSQL driver's SQL, compiled at its first use (the dialect is the engine's)."""
+""":data:`_LOOKUP` and :data:`_LOOKUP_MANY` as the PostgreSQL driver's SQL, each compiled at its first use (the
+dialect is the engine's)."""
 
 
 def _lookup_sql(dialect: sa.Dialect, *, many: bool = False) -> _Driver:
