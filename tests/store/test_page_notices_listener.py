@@ -32,7 +32,7 @@ def test_it_listens_once_a_ping_comes_back_and_hands_on_what_it_hears(db_url: st
                 await asyncio.sleep(0.01)
             assert said == [True]
             with store.engine.begin() as conn:
-                for payload in ("g 7", "k 7 page de", "something else", "p 1234 1"):
+                for payload in ("g seven", "k page de seven", "something else", "p 1234 1"):
                     conn.execute(sa.text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
             for _ in range(200):
                 if len(heard) == 2:
@@ -46,7 +46,7 @@ def test_it_listens_once_a_ping_comes_back_and_hands_on_what_it_hears(db_url: st
         asyncio.run(run())
     finally:
         store.close()
-    assert heard == [PageNotice(7), PageNotice(7, ("page", "de"))]
+    assert heard == [PageNotice("seven"), PageNotice("seven", ("page", "de"))]
     assert said == [True, False]  # and no more: stopped with the app
 
 

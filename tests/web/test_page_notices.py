@@ -25,7 +25,7 @@ from dippouch.play import votes
 from dippouch.play.fairness import INSTALLATION
 from dippouch.store import processing as store_processing
 from dippouch.store.page_cache import bump_pages
-from dippouch.store.page_notices import notice_of
+from dippouch.store.page_notices import PageNotice, notice_of
 from dippouch.web.routes import games as game_routes
 from websupport import TwoProcesses
 
@@ -83,8 +83,7 @@ def reader(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Reader]:
         with TestClient(pair.b_app, raise_server_exceptions=False) as c:
             r = Reader(pair, c)
             _listening(r)
-            r.page()  # the game's id learnt
-            r.page()  # read under a warrant: held from now on
+            r.page()  # its first reading, under a warrant: held from now on
             r.held()
             yield r
     finally:
@@ -198,17 +197,18 @@ def test_a_page_kept_anew_is_read_in_before_it_is_asked_for(reader: Reader) -> N
     assert ">Fall 1901 Movement<" in page and "Latest results" in page
 
 
-def test_notices_that_are_not_the_triggers_are_ignored() -> None:
-    assert notice_of("g 12") is not None and notice_of("g 12").kept is None  # type: ignore[union-attr]
-    assert notice_of("k 12 page en").kept == ("page", "en")  # type: ignore[union-attr]
-    for bad in ("", "g", "g x", "g 1 2", "k 1 page", "x 1", "k one page en", "g -1"):
+def test_notices_are_read_as_the_triggers_write_them_and_others_ignored() -> None:
+    assert notice_of("g g") == PageNotice("g")
+    assert notice_of("g a game with spaces") == PageNotice("a game with spaces")  # the name last, whole
+    assert notice_of("k page en my game") == PageNotice("my game", ("page", "en"))
+    for bad in ("", "g", "g ", "k page en", "k page en ", "k  en g", "x 1", "G g", "kpage en g", "p 12ab 3"):
         assert notice_of(bad) is None, bad
 
 
 @ON_POSTGRES
 def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -> None:
     """Each table of the lookup's state (migration 0036's list), written alone (a row changed in place), is
-    announced with the game's id; a page kept, with its kind and language."""
+    announced with the game's name; a page kept, with its kind and language; a game renamed, under both names."""
     import psycopg
 
     _vote(reader)
@@ -218,6 +218,7 @@ def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -
     store = reader.pair.other
     with store.engine.connect() as conn:
         gid = conn.execute(sa.text("SELECT id FROM games WHERE name = 'g'")).scalar_one()
+    # The game is named by its name (a web process takes a warrant before it has read the game's id).
     args, kwargs = store.engine.dialect.create_connect_args(store.engine.url)
     writes = {
         "games": "UPDATE games SET name = name WHERE id = :g",
@@ -236,5 +237,9 @@ def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -
             with store.engine.begin() as conn:
                 assert conn.execute(sa.text(sql), {"g": gid}).rowcount > 0, f"no row of {table} to change"
             heard = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
-            want = f"k {gid} page en" if table == "shared_pages" else f"g {gid}"
+            want = "k page en g" if table == "shared_pages" else "g g"
             assert heard == [want], f"{table}: {heard}"
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("UPDATE games SET name = 'g2' WHERE id = :g"), {"g": gid})
+        heard = sorted(n.payload for n in listener.notifies(timeout=2, stop_after=2))
+        assert heard == ["g g", "g g2"], heard

@@ -47,23 +47,22 @@ this."""
 
 @dataclass(frozen=True)
 class PageNotice:
-    """What one notice says: the game (its id) changed, or a page of it was kept (``kept``: its kind and
+    """What one notice says: the game (its name) changed, or a page of it was kept (``kept``: its kind and
     language)."""
 
-    game_id: int
+    game: str
     kept: tuple[str, str] | None = None
 
 
 def notice_of(payload: str) -> PageNotice | None:
-    """The notice a trigger sent (``g <game id>``, or ``k <game id> <kind> <language>``); None for anything else
-    (a notice another program sent on the channel is not ours to act on)."""
-    parts = payload.split(" ")
-    if len(parts) < 2 or not parts[1].isdigit():
-        return None
-    if parts[0] == "g" and len(parts) == 2:
-        return PageNotice(int(parts[1]))
-    if parts[0] == "k" and len(parts) == 4:
-        return PageNotice(int(parts[1]), (parts[2], parts[3]))
+    """The notice a trigger sent (``g <game>``, or ``k <kind> <language> <game>``: the name last, whatever it
+    holds); None for anything else (a notice another program sent on the channel is not ours to act on)."""
+    if payload.startswith("g ") and len(payload) > 2:
+        return PageNotice(payload[2:])
+    if payload.startswith("k "):
+        parts = payload.split(" ", 3)
+        if len(parts) == 4 and parts[1] and parts[2] and parts[3]:
+            return PageNotice(parts[3], (parts[1], parts[2]))
     return None
 
 

@@ -24,26 +24,24 @@ __all__ = ["PageTrust", "Warrant"]
 
 log = logging.getLogger(__name__)
 
-Warrant = tuple[int, int, int]
-"""(the listening's count, the game's id, the changes heard of it): :meth:`PageTrust.warrant`."""
+Warrant = tuple[int, int]
+"""(the listening's count, the changes heard of the game): :meth:`PageTrust.warrant`."""
 
 BATCH = 200
 """Pages read in one query at most."""
 
-_MOST = 20_000
-"""Games whose id and changes are kept; past it both are forgotten (every warrant then void)."""
+_MOST = 100_000
+"""Games whose changes are counted; past it the counts are forgotten (every warrant then void)."""
 
 
 class PageTrust:
-    """One web process's: what it has heard, the games' ids, and the pages it is to read in."""
+    """One web process's: what it has heard, and the pages it is to read in."""
 
     def __init__(self) -> None:
         self.listening = False
         self._listened = 0
         """Bumped each time listening starts or stops: a warrant of another listening is void."""
-        self._changes: dict[int, int] = {}
-        self._ids: dict[str, int] = {}
-        self._names: dict[int, str] = {}
+        self._changes: dict[str, int] = {}
         self.read_in: Callable[[list[str], str], Awaitable[None]] | None = None
         """Reads games' pages kept anew into this process's memory (names, language), in one query: the game
         page route's."""
@@ -55,13 +53,13 @@ class PageTrust:
 
     def heard(self, notice: PageNotice) -> None:
         if notice.kept is None:
-            if notice.game_id in self._names:  # no warrant is taken of a game whose id is not known yet
-                self._changes[notice.game_id] = self._changes.get(notice.game_id, 0) + 1
+            if len(self._changes) > _MOST:
+                self.set_listening(self.listening)
+            self._changes[notice.game] = self._changes.get(notice.game, 0) + 1
             return
         kind, lang = notice.kept
-        name = self._names.get(notice.game_id)
-        if kind == "page" and name is not None and self.read_in is not None and self._woken is not None:
-            self._wanted[(name, lang)] = None
+        if kind == "page" and self.read_in is not None and self._woken is not None:
+            self._wanted[(notice.game, lang)] = None
             self._woken.set()
 
     def set_listening(self, on: bool) -> None:
@@ -71,33 +69,21 @@ class PageTrust:
 
     # Asked by the pages.
 
-    def learn(self, name: str, game_id: int) -> None:
-        """The game ``name`` is ``game_id`` (as a page's lookup read it): notices name games by id."""
-        if self._ids.get(name) != game_id:
-            if len(self._ids) > _MOST:
-                self._ids.clear()
-                self._names.clear()
-                self._changes.clear()
-                self._listened += 1
-            self._ids[name] = game_id
-            self._names[game_id] = name
-
     def warrant(self, name: str) -> Warrant | None:
-        """Taken before a query of the game's state is sent; None while nothing is heard, or for a game whose id
-        this process has not read yet."""
-        game_id = self._ids.get(name)
-        if not self.listening or game_id is None:
+        """Taken before a query of the game's state is sent; None while nothing is heard."""
+        if not self.listening:
             return None
-        return self._listened, game_id, self._changes.get(game_id, 0)
+        return self._listened, self._changes.get(name, 0)
 
-    def holds(self, warrant: Warrant | None, deadline: datetime | None, now: datetime) -> bool:
-        """Whether a page read under ``warrant`` (its phase's ``deadline``) is still the game's at ``now``."""
+    def holds(self, name: str, warrant: Warrant | None, deadline: datetime | None, now: datetime) -> bool:
+        """Whether the page of ``name`` read under ``warrant`` (its phase's ``deadline``) is still the game's at
+        ``now``."""
         if warrant is None or not self.listening:
             return False
-        listened, game_id, changes = warrant
+        listened, changes = warrant
         return (
             listened == self._listened
-            and self._changes.get(game_id, 0) == changes
+            and self._changes.get(name, 0) == changes
             and (deadline is None or now < deadline)
         )
 

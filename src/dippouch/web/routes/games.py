@@ -189,7 +189,7 @@ async def visitor_page(request: Request) -> Response | None:
         if time.monotonic() - page[0] < PAGE_TTL:
             SHARED_PAGES.labels("page", "memory").inc()
             return _from_cache(request, web, page[1], page[3])
-        if _held(web, page):
+        if _held(web, name, page):
             SHARED_PAGES.labels("page", "held").inc()
             return _from_cache(request, web, page[1], page[3])
     reads = web.loop_reads
@@ -200,15 +200,14 @@ async def visitor_page(request: Request) -> Response | None:
     state[_READ] = now
     if now is None or now.shared.visibility == "private":
         return None
-    web.page_trust.learn(name, now.shared.game_id)
     return _served(request, web, name, now, on_loop=True, warrant=warrant)
 
 
-def _held(web: Web, page: tuple[float, Any, str, str, Any]) -> bool:
+def _held(web: Web, name: str, page: tuple[float, Any, str, str, Any]) -> bool:
     """Whether ``page`` is still the game's without asking: heard of no change since it was read (and its
     deadline not passed)."""
     trust = page[4]
-    return trust is not None and web.page_trust.holds(trust[0], trust[1], web.now())
+    return trust is not None and web.page_trust.holds(name, trust[0], trust[1], web.now())
 
 
 async def read_in(web: Web, names: list[str], lang: str) -> None:

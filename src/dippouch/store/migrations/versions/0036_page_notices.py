@@ -24,27 +24,32 @@ def upgrade() -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
     # One notice a game and transaction however many rows change: PostgreSQL folds equal notices of one
-    # transaction into one.
+    # transaction into one. The game is named by its name, last (a name may hold spaces), as the pages are
+    # asked for: a web process then holds a page from its very first reading. A renamed game is announced
+    # under both names.
     op.execute(
         """
         CREATE OR REPLACE FUNCTION dippouch_page_notice() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             r record;
-            gid bigint;
+            game text;
         BEGIN
             IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
             IF TG_TABLE_NAME = 'games' THEN
-                gid := r.id;
+                game := r.name;
+                IF TG_OP = 'UPDATE' AND OLD.name IS DISTINCT FROM NEW.name THEN
+                    PERFORM pg_notify('dippouch_pages', 'g ' || OLD.name);
+                END IF;
             ELSIF TG_TABLE_NAME = 'submissions' THEN
-                SELECT p.game_id INTO gid FROM phases p WHERE p.id = r.phase_id;
+                SELECT g.name INTO game FROM phases p JOIN games g ON g.id = p.game_id WHERE p.id = r.phase_id;
             ELSE
-                gid := r.game_id;
+                SELECT g.name INTO game FROM games g WHERE g.id = r.game_id;
             END IF;
-            IF gid IS NOT NULL THEN
+            IF game IS NOT NULL THEN
                 IF TG_TABLE_NAME = 'shared_pages' THEN
-                    PERFORM pg_notify('dippouch_pages', 'k ' || gid || ' ' || r.kind || ' ' || r.lang);
+                    PERFORM pg_notify('dippouch_pages', 'k ' || r.kind || ' ' || r.lang || ' ' || game);
                 ELSE
-                    PERFORM pg_notify('dippouch_pages', 'g ' || gid);
+                    PERFORM pg_notify('dippouch_pages', 'g ' || game);
                 END IF;
             END IF;
             RETURN NULL;
