@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store.loop_reads import driver_connection
 from dippouch.store.page_notices import CHANNEL, PageNotice, PageNotices
 
 ON_POSTGRES = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
@@ -62,12 +63,12 @@ def test_a_listener_whose_pings_are_not_heard_back_stops(db_url: str) -> None:
     import psycopg
 
     store = GameStore(db_url)
-    args, kwargs = store.engine.dialect.create_connect_args(store.engine.url)
+    conninfo, kwargs = driver_connection(store.engine, "dippouch-tests")
     said: list[str] = []
 
     async def run() -> None:
         notices = PageNotices(store.engine, lambda n: None, lambda on: None, ping_every=0.3)
-        async with await psycopg.AsyncConnection.connect(" ".join(args), **kwargs, autocommit=True) as conn:
+        async with await psycopg.AsyncConnection.connect(conninfo, **kwargs) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             with pytest.raises(RuntimeError, match="ping not heard back"):
                 await notices._listen(conn, _Dropped(), lambda: said.append("listening"))

@@ -24,6 +24,7 @@ from dippouch.play import games as play_games
 from dippouch.play import votes
 from dippouch.play.fairness import INSTALLATION
 from dippouch.store import processing as store_processing
+from dippouch.store.loop_reads import driver_connection
 from dippouch.store.page_cache import bump_pages
 from dippouch.store.page_notices import PageNotice, notice_of
 from dippouch.web.routes import games as game_routes
@@ -219,7 +220,7 @@ def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -
     with store.engine.connect() as conn:
         gid = conn.execute(sa.text("SELECT id FROM games WHERE name = 'g'")).scalar_one()
     # The game is named by its name (a web process takes a warrant before it has read the game's id).
-    args, kwargs = store.engine.dialect.create_connect_args(store.engine.url)
+    conninfo, kwargs = driver_connection(store.engine, "dippouch-tests")
     writes = {
         "games": "UPDATE games SET name = name WHERE id = :g",
         "game_web": "UPDATE game_web SET visibility = visibility WHERE game_id = :g",
@@ -231,7 +232,7 @@ def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -
         "page_versions": "UPDATE page_versions SET game_id = game_id WHERE game_id = :g",
         "shared_pages": "UPDATE shared_pages SET game_id = game_id WHERE game_id = :g AND kind = 'page' AND lang = 'en'",
     }
-    with psycopg.connect(" ".join(args), **kwargs, autocommit=True) as listener:
+    with psycopg.connect(conninfo, **kwargs) as listener:
         listener.execute("LISTEN dippouch_pages")
         for table, sql in writes.items():
             with store.engine.begin() as conn:

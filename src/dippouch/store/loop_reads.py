@@ -23,7 +23,7 @@ import sqlalchemy as sa
 
 from dippouch.store.db import Database
 
-__all__ = ["LOOP_CONNECTIONS", "NAME", "LoopReads"]
+__all__ = ["LOOP_CONNECTIONS", "NAME", "LoopReads", "driver_connection"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,14 @@ _WAIT = 30.0
 pool waits)."""
 
 
+def driver_connection(engine: sa.Engine, name: str) -> tuple[str, dict[str, Any]]:
+    """The driver's connection string and settings for a connection opened beside ``engine``'s pool, from its URL:
+    in autocommit (reads and notices alone: no transaction to begin or end), named ``name`` to the server
+    unless the URL names one."""
+    args, kwargs = engine.dialect.create_connect_args(engine.url)
+    return " ".join(args), {"application_name": name, **kwargs, "autocommit": True}
+
+
 class LoopReads:
     """Reads on the event loop from one PostgreSQL database (:data:`LOOP_CONNECTIONS` asyncio connections, named
     :data:`NAME` to the server), made from its engine's URL and driver settings."""
@@ -48,11 +56,10 @@ class LoopReads:
         from psycopg_pool import AsyncConnectionPool
 
         self.dialect = engine.dialect
-        args, kwargs = engine.dialect.create_connect_args(engine.url)
+        conninfo, kwargs = driver_connection(engine, NAME)
         self._pool = AsyncConnectionPool(
-            " ".join(args),
-            # Reads alone: no transaction to begin or end. A name the URL gives is kept.
-            kwargs={"application_name": NAME, **kwargs, "autocommit": True},
+            conninfo,
+            kwargs=kwargs,
             min_size=1,
             max_size=LOOP_CONNECTIONS,
             timeout=wait,

@@ -25,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.store.db import Database
+from dippouch.store.loop_reads import driver_connection
 
 __all__ = ["CHANNEL", "PageNotice", "PageNotices", "notice_of"]
 
@@ -82,9 +83,7 @@ class PageNotices:
         ping_every: float = PING_EVERY,
         look_every: float = LOOK_EVERY,
     ) -> None:
-        args, kwargs = engine.dialect.create_connect_args(engine.url)
-        self._conninfo = " ".join(args)
-        self._kwargs = {"application_name": "dippouch-page-notices", **kwargs, "autocommit": True}
+        self._conninfo, self._kwargs = driver_connection(engine, "dippouch-page-notices")
         self._heard = heard
         self._listening = listening
         self._retry = retry
