@@ -136,7 +136,11 @@ def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], h
 def _page_key(request: Request, name: str) -> tuple[str, ...]:
     """The anonymous game page's key in this process's memory: one page per language (``Web.touched`` drops
     every one of a game the moment this process changes it)."""
-    return ("game", name, language(request))
+    return _key(name, language(request))
+
+
+def _key(name: str, lang: str) -> tuple[str, ...]:
+    return ("game", name, lang)
 
 
 @router.route("/games/{name}", methods=["GET"], include_in_schema=False)
@@ -215,20 +219,14 @@ async def read_in(web: Web, names: list[str], lang: str) -> None:
     in one query before their first readers ask, where the memory holds the game's page already (a game someone
     here reads) and the new one may be shown as kept (its deadline not passed)."""
     reads = web.loop_reads
-    held = [name for name in names if ("game", name, lang) in web.pages]
+    held = [name for name in names if _key(name, lang) in web.pages]
     if not held or reads is None or not reads.usable:
         return
     warrants = {name: web.page_trust.warrant(name) for name in held}
     for name, now in (await page_cache.currents_on_loop(web, reads, held, "page", lang)).items():
-        key = ("game", name, lang)
-        if now.shared.visibility == "private" or now.due or key not in web.pages:
-            continue
-        kept = page_cache.kept_pieces(now, "page")
-        if kept is None:
-            continue
-        html = _shown(web, name, now, *kept)
-        made = (now.version, now.changed)
-        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, _trust(now, warrants[name]))
+        key = _key(name, lang)
+        if now.shared.visibility != "private" and not now.due and key in web.pages:
+            _hold_kept(web, key, name, now, warrants[name])
 
 
 def _trust(now: page_cache.Current, warrant: Warrant | None) -> tuple[Warrant, datetime | None] | None:
@@ -299,13 +297,24 @@ def _served(
         return _from_cache(request, web, made, "")  # a 304: nothing made
     if on_loop and now.due and now.kept is not None and page_cache.has_deadline_forms(now.kept):
         return None  # before its pieces are unpacked: the thread that reads what the phase waits for unpacks them
+    html = _hold_kept(web, key, name, now, warrant)
+    if html is None:
+        return None
+    SHARED_PAGES.labels("page", "kept").inc()
+    return _from_cache(request, web, made, html)
+
+
+def _hold_kept(
+    web: Web, key: tuple[str, ...], name: str, now: page_cache.Current, warrant: Warrant | None
+) -> str | None:
+    """The page kept for the state ``now`` as shown now, put in this process's memory under ``key`` (held by
+    ``warrant``); None: none is kept for that state."""
     kept = page_cache.kept_pieces(now, "page")
     if kept is None:
         return None
-    SHARED_PAGES.labels("page", "kept").inc()
     html = _shown(web, name, now, *kept)
-    web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, _trust(now, warrant))
-    return _from_cache(request, web, made, html)
+    web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, html, _trust(now, warrant))
+    return html
 
 
 def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> str:
