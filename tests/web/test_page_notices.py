@@ -1,8 +1,8 @@
 """A visitor's game page held by a web process on PostgreSQL is served without asking the database until the
 process hears its game changed (dippouch.store.page_notices, migration 0036's triggers; dippouch.web.http.page_trust),
 and is never shown stale: after each change another process makes (processing, a draw vote, press, a seat given
-to another player, orders, an extension, the game hidden), after its deadline passes, and while nothing is heard
-(the listening connection cut), the next reader's page is asked for again. A page kept anew by another process
+to another player, orders, an extension, the game hidden), after its deadline passes, after mail for a phase past
+its deadline, and while nothing is heard (the listening connection cut), the next reader's page is asked for again. A page kept anew by another process
 is read in before its first reader asks.
 
 Each test's reader process answers with PAGE_TTL 0 (a page not held would be confirmed by a query at every
@@ -169,6 +169,56 @@ def test_a_page_held_goes_when_its_deadline_passes(reader: Reader) -> None:
     assert "deadline" in page.lower()
 
 
+def _held_mail(r: Reader) -> int:
+    """A message for the open phase held for the coordinator, taken in by another process: the phase, past its
+    deadline, then waits for the coordinator's review. Its id."""
+    with r.pair.other.engine.begin() as conn:
+        gid, pid = conn.execute(
+            sa.text(
+                "SELECT g.id, p.id FROM games g JOIN phases p ON p.game_id = g.id WHERE g.name = 'g' AND p.status = 'open'"
+            )
+        ).one()
+        return int(
+            conn.execute(
+                sa.text(
+                    "INSERT INTO mail_messages (digest, origin, sender, subject, received_at, fetched_at, game_id, "
+                    "phase_id, power, status, reason, reading, raw) VALUES (:digest, 'imap', 'fay@example.org', "
+                    "'g France', :now, :now, :g, :p, 'France', 'held', 'held for the coordinator', '{}', :raw) "
+                    "RETURNING id"
+                ),
+                {"digest": f"{time.time_ns():064x}"[-64:], "now": r.pair.a.clock(), "g": gid, "p": pid, "raw": b"x"},
+            ).scalar_one()
+        )
+
+
+@ON_POSTGRES
+def test_a_page_past_its_deadline_is_held_until_its_phase_or_its_mail_changes(reader: Reader) -> None:
+    """While the workers catch up, a phase past its deadline is shown as waiting without a query at each reading;
+    mail taken in meanwhile (a message held for the coordinator) lets the page go, and it then says the phase
+    waits for the coordinator's review."""
+    with reader.pair.other.engine.connect() as conn:
+        deadline = conn.execute(
+            sa.text(
+                "SELECT p.deadline FROM phases p JOIN games g ON g.id = p.game_id WHERE g.name = 'g' AND p.status = 'open'"
+            )
+        ).scalar_one()
+    clock = reader.pair.a.clock
+    clock.at = deadline.replace(tzinfo=clock.at.tzinfo) + timedelta(minutes=1)  # held mail still holds the phase
+    assert "is waiting to be processed" in reader.until_asked()
+    reader.held()
+    _held_mail(reader)
+    page = reader.until_asked()
+    assert "Awaiting the coordinator" in page and "is waiting to be processed" not in page
+    reader.held()
+    with reader.pair.other.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE mail_messages SET status = 'dismissed'"))
+    assert "is waiting to be processed" in reader.until_asked()
+    reader.held()
+    _process(reader)
+    page = reader.until_asked()
+    assert ">Fall 1901 Movement<" in page and "is waiting to be processed" not in page
+
+
 @ON_POSTGRES
 def test_nothing_is_held_while_nothing_is_heard(reader: Reader) -> None:
     """The listening connection cut (a notice sent meanwhile would be lost): every page is asked for until the
@@ -244,3 +294,22 @@ def test_a_write_to_each_table_a_page_is_versioned_by_is_heard(reader: Reader) -
             conn.execute(sa.text("UPDATE games SET name = 'g2' WHERE id = :g"), {"g": gid})
         heard = sorted(n.payload for n in listener.notifies(timeout=2, stop_after=2))
         assert heard == ["g g", "g g2"], heard
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("UPDATE games SET name = 'g' WHERE id = :g"), {"g": gid})
+        assert len(list(listener.notifies(timeout=2, stop_after=2))) == 2
+        # What a phase past its deadline waits for (migration 0037): each mail table, written alone.
+        mail_id = _held_mail(reader)
+        assert [n.payload for n in listener.notifies(timeout=5, stop_after=1)] == ["g g"], "mail_messages"
+        mail = {
+            "mail_attachments": "INSERT INTO mail_attachments (mail_id, filename, content_type, data) "
+            "VALUES (:m, 'orders.jpg', 'image/jpeg', :raw)",
+            "mail_reviews": "INSERT INTO mail_reviews (phase_id, released_at, note) "
+            "SELECT phase_id, fetched_at, '' FROM mail_messages WHERE id = :m",
+            "game_mail": "INSERT INTO game_mail (game_id, config) VALUES (:g, '{}') "
+            "ON CONFLICT (game_id) DO UPDATE SET config = game_mail.config",
+        }
+        for table, sql in mail.items():
+            with store.engine.begin() as conn:
+                assert conn.execute(sa.text(sql), {"g": gid, "m": mail_id, "raw": b"x"}).rowcount > 0, table
+            heard = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+            assert heard == ["g g"], f"{table}: {heard}"

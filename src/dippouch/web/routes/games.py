@@ -167,14 +167,16 @@ async def game_page(request: Request) -> Response:
     state = request_state(request)
     if _READ not in state:
         return await run_in_threadpool(_anonymous_page, request, web, nobody, name)
-    now: page_cache.Current | None = state[_READ]
+    now: page_cache.Current | None
+    now, warrant = state[_READ]
     if now is None or now.shared.visibility == "private":
         raise page_cache.no_game(name)
-    return await run_in_threadpool(_anonymous_page, request, web, nobody, name, now)
+    return await run_in_threadpool(_anonymous_page, request, web, nobody, name, now, warrant)
 
 
 _READ = "game_page_read"
-"""Where :func:`visitor_page` leaves the game's state it read (None: no such game) for the rest of the route."""
+"""Where :func:`visitor_page` leaves the game's state it read (None: no such game), with the warrant it was read
+under, for the rest of the route."""
 
 
 async def visitor_page(request: Request) -> Response | None:
@@ -201,7 +203,7 @@ async def visitor_page(request: Request) -> Response | None:
         return None
     warrant = web.page_trust.warrant(name)  # before the query: a change it does not see voids it
     now = await page_cache.current_on_loop(web, reads, name, "page", language(request))
-    state[_READ] = now
+    state[_READ] = (now, warrant)
     if now is None or now.shared.visibility == "private":
         return None
     return _served(request, web, name, now, on_loop=True, warrant=warrant)
@@ -230,26 +232,39 @@ async def read_in(web: Web, names: list[str], lang: str) -> None:
 
 
 def _trust(now: page_cache.Current, warrant: Warrant | None) -> tuple[Warrant, datetime | None] | None:
-    """What a page of the state ``now`` read under ``warrant`` is held by: None past its deadline (what the phase
-    then waits for is read as it is shown)."""
-    return None if warrant is None or now.due else (warrant, now.shared.deadline)
+    """What a page of the state ``now`` read under ``warrant`` is held by: its deadline before it (the page then
+    says it has passed); past it, nothing but a change (what the phase then waits for changes with the mail,
+    which is heard of too: migration 0037)."""
+    return None if warrant is None else (warrant, None if now.due else now.shared.deadline)
+
+
+def _rewait(now: page_cache.Current, warrant: Warrant | None) -> bool:
+    """Whether what the phase of ``now``, past its deadline, waits for is to be read again rather than shown as
+    this process last read it: when its page, held, was let go by a change heard of (its mail may have changed).
+    Not while nothing is heard: the page in memory is then shown as it is until the game's state changes."""
+    return warrant is not None and now.due and now.kept is not None and page_cache.has_deadline_forms(now.kept)
 
 
 early(game_page, visitor_page)
 
 
 def _anonymous_page(
-    request: Request, web: Web, viewer: Viewer, name: str, now: page_cache.Current | None = None
+    request: Request,
+    web: Web,
+    viewer: Viewer,
+    name: str,
+    now: page_cache.Current | None = None,
+    warrant: Warrant | None = None,
 ) -> Response:
-    """A visitor's page, of the game's state ``now`` when it was read already. The game's visibility comes with
-    its state in the one query: a private game is seen by its players, coordinators and stand-ins only, none of
-    whom a visitor without a key or session is."""
+    """A visitor's page, of the game's state ``now`` when it was read already (under ``warrant``). The game's
+    visibility comes with its state in the one query: a private game is seen by its players, coordinators and
+    stand-ins only, none of whom a visitor without a key or session is."""
     lang = language(request)
     if now is None:
         now = page_cache.current(web, name, "page", lang)
         if now is None or now.shared.visibility == "private":
             raise page_cache.no_game(name)
-    answer = _served(request, web, name, now, on_loop=False)
+    answer = _served(request, web, name, now, on_loop=False, warrant=warrant)
     if answer is not None:
         return answer
     key = _page_key(request, name)
@@ -273,7 +288,7 @@ def _anonymous_page(
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
         html = _shown(web, name, now, body, pieces)
-        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, None)
+        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, _trust(now, warrant))
     finally:
         building.release()
     return _from_cache(request, web, made, html)
@@ -288,7 +303,7 @@ def _served(
     key = _page_key(request, name)
     made = (now.version, now.changed)
     page = web.pages.get(key)
-    if page is not None and page[1][0] == now.version:
+    if page is not None and page[1][0] == now.version and not _rewait(now, warrant):
         web.pages[key] = (time.monotonic(), page[1], now.shared.visibility, page[3], _trust(now, warrant))
         SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
