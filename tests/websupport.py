@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 import warnings
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -198,6 +199,53 @@ class TwoProcesses:
             r = c.get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
             assert r.status_code == 303, r.text
         return c
+
+    def past_deadline(self) -> None:
+        """The clock set a minute past the deadline of game g's open phase: mail held then still holds it."""
+        import sqlalchemy as sa
+
+        from dippouch.store.models import GameRow, PhaseRow
+
+        with self.other.engine.connect() as conn:
+            deadline = conn.execute(
+                sa.select(PhaseRow.deadline)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == "g", PhaseRow.status == "open")
+            ).scalar_one()
+        assert deadline is not None
+        self.a.clock.at = deadline.replace(tzinfo=self.a.clock.at.tzinfo) + timedelta(minutes=1)
+
+    def held_mail(self) -> int:
+        """A message for game g's open phase held for the coordinator, taken in by another process (the phase, past
+        its deadline, then waits for the coordinator's review). Its id."""
+        import sqlalchemy as sa
+
+        from dippouch.store.mail.models import MailMessageRow
+        from dippouch.store.models import GameRow, PhaseRow
+
+        with self.other.engine.begin() as conn:
+            gid, pid = conn.execute(
+                sa.select(GameRow.id, PhaseRow.id)
+                .join(PhaseRow, PhaseRow.game_id == GameRow.id)
+                .where(GameRow.name == "g", PhaseRow.status == "open")
+            ).one()
+            now = self.a.clock()
+            row = {
+                "digest": f"{time.time_ns():064x}",
+                "origin": "imap",
+                "sender": "fay@example.org",
+                "subject": "g France",
+                "received_at": now,
+                "fetched_at": now,
+                "game_id": gid,
+                "phase_id": pid,
+                "power": "France",
+                "status": "held",
+                "reason": "held for the coordinator",
+                "reading": {},
+                "raw": b"x",
+            }
+            return int(conn.execute(sa.insert(MailMessageRow).values(row).returning(MailMessageRow.id)).scalar_one())
 
     def close(self) -> None:
         self.other.close()

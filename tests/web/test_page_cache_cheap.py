@@ -19,7 +19,7 @@ from dippouch.web.app import kept_gettext
 def _reference(store: GameStore, game: str, kind: str, lang: str) -> tuple[object, ...] | None:
     """The lookup's row as SQLAlchemy sends and reads it (the way every dialect but PostgreSQL's takes)."""
     with store.one_read.connect() as conn:
-        row = conn.execute(store_pages._LOOKUP, {"game": game, "kind": kind, "lang": lang}).first()
+        row = conn.execute(store_pages._lookup(), {"game": game, "kind": kind, "lang": lang}).first()
         conn.rollback()
     return None if row is None else tuple(row)
 

@@ -1,7 +1,8 @@
 """A visitor's game page read on the event loop (dippouch.store.loop_reads, issue 57): on PostgreSQL a running app
 sends the kept page's lookup from its loop and serves what was kept there, no thread of the pool taken; what it
 serves is what the thread's way serves (the page, a 304, a 404 for a private game or none); a page past its
-deadline, which must ask what the phase waits for, and a page not kept yet go on to a thread. A connection the
+deadline in a game with mail held for the coordinator, which must ask what the phase waits for, and a page not
+kept yet go on to a thread. A connection the
 server dropped is replaced for the read in hand; a database that cannot be reached is answered as busy; the
 pool's connections close with the app. On SQLite, which has no such driver, the page is read in a thread as
 before."""
@@ -24,6 +25,7 @@ from dippouch.store import loop_reads
 from dippouch.store.access import AccessStore
 from dippouch.web.app import create_app
 from dippouch.web.routes import games as game_routes
+from dippouch.web.views import games as game_views
 from websupport import TEST_SITE, TwoProcesses, without_token
 
 
@@ -106,19 +108,45 @@ def test_a_kept_page_is_served_on_the_loop_as_a_thread_serves_it(pair: Pair, mon
         _until(lambda: pair.loop_connections() == 0)
 
 
-def test_a_page_past_its_deadline_or_not_kept_goes_on_to_a_thread(pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_past_its_deadline_goes_on_to_a_thread_only_where_its_mail_may_hold_it(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past its deadline a phase waits for processing, which the lookup tells, or, where the game has mail held
+    for the coordinator, maybe for the coordinator's review, which a query in a thread reads."""
+    asked: list[str] = []
+    waits_for = game_views.waits_for
+
+    def counted(web: Any, name: str) -> str:
+        asked.append(name)
+        return waits_for(web, name)
+
+    monkeypatch.setattr(game_views, "waits_for", counted)
     pair.a.browser().get("/games/g")
-    pair.a.clock.advance(days=3)  # past the deadline: the page says what the phase waits for, a query
+    pair.past_deadline()
     expected = _thread_served(pair)
-    assert b"deadline" in expected.lower()
-    threads = Threads(monkeypatch, refused=False)
+    assert b"is waiting to be processed" in expected
+    postgres = _on_postgres(pair)
+    threads = Threads(monkeypatch, refused=postgres)
     with pair.running() as c:
         r = c.get("/games/g")
         assert r.status_code == 200 and without_token(r.content) == expected
-    assert threads.calls == ["_anonymous_page"]
-    # A game whose page nobody has made: made in a thread, on either database.
-    pair.a.new_game("fresh", movement="2d")
+    assert threads.calls == ([] if postgres else ["_anonymous_page"])
+    assert asked == []
+    pair.held_mail()
+    threads = Threads(monkeypatch, refused=False)
+    expected = _thread_served(pair)
+    assert b"Awaiting the coordinator" in expected and asked == ["g"]
     threads.calls.clear()
+    with pair.running() as c:
+        r = c.get("/games/g")
+        assert r.status_code == 200 and without_token(r.content) == expected
+    assert threads.calls == ["_anonymous_page"] and asked == ["g", "g"]
+
+
+def test_a_page_not_kept_goes_on_to_a_thread(pair: Pair, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose page nobody has made: made in a thread, on either database."""
+    pair.a.new_game("fresh", movement="2d")
+    threads = Threads(monkeypatch, refused=False)
     with pair.running() as c:
         r = c.get("/games/fresh")
         assert r.status_code == 200 and ">Spring 1901 Movement<" in r.text
@@ -150,7 +178,10 @@ def test_a_connection_the_server_dropped_is_replaced_for_the_read_in_hand(
     with pair.running() as c:
         assert c.get("/games/g").status_code == 200
         with pair.other.engine.connect() as conn:
-            sql = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = :name"
+            sql = (  # this test's database's alone, not another test's running beside it
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = :name "
+                "AND datname = current_database()"
+            )
             assert conn.execute(sa.text(sql), {"name": loop_reads.NAME}).scalar_one() >= 1
         r = c.get("/games/g")
         assert r.status_code == 200, r.text

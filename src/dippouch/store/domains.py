@@ -37,6 +37,7 @@ __all__ = [
     "file_shares",
     "held_phase_ids",
     "holds",
+    "may_hold",
     "phase_processed",
     "record_in",
     "register_before_processing",
@@ -74,6 +75,10 @@ class Review:
     """Every open phase that waits now: the deadline workers' scans leave them out."""
     took_part: Callable[[Session, PhaseRow], set[str]]
     """Powers that took part in the phase by this domain's means (not missed, so no civil disorder)."""
+    may_hold: Callable[[Any], Any]
+    """(a games table's id column) -> an SQL condition, false where no phase of the game can wait for this domain:
+    read with every page's lookup (:mod:`dippouch.store.page_cache`), so that a page past its deadline asks
+    :attr:`holds` only of a game where it may be true (at a thousand games, almost none)."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,11 @@ def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
 
 def held_phase_ids(s: Session, now: datetime) -> list[int]:
     return sorted({i for r in _reviews.values() for i in r.held_phase_ids(s, now)})
+
+
+def may_hold(game_id: Any) -> list[Any]:
+    """Each domain's :attr:`Review.may_hold` of the games table's id column ``game_id``."""
+    return [r.may_hold(game_id) for r in _reviews.values()]
 
 
 def took_part(s: Session, ph: PhaseRow) -> set[str]:

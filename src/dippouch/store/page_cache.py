@@ -11,6 +11,7 @@ none of those, such as press in public channels or proposals and their votes), a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -22,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
+from dippouch.store import domains
 from dippouch.store.db import Database
 from dippouch.store.loop_reads import LoopReads
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
@@ -69,15 +71,21 @@ class Shared:
     """The hash of the game's stored variant (:meth:`~dippouch.store.access.GameAccess.marker`'s third part)."""
     deflated: bytes | None = None
     """The kept page's pieces deflated by whoever made it (:func:`keep_page`), None without."""
+    may_wait: bool = True
+    """Whether a phase of the game may wait for the coordinator (mail held for review:
+    :attr:`dippouch.store.domains.Review.may_hold`). False: past its deadline the open phase waits for
+    processing, and nothing more need be asked to say so."""
 
 
 _PAGES = cast(sa.Table, SharedPageRow.__table__)
 _VERSIONS = cast(sa.Table, PageVersionRow.__table__)
 
 
+@functools.cache
 def _lookup(*, many: bool = False) -> sa.Select[Any]:
-    """Built once (constructing the statement costs more than running it): the state and the kept page in one
-    round trip; ``many``: of every game named in the list ``games``, each row ending with the game's name."""
+    """Built once (constructing the statement costs more than running it), at its first use (every domain has
+    registered what it adds by then: :mod:`dippouch.store.domains`): the state and the kept page in one round
+    trip; ``many``: of every game named in the list ``games``, each row ending with the game's name."""
     g = cast(sa.Table, GameRow.__table__).alias("g")
 
     def most(col: Any, *where: Any) -> Any:
@@ -124,6 +132,7 @@ def _lookup(*, many: bool = False) -> sa.Select[Any]:
             most(EventRow.id, EventRow.game_id == g.c.id, *(EventRow.kind != kind for kind in PERSONAL_EVENTS)),
             g.c.variant_hash,
             _PAGES.c.deflated,
+            sa.or_(*waits) if (waits := domains.may_hold(g.c.id)) else sa.false(),
             *([g.c.name] if many else []),
         )
         .select_from(g)
@@ -143,11 +152,6 @@ def _lookup(*, many: bool = False) -> sa.Select[Any]:
     )
 
 
-_LOOKUP = _lookup()
-_LOOKUP_MANY = _lookup(many=True)
-"""PostgreSQL's alone (an array of names): read on the loop (:func:`shared_pages_on_loop`)."""
-
-
 @dataclass(frozen=True)
 class _Driver:
     """A statement compiled once for PostgreSQL and sent through the driver's cursor: SQLAlchemy otherwise walks
@@ -165,22 +169,23 @@ class _Driver:
 
 
 _DRIVER: dict[str, _Driver] = {}
-""":data:`_LOOKUP` and :data:`_LOOKUP_MANY` as the PostgreSQL driver's SQL, each compiled at its first use (the
-dialect is the engine's)."""
+""":func:`_lookup`'s statements as the PostgreSQL driver's SQL, each compiled at its first use (the dialect is the
+engine's). The one of many names is PostgreSQL's alone (an array of names): read on the loop
+(:func:`shared_pages_on_loop`)."""
 
 
 def _lookup_sql(dialect: sa.Dialect, *, many: bool = False) -> _Driver:
     key = "postgresql many" if many else "postgresql"
     driver = _DRIVER.get(key)
     if driver is None:
-        driver = _DRIVER[key] = _Driver.of(_LOOKUP_MANY if many else _LOOKUP, dialect)
+        driver = _DRIVER[key] = _Driver.of(_lookup(many=many), dialect)
     return driver
 
 
 def _lookup_row(conn: sa.Connection, params: dict[str, str]) -> Any:
     """The lookup's one row (None: no such game): on PostgreSQL as the driver's SQL (:class:`_Driver`)."""
     if conn.dialect.name != "postgresql":
-        return conn.execute(_LOOKUP, params).first()
+        return conn.execute(_lookup(), params).first()
     driver = _lookup_sql(conn.dialect)
     values = {**driver.defaults, **params}
     dbapi = conn.dialect.loaded_dbapi
@@ -220,7 +225,7 @@ async def shared_pages_on_loop(reads: LoopReads, games: list[str], kind: str, la
     """:func:`shared_page_on_loop` of each of ``games`` in one query, by name (a game not there: left out)."""
     driver = _lookup_sql(reads.dialect, many=True)
     rows = await reads.rows(driver.sql, {**driver.defaults, "games": games, "kind": kind, "lang": lang})
-    return {str(row[18]): got for row in rows if (got := _shared(row)) is not None}
+    return {str(row[19]): got for row in rows if (got := _shared(row)) is not None}
 
 
 def _shared(row: Any) -> Shared | None:
@@ -232,7 +237,19 @@ def _shared(row: Any) -> Shared | None:
     state = tuple(int(x) for x in row[2:7])
     marker = (state[0], state[1], state[2], state[3], int(row[15]))
     deflated = bytes(row[17]) if row[17] is not None else None  # a memoryview from some drivers
-    return Shared(int(row[0]), row[1] or "public", state, deadline, row[8], row[9], changed, marker, row[16], deflated)
+    return Shared(
+        int(row[0]),
+        row[1] or "public",
+        state,
+        deadline,
+        row[8],
+        row[9],
+        changed,
+        marker,
+        row[16],
+        deflated,
+        bool(row[18]),
+    )
 
 
 def _keep(insert: Any) -> Any:

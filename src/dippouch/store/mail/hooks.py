@@ -39,6 +39,12 @@ def _held_phase_ids(s: Session, now: datetime) -> Iterable[int]:
     return held_phase_ids(s, now)
 
 
+def _may_hold(game_id: Any) -> Any:
+    from dippouch.store.mail.review import may_hold
+
+    return may_hold(game_id)
+
+
 def _took_part(s: Session, ph: PhaseRow) -> set[str]:
     from dippouch.store.mail.review import photo_powers
 
@@ -71,6 +77,6 @@ def _seal(data: dict[str, Any], sealed_phases: set[int]) -> object:
     return seal_mail_record(data, sealed_phases)
 
 
-register_review(DOMAIN, Review(holds=_holds, held_phase_ids=_held_phase_ids, took_part=_took_part))
+register_review(DOMAIN, Review(holds=_holds, held_phase_ids=_held_phase_ids, took_part=_took_part, may_hold=_may_hold))
 register_recorder(Finish, _finish)
 register_file_record(DOMAIN, FileRecord(write=_write, read=_read, seal=_seal))

@@ -123,8 +123,9 @@ def _same_phase(ph: PhaseRow) -> sa.Select[int]:
 
 
 def _photo_filter() -> tuple[sa.ColumnElement[bool], ...]:
+    # Plain comparisons, not an IN list: the page lookup (may_hold) is sent as the driver's SQL, which expands none.
     return (
-        MailMessageRow.status.in_(PHOTO_STATUSES),
+        sa.or_(*(MailMessageRow.status == status for status in PHOTO_STATUSES)),
         MailAttachmentRow.content_type.like("image/%"),
         MailAttachmentRow.submission_id.is_(None),
         MailAttachmentRow.set_aside_at.is_(None),
@@ -200,6 +201,25 @@ def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
         if wait is not None and now >= ph.deadline + wait:
             return False
     return True
+
+
+def may_hold(game_id: sa.ColumnElement[int]) -> sa.ColumnElement[bool]:
+    """An SQL condition, false where no phase of the game ``game_id`` names can wait for the coordinator: none of
+    its phases still open (or set aside by a rollback onto the same phase) has a held message or a photograph
+    not yet dealt with (what :func:`pending` reads, whatever their times)."""
+    # Plain comparisons, not IN lists: the page lookup is sent as the driver's SQL, which expands none.
+    live = sa.and_(
+        PhaseRow.id == MailMessageRow.phase_id,
+        PhaseRow.game_id == game_id,
+        sa.or_(PhaseRow.status == "open", PhaseRow.status == "abandoned"),
+    )
+    held = sa.exists().where(live, MailMessageRow.status == "held")
+    photos = sa.exists().where(
+        live,
+        MailAttachmentRow.mail_id == MailMessageRow.id,
+        *_photo_filter(),
+    )
+    return sa.or_(held, photos)
 
 
 def held_phase_ids(s: Session, now: datetime) -> list[int]:

@@ -219,7 +219,7 @@ def _held(web: Web, name: str, page: tuple[float, Any, str, str, Any]) -> bool:
 async def read_in(web: Web, names: list[str], lang: str) -> None:
     """The visitors' pages of ``names`` in ``lang`` kept anew by other processes, read into this process's memory
     in one query before their first readers ask, where the memory holds the game's page already (a game someone
-    here reads) and the new one may be shown as kept (its deadline not passed)."""
+    here reads) and the new one may be shown as kept (nothing more to ask: :func:`_asks`)."""
     reads = web.loop_reads
     held = [name for name in names if _key(name, lang) in web.pages]
     if not held or reads is None or not reads.usable:
@@ -227,7 +227,7 @@ async def read_in(web: Web, names: list[str], lang: str) -> None:
     warrants = {name: web.page_trust.warrant(name) for name in held}
     for name, now in (await page_cache.currents_on_loop(web, reads, held, "page", lang)).items():
         key = _key(name, lang)
-        if now.shared.visibility != "private" and not now.due and key in web.pages:
+        if now.shared.visibility != "private" and not _asks(now) and key in web.pages:
             _hold_kept(web, key, name, now, warrants[name])
 
 
@@ -242,7 +242,14 @@ def _rewait(now: page_cache.Current, warrant: Warrant | None) -> bool:
     """Whether what the phase of ``now``, past its deadline, waits for is to be read again rather than shown as
     this process last read it: when its page, held, was let go by a change heard of (its mail may have changed).
     Not while nothing is heard: the page in memory is then shown as it is until the game's state changes."""
-    return warrant is not None and now.due and now.kept is not None and page_cache.has_deadline_forms(now.kept)
+    return warrant is not None and _asks(now)
+
+
+def _asks(now: page_cache.Current) -> bool:
+    """Whether the page of the state ``now`` is shown only once what its phase waits for is read (a query): past
+    its deadline, in a game whose phase may wait for the coordinator's review of its mail (else it waits for
+    processing, which the lookup told already)."""
+    return now.due and now.shared.may_wait and now.kept is not None and page_cache.has_deadline_forms(now.kept)
 
 
 early(game_page, visitor_page)
@@ -310,7 +317,7 @@ def _served(
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
     if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
         return _from_cache(request, web, made, "")  # a 304: nothing made
-    if on_loop and now.due and now.kept is not None and page_cache.has_deadline_forms(now.kept):
+    if on_loop and _asks(now):
         return None  # before its pieces are unpacked: the thread that reads what the phase waits for unpacks them
     html = _hold_kept(web, key, name, now, warrant)
     if html is None:
@@ -333,9 +340,11 @@ def _hold_kept(
 
 
 def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> str:
-    """The page ``body`` as shown now: past its deadline, with what the phase then waits for (a query)."""
-    due = now.due and page_cache.has_deadline_forms(body)
-    return page_cache.shown(web, body, pieces, games.waits_for(web, name) if due else None)
+    """The page ``body`` as shown now: past its deadline, with what the phase then waits for (a query where it
+    may be the coordinator's review: :attr:`dippouch.store.page_cache.Shared.may_wait`)."""
+    if not (now.due and page_cache.has_deadline_forms(body)):
+        return page_cache.shown(web, body, pieces, None)
+    return page_cache.shown(web, body, pieces, games.waits_for(web, name) if now.shared.may_wait else "processing")
 
 
 def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, reading: tuple[str, Any]) -> str:

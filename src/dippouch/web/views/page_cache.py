@@ -153,10 +153,13 @@ def _current(web: Web, name: str, kind: str, lang: str, got: Shared, began: floa
     # under this state is handed the reading itself (Current.reading): another thread may keep another.
     web.saw(name, got.visibility, got.marker, got.variant_hash, began=began)
     # A page says when the deadline has passed (and what the phase waits for then, read when it is made: the
-    # coordinator's review of held mail, or processing). Only the passing is in the version: asking what the
-    # phase waits for on every request would cost a reader of an overdue game several queries each time.
+    # coordinator's review of held mail, or processing). Only the passing is in the version, and whether mail
+    # may hold the phase (the lookup reads it: mail taken in past the deadline is shown): asking what the phase
+    # waits for on every request would cost a reader of an overdue game several queries each time.
     now = web.now()
-    due = "due" if got.deadline is not None and now >= got.deadline else ""
+    due = ""
+    if got.deadline is not None and now >= got.deadline:
+        due = "due+mail" if got.may_wait else "due"
     state = ".".join(str(n) for n in got.state)
     # What the answer shows changed last when the game did, when the deadline passed (a page says so), or when
     # this code started making answers, whichever is latest.
