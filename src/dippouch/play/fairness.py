@@ -155,8 +155,8 @@ def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:
     installation: the grace ends by itself); returns the games resumed. A grace has lapsed when it is the pause
     standing and no grace pause was logged within the last ``GRACE``."""
     resumed = []
-    for name, _, state, _ in store_games.games(store):
-        if state != "paused" or not in_grace(store, name):
+    for name in store_games.paused(store):
+        if not in_grace(store, name):
             continue
         # A pause exactly GRACE ago has lapsed: the window starts just after it.
         recent = events_since(store, game_id(store, name), now - GRACE + timedelta(microseconds=1), ["pause"])
@@ -185,9 +185,7 @@ def end_voted_pauses(store: GameStore, *, now: datetime) -> list[str]:
     The deadline workers look every few minutes (dippouch.play.processing), so a voted pause ends by itself
     whether or not anyone reads the game."""
     resumed = []
-    for name, _, state, _ in store_games.games(store):
-        if state != "paused":
-            continue
+    for name in store_games.paused(store):
         if any(voted_pause_over(store, name, p, now) for p in stored_votes.proposals(store, name, now=now)):
             resumed.append(name)
     return resumed

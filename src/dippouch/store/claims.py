@@ -39,6 +39,9 @@ class DuePhase:
     """True: due by the clock. False: some power is ready, so everyone may be (checked under the lock)."""
     stamp: tuple[int, int]
     """(newest submission id, newest player id): readiness can only change when one of these does."""
+    processed_at: datetime | None = None
+    """The moment it was processed as of, by the database's clock, once :func:`process_next_due` has processed it
+    (how late it was processed is measured from it, without reading the clock again)."""
 
 
 class PhaseFailed(GameError):
@@ -137,14 +140,10 @@ def is_due(db: Database, phase_id: int, *, now: datetime | None = None) -> bool:
         return phase_due(db, s, g, game_variant(g), ph, now)
 
 
-def _claim_query(
-    db: Database, s: Session, now: datetime | None, skip: Sequence[int]
-) -> sa.Select[int, int, str, str, str, datetime | None]:
-    """The open phase with the oldest deadline that has passed, of an active game, not in ``skip`` nor held for
-    the coordinator's review: its id, game id, game, variant, phase and deadline."""
-    pg = s.get_bind().dialect.name == "postgresql"
-    at = (sa.func.clock_timestamp() if pg else db.db_now(s)) if now is None else as_utc(now)
-    held = held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
+def _claim_query(s: Session, at: datetime, skip: Sequence[int]) -> sa.Select[int, int, str, str, str, datetime | None]:
+    """The open phase with the oldest deadline that has passed ``at``, of an active game, not in ``skip`` nor
+    held for the coordinator's review: its id, game id, game, variant, phase and deadline."""
+    held = held_phase_ids(s, at)
     skip = [*skip, *held]
     return (
         sa.select(PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline)
@@ -175,13 +174,16 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
             # SQLite: the phase the claim will find is adjudicated first from a snapshot, without the file's write
             # lock (process_locked uses it only if what it stood on still stands).
             with db.read_session() as s:
-                row = s.execute(_claim_query(db, s, now, skip)).first()
+                row = s.execute(_claim_query(s, db.db_now(s) if now is None else as_utc(now), skip)).first()
             if row is None:
                 return None
             ahead = adjudicate_ahead(db, row[0])
         try:
             with db.session() as s, s.begin():
-                row = s.execute(_claim_query(db, s, now, skip).with_for_update(of=GameRow, skip_locked=True)).first()
+                # The database's clock read once for the claim and the processing alike (each reading is a round
+                # trip, and a worker's phase is made of round trips): the moment the phase is processed as of.
+                at = db.db_now(s) if now is None else as_utc(now)
+                row = s.execute(_claim_query(s, at, skip).with_for_update(of=GameRow, skip_locked=True)).first()
                 if row is None:
                     return None
                 phase_id, game_id, game, variant, phase, deadline = row
@@ -190,14 +192,16 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
                 try:
                     # Players away at the deadline get the game's absence policy first, under the same lock: an
                     # extended phase is then not due, and standing or proxy orders are a version at the deadline.
-                    before_processing(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now), forced=False)
-                    ok = process_locked(db, s, g, phase_id, now, only_if_due=True, ahead=ahead)
+                    before_processing(db, s, g, phase_id, at, forced=False)
+                    ok = process_locked(db, s, g, phase_id, at, only_if_due=True, ahead=ahead)
                 except (sa.exc.SQLAlchemyError, PhaseFailed):
                     raise
                 except Exception as e:  # rolled back; the caller skips this phase and goes on
                     raise PhaseFailed(phase_id, game, phase, e) from e
                 if ok:
-                    return DuePhase(phase_id, game, variant, phase, deadline, past_deadline=True, stamp=(0, 0))
+                    return DuePhase(
+                        phase_id, game, variant, phase, deadline, past_deadline=True, stamp=(0, 0), processed_at=at
+                    )
             # Lost a race: the phase was processed between the query's snapshot and its lock. Next one.
         except IntegrityError:
             continue

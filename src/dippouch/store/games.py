@@ -37,6 +37,7 @@ __all__ = [
     "create_game",
     "emails",
     "games",
+    "paused",
     "players",
     "set_email",
     "start_position",
@@ -146,6 +147,13 @@ def create_game(
         open_next_phase(s, g, v, settings, start_data=position_to_data(v, start), seq=0, now=now)
         log_event(s, g, now, "created", variant=v.name, options=dict(v.options), variant_hash=g.variant_hash)
     return name
+
+
+def paused(db: Database) -> list[str]:
+    """The games paused now, by name: what the workers' looks for pauses that end by themselves go through (one
+    query, where :func:`games` reads every game's row and open phase)."""
+    with db.read_session() as s:
+        return list(s.scalars(sa.select(GameRow.name).where(GameRow.status == "paused").order_by(GameRow.name)))
 
 
 def games(db: Database) -> list[tuple[str, str, str, str | None]]:

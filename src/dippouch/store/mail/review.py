@@ -122,6 +122,13 @@ def _same_phase(ph: PhaseRow) -> sa.Select[int]:
     )
 
 
+def _has_mail(s: Session, ph: PhaseRow) -> bool:
+    """Whether any message was taken in for ``ph`` (or an earlier opening of it): one query where a phase without
+    mail (nearly every phase of a game played on the web) would otherwise cost the three of :func:`holds`, asked of
+    every phase a worker processes."""
+    return bool(s.scalar(sa.select(sa.exists().where(MailMessageRow.phase_id.in_(_same_phase(ph))))))
+
+
 def _photo_filter() -> tuple[sa.ColumnElement[bool], ...]:
     # Plain comparisons, not an IN list: the page lookup (may_hold) is sent as the driver's SQL, which expands none.
     return (
@@ -189,7 +196,7 @@ def review_wait(s: Session, game_id: int) -> timedelta | None:
 
 def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
     """Whether ``ph`` waits for the coordinator now (it is then not due, before or after its deadline)."""
-    if ph.status != "open" or s.get(MailReviewRow, ph.id) is not None:
+    if ph.status != "open" or not _has_mail(s, ph) or s.get(MailReviewRow, ph.id) is not None:
         return False
     holding = [p for p in pending(s, ph) if p.holds_phase]
     if not holding:

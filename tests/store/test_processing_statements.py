@@ -1,0 +1,92 @@
+"""What a deadline worker sends the database for each phase it processes, counted (issue 57: at a thousand games the
+workers' phases are made of round trips, each a wait on a busy machine): the database's clock read once a phase
+(not once for the claim, once for the absence policy, once for the processing and once for the lateness), a phase
+without mail asked about its mail in one query (not the three of the review's check), and the looks for pauses that
+end by themselves reading the paused games alone (not every game's row and open phase)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.play import fairness
+from dippouch.store import GameStore
+from dippouch.store import claims as store_claims
+from dippouch.store import games as store_games
+from dippouch.store.models import PhaseRow
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+class Sent:
+    """The statements the store's engine sends, by their first words."""
+
+    def __init__(self, store: GameStore) -> None:
+        # The engine of the reads that take no lock too (a SQLite file's own: GameStore.read_session).
+        self.engines = {id(e): e for e in (store.engine, store.read_engine)}.values()
+        self.statements: list[str] = []
+
+    def _add(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        self.statements.append(" ".join(statement.split()))
+
+    def __enter__(self) -> Sent:
+        for engine in self.engines:
+            sa.event.listen(engine, "before_cursor_execute", self._add)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for engine in self.engines:
+            sa.event.remove(engine, "before_cursor_execute", self._add)
+
+    def of(self, *words: str) -> int:
+        return sum(1 for s in self.statements if any(w in s for w in words))
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[GameStore]:
+    s = GameStore(db_url)
+    for i in range(3):
+        store_games.create_game(s, f"g{i}", "standard", now=START)
+    with s.engine.begin() as conn:  # every phase past its deadline by the database's clock
+        conn.execute(sa.update(PhaseRow).values(deadline=datetime.now(UTC) - timedelta(minutes=1)))
+    yield s
+    s.close()
+
+
+def test_a_phase_is_claimed_and_processed_with_one_reading_of_the_clock_and_one_question_about_its_mail(
+    store: GameStore,
+) -> None:
+    for _ in range(3):
+        with Sent(store) as sent:
+            due = store_claims.process_next_due(store)
+        assert due is not None and due.processed_at is not None
+        assert due.deadline is not None and due.processed_at > due.deadline  # how late: no second reading
+        clock = sent.of("clock_timestamp()")
+        assert clock == (1 if store.engine.dialect.name == "postgresql" else 0), sent.statements
+        # Beside the claim's question of the phases held (messages and photographs of open phases: once a claim,
+        # and on SQLite once more for the look from a snapshot first), the phase's own (none taken in) and the
+        # powers that sent photographs: never the release, the photographs and the held messages apart.
+        claims = sent.of("FROM phases JOIN mail_messages")
+        assert claims == (1 if store.engine.dialect.name == "postgresql" else 2), sent.statements
+        assert sent.of("FROM mail_reviews") == 0, sent.statements
+        assert sent.of("mail_messages") - claims == 2, sent.statements
+        # All told (13 on PostgreSQL; SQLite's look from a snapshot first adds its own reads, 17), where a phase
+        # took 20 on PostgreSQL before.
+        asked = [s for s in sent.statements if not s.startswith("BEGIN")]
+        assert len(asked) <= (13 if store.engine.dialect.name == "postgresql" else 17), asked
+    assert store_claims.process_next_due(store) is None
+
+
+def test_the_looks_for_pauses_that_end_by_themselves_read_the_paused_games_alone(store: GameStore) -> None:
+    now = store.clock()
+    with Sent(store) as sent:
+        assert fairness.end_lapsed_graces(store, now=now) == []
+        assert fairness.end_voted_pauses(store, now=now) == []
+    asked = [s for s in sent.statements if s != "BEGIN"]
+    assert len(asked) == 2, asked  # one each, however many games there are
+    assert Counter(s.split(" FROM ")[1].split()[0] for s in asked) == {"games": 2}
