@@ -53,8 +53,7 @@ def fogged(web: Web, name: str, known: tuple[Any, Mapping[str, Any], str] | None
         hit = kept.get(name)
         if hit is not None and hit[0] == marker and marker is not None:
             return hit[1]
-        st = store_status.status(web.read, name, now=web.now(), drift=False, due=False)
-        got = bool(st.settings.fog) and st.state != "finished"
+        got = store_status.fogged(web.read, name)
     if len(kept) > 20_000:
         kept.clear()
     kept[name] = (marker, got)
