@@ -2,7 +2,8 @@
 workers' phases are made of round trips, each a wait on a busy machine): the database's clock read once a phase
 (not once for the claim, once for the absence policy, once for the processing and once for the lateness), a phase
 without mail asked about its mail in one query (not the three of the review's check), and the looks for pauses that
-end by themselves reading the paused games alone (not every game's row and open phase)."""
+end by themselves reading the paused games alone (not every game's row and open phase), and the looks for bots and
+practice games reading back the games that have them alone."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from dippouch.game import GameSettings
 from dippouch.play import fairness
 from dippouch.store import GameStore
+from dippouch.store import bots as store_bots
 from dippouch.store import claims as store_claims
 from dippouch.store import games as store_games
-from dippouch.store.models import PhaseRow
+from dippouch.store.models import GameRow, PhaseRow
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -30,18 +33,26 @@ class Sent:
         # The engine of the reads that take no lock too (a SQLite file's own: GameStore.read_session).
         self.engines = {id(e): e for e in (store.engine, store.read_engine)}.values()
         self.statements: list[str] = []
+        self.rows: int | None = None
+        """Rows of games' settings the database sent back (None: the driver does not count them: sqlite3)."""
 
     def _add(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         self.statements.append(" ".join(statement.split()))
 
+    def _read(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if " games.settings" in statement and cursor.rowcount >= 0:  # the driver counts a SELECT's rows
+            self.rows = (self.rows or 0) + cursor.rowcount
+
     def __enter__(self) -> Sent:
         for engine in self.engines:
             sa.event.listen(engine, "before_cursor_execute", self._add)
+            sa.event.listen(engine, "after_cursor_execute", self._read)
         return self
 
     def __exit__(self, *exc: object) -> None:
         for engine in self.engines:
             sa.event.remove(engine, "before_cursor_execute", self._add)
+            sa.event.remove(engine, "after_cursor_execute", self._read)
 
     def of(self, *words: str) -> int:
         return sum(1 for s in self.statements if any(w in s for w in words))
@@ -90,3 +101,20 @@ def test_the_looks_for_pauses_that_end_by_themselves_read_the_paused_games_alone
     asked = [s for s in sent.statements if s != "BEGIN"]
     assert len(asked) == 2, asked  # one each, however many games there are
     assert Counter(s.split(" FROM ")[1].split()[0] for s in asked) == {"games": 2}
+
+
+def test_the_looks_for_bots_and_practice_games_read_back_the_games_that_have_them_alone(store: GameStore) -> None:
+    """Each look of each worker asks which games have bots and which are practice games: the database tries the
+    games' settings (a worker read every active game's settings back and tried them itself, a thousand JSON
+    documents a look), and a value it takes for set but Python does not (false) is still left out."""
+    practice = GameSettings(practice="web")
+    store_games.create_game(store, "practice", "standard", now=START, settings=practice)
+    store_bots.save_disorder_bot(store, "g1", "heuristic", now=START)
+    with store.engine.begin() as conn:  # set, to the database's eye, and not to Python's
+        conn.execute(sa.update(GameRow).where(GameRow.name == "g2").values(settings={"practice": False}))
+    with Sent(store) as sent:
+        assert store_bots.games_with_bots(store) == ["g1"]
+        assert [p.name for p in store_bots.practice_games(store)] == ["practice"]
+        assert store_bots.open_practice_games(store) == {"practice": "web"}
+    if store.engine.dialect.name == "postgresql":
+        assert sent.rows is not None and sent.rows <= 5, sent.statements  # g1's, then practice's and g2's twice
