@@ -743,6 +743,33 @@ def render_phase_svg(
     )
 
 
+def _regions(variant: Variant, geo: Geometry) -> Mapping[str, tuple[str, str]]:
+    """Each region's words that are the same in every picture of the map, made once per variant and geometry and
+    kept on the variant like :func:`_static`'s parts: its id, name and class up to its kind, and its middle (the
+    name's place, inside it: where the web page puts a finger's reach about a province drawn small). Written
+    afresh they were a fifth of a phase's picture (thousands of escapes and numbers), drawn about thirty times a
+    second at a thousand games."""
+    kept: dict[int, tuple[Geometry, dict[str, tuple[str, str]]]] | None = variant.derived.get("render.regions")
+    if kept is None:
+        kept = variant.derived.setdefault("render.regions", {})
+    hit = kept.get(id(geo))
+    if hit is not None and hit[0] is geo:
+        return hit[1]
+    names = {p.abbr: p.name for p in variant.map.provinces}  # the web viewer shows a region's full name on hover
+    regions = {
+        abbr: (
+            f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
+            f' class="region {shape.kind}',
+            f' data-at="{_f(shape.label[0])} {_f(shape.label[1])}"',
+        )
+        for abbr, shape in geo.provinces.items()
+    }
+    if len(kept) >= 16:
+        kept.clear()
+    kept[id(geo)] = (geo, regions)
+    return regions
+
+
 def draw_svg(
     variant: Variant,
     geo: Geometry,
@@ -767,7 +794,7 @@ def draw_svg(
     shapes: list[str] = []
     nested: list[str] = []
     fills: dict[str, str] = {}
-    names = {p.abbr: p.name for p in gmap.provinces}  # the web viewer shows a region's full name on hover or tap
+    regions = _regions(variant, geo)
     for abbr, shape in geo.provinces.items():
         if shape.kind == "sea":
             fill = st.sea_fill.get(abbr, WATER)
@@ -784,13 +811,8 @@ def draw_svg(
         if fogged:
             fill = FOG_SEA if shape.kind == "sea" else FOG_LAND
         fills[abbr] = fill
-        ident = (
-            f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
-            f' class="region {shape.kind}{" fogged" if fogged else ""}" fill="{fill}" stroke="{stroke}"'
-        )
-        # By reference, the shape is the board file's and only its colours are the phase's; its middle (the
-        # name's place, inside it) is where the web page puts a finger's reach about a province drawn small.
-        at = f' data-at="{_f(shape.label[0])} {_f(shape.label[1])}"'
+        head, at = regions[abbr]
+        ident = f'{head}{" fogged" if fogged else ""}" fill="{fill}" stroke="{stroke}"'
         el = _used(board, f"r-{abbr}", f" {ident}{at}") if board else f'<path {ident} d="{shape.d}"/>'
         (nested if shape.nested else shapes).append(el)
 
