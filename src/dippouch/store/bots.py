@@ -90,9 +90,10 @@ def games_with_bots(db: Database) -> list[str]:
 
 def _set(key: str) -> sa.ColumnElement[bool]:
     """Whether the game's settings give ``key`` a value (not absent, null or empty), tried by the database: a
-    worker asks it of every active game at each look, and reading each game's settings back to try it in
-    Python cost more than the rest of the look at a thousand games. The rows it keeps are tried again in
-    Python, where a value the database takes for set (false, 0) is not."""
+    worker asks it of every active game at each look, and reading each game's settings back to try them in
+    Python was a sixth of a busy worker's time and most of PostgreSQL's CPU a phase at a thousand games
+    (benchmarks/README.md, issue 57). The rows it keeps are tried again in Python, where a value the database
+    takes for set (false, 0) is not."""
     return sa.func.coalesce(GameRow.settings[key].as_string(), "") != ""
 
 

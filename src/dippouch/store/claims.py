@@ -163,7 +163,8 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     on PostgreSQL: several workers calling this at once each get a different game, with no waiting and
     no wasted attempts, and a worker that dies mid-phase releases its claim with its transaction.
     (SQLite: the transaction's write lock lets one process in at a time.) ``now=None``: the database's
-    clock, read in the query itself. ``skip``: phase ids to leave alone (ones that failed just now).
+    clock, read once at the transaction's start for the claim and the processing alike (the phase's
+    :attr:`DuePhase.processed_at`). ``skip``: phase ids to leave alone (ones that failed just now).
 
     A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
     :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.

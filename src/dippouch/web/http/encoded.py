@@ -41,7 +41,7 @@ ZSTD_LEVEL = 1
 """gzip's level, brotli's quality and zstd's level for a picture compressed once. On a standard map's 221 KB
 (this two-CPU machine, 2026-11-30): zstd 1 0.9 ms to 67.4 KB, brotli 2 2.4 ms to 66.9 KB (its 4, 3.9 ms to
 65.9 KB), gzip 4 4.5 ms to 68.7 KB. A thousand games turning every 30 s ask some thirty new maps a second: at
-brotli 4 their compression was a quarter of a busy web process's CPU (py-spy, bench_web_workers.py)."""
+brotli 4 their compression took a quarter of a busy web process's samples (py-spy, bench_web_workers.py)."""
 
 
 @lru_cache(maxsize=256)
