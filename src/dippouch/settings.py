@@ -173,12 +173,21 @@ class Site:
 
     def allows(self, host_header: str) -> bool:
         """Whether a request's ``Host`` names this site (its port is not compared: the proxy or the listening
-        socket decided that)."""
+        socket decided that). A header that is not a host and an optional port of digits (RFC 9110 7.2:
+        ``example.org:evil``, ``[::1]junk``) names no site: what follows the host is attacker input too, and a
+        page that writes the header back would carry it."""
         value = host_header.strip()
         if value.startswith("["):  # [::1]:8000
-            name = value[1:].split("]", 1)[0]
+            name, closed, rest = value[1:].partition("]")
+            if not closed:
+                return False
+        elif value.count(":") == 1:
+            name, colon, port = value.partition(":")
+            rest = colon + port
         else:
-            name = value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+            name, rest = value, ""
+        if rest and not (rest[0] == ":" and all("0" <= c <= "9" for c in rest[1:])):
+            return False
         name = _host_of(name)
         if not name:
             return False

@@ -57,7 +57,7 @@ def test_a_request_for_another_host_is_refused_and_nothing_is_mailed(site: Site,
     r = attacker.post("/signin/mail", data={"csrf": site.csrf(attacker), "email": "bob@example.org"}, headers=evil)
     assert r.status_code == 400
     assert len(_outbox(site)) == before
-    for bad in (b"evil.example:80", b"testserver.evil.example", b"[::1]", b"", b"testserver\xe9"):
+    for bad in (b"evil.example:80", b"testserver.evil.example", b"[::1]", b"", b"testserver\xe9", b"testserver:evil"):
         assert attacker.get("/", headers={"Host": bad}).status_code == 400, bad
     # the site's own name in other spellings is the site
     for good in ("testserver", "TESTSERVER", "testserver.", "testserver:8000"):
@@ -158,6 +158,10 @@ def test_which_hosts_a_site_answers() -> None:
     for ok in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "localhost"):
         assert local.allows(ok), ok
     assert not local.allows("evil.example:8000")
+    # Nothing but a port's digits after the host (RFC 9110 7.2): the rest of a header is attacker input too.
+    for bad in ("localhost:evil", "localhost:80x", "localhost: 8000", "[::1]junk", "[::1:8000", "localhost:８０"):
+        assert not local.allows(bad), bad
+    assert local.allows("localhost:") and local.allows("[::1]")  # an empty port is allowed by the grammar
 
 
 def _free_port() -> int:
