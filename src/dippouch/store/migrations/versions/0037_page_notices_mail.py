@@ -23,35 +23,26 @@ TABLES = ("mail_messages", "mail_attachments", "mail_reviews", "game_mail")
 def upgrade() -> None:
     if op.get_bind().dialect.name != "postgresql":
         return
-    # Migration 0036's function with the mail tables' ways to their game: an attachment through its message,
-    # a release through its phase; a message and the mail settings name their game (a message of no game,
-    # none: no page shows it).
+    # A function of their own beside migration 0036's (which stays as it was): an attachment reaches its game
+    # through its message, a release through its phase; a message and the mail settings name their game (a
+    # message of no game, none: no page shows it).
     op.execute(
         """
-        CREATE OR REPLACE FUNCTION dippouch_page_notice() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE OR REPLACE FUNCTION dippouch_mail_page_notice() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             r record;
             game text;
         BEGIN
             IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
-            IF TG_TABLE_NAME = 'games' THEN
-                game := r.name;
-                IF TG_OP = 'UPDATE' AND OLD.name IS DISTINCT FROM NEW.name THEN
-                    PERFORM pg_notify('dippouch_pages', 'g ' || OLD.name);
-                END IF;
-            ELSIF TG_TABLE_NAME IN ('submissions', 'mail_reviews') THEN
-                SELECT g.name INTO game FROM phases p JOIN games g ON g.id = p.game_id WHERE p.id = r.phase_id;
-            ELSIF TG_TABLE_NAME = 'mail_attachments' THEN
+            IF TG_TABLE_NAME = 'mail_attachments' THEN
                 SELECT g.name INTO game FROM mail_messages m JOIN games g ON g.id = m.game_id WHERE m.id = r.mail_id;
+            ELSIF TG_TABLE_NAME = 'mail_reviews' THEN
+                SELECT g.name INTO game FROM phases p JOIN games g ON g.id = p.game_id WHERE p.id = r.phase_id;
             ELSE
                 SELECT g.name INTO game FROM games g WHERE g.id = r.game_id;
             END IF;
             IF game IS NOT NULL THEN
-                IF TG_TABLE_NAME = 'shared_pages' THEN
-                    PERFORM pg_notify('dippouch_pages', 'k ' || r.kind || ' ' || r.lang || ' ' || game);
-                ELSE
-                    PERFORM pg_notify('dippouch_pages', 'g ' || game);
-                END IF;
+                PERFORM pg_notify('dippouch_pages', 'g ' || game);
             END IF;
             RETURN NULL;
         END
@@ -61,7 +52,7 @@ def upgrade() -> None:
     for table in TABLES:
         op.execute(
             f"CREATE TRIGGER dippouch_page_notice AFTER INSERT OR UPDATE OR DELETE ON {table} "
-            "FOR EACH ROW EXECUTE FUNCTION dippouch_page_notice()"
+            "FOR EACH ROW EXECUTE FUNCTION dippouch_mail_page_notice()"
         )
 
 
@@ -70,4 +61,4 @@ def downgrade() -> None:
         return
     for table in TABLES:
         op.execute(f"DROP TRIGGER IF EXISTS dippouch_page_notice ON {table}")
-    # Migration 0036's function answers the tables it left with triggers as before.
+    op.execute("DROP FUNCTION IF EXISTS dippouch_mail_page_notice()")
