@@ -1,9 +1,10 @@
 """A visitor's game page held by a web process on PostgreSQL is served without asking the database until the
-process hears its game changed (dippouch.store.page_notices, migration 0036's triggers; dippouch.web.http.page_trust),
-and is never shown stale: after each change another process makes (processing, a draw vote, press, a seat given
-to another player, orders, an extension, the game hidden), after its deadline passes, after mail for a phase past
-its deadline, and while nothing is heard (the listening connection cut), the next reader's page is asked for again. A page kept anew by another process
-is read in before its first reader asks.
+process hears its game changed (dippouch.store.page_notices, migrations 0036 and 0037's triggers;
+dippouch.web.http.page_trust), and is never shown stale: after each change another process makes (processing, a
+draw vote, press, a seat given to another player, orders, an extension, the game hidden), after its deadline passes,
+after mail for a phase past its deadline, and while nothing is heard (the listening connection cut), the next
+reader's page is asked for again. A page past its deadline is held too, until its game or its mail changes. A page
+kept anew by another process is read in before its first reader asks.
 
 Each test's reader process answers with PAGE_TTL 0 (a page not held would be confirmed by a query at every
 request), so an answer sent with no query is one the process held."""
