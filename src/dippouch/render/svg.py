@@ -151,6 +151,11 @@ class _Static:
     """Dislodged units' spots, moved clear of the unit spot likewise."""
     anchors: Mapping[str, Point]
     """Where the leader lines of a place whose unit stands beside it end (clear of its neighbours' units)."""
+    regions: Mapping[str, tuple[str, str]]
+    """Each region's words that are the same in every picture: its id, name and class up to its kind, and its
+    middle (the name's place, inside it: where the web page puts a finger's reach about a province drawn small).
+    Written afresh they were a fifth of a phase's picture (thousands of escapes and numbers), drawn about thirty
+    times a second at a thousand games."""
 
 
 def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
@@ -269,6 +274,14 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
         placed.sc,
         placed.dislodged,
         placed.anchors,
+        {
+            abbr: (
+                f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
+                f' class="region {shape.kind}',
+                f' data-at="{_f(shape.label[0])} {_f(shape.label[1])}"',
+            )
+            for abbr, shape in geo.provinces.items()
+        },
     )
 
 
@@ -743,33 +756,6 @@ def render_phase_svg(
     )
 
 
-def _regions(variant: Variant, geo: Geometry) -> Mapping[str, tuple[str, str]]:
-    """Each region's words that are the same in every picture of the map, made once per variant and geometry and
-    kept on the variant like :func:`_static`'s parts: its id, name and class up to its kind, and its middle (the
-    name's place, inside it: where the web page puts a finger's reach about a province drawn small). Written
-    afresh they were a fifth of a phase's picture (thousands of escapes and numbers), drawn about thirty times a
-    second at a thousand games."""
-    kept: dict[int, tuple[Geometry, dict[str, tuple[str, str]]]] | None = variant.derived.get("render.regions")
-    if kept is None:
-        kept = variant.derived.setdefault("render.regions", {})
-    hit = kept.get(id(geo))
-    if hit is not None and hit[0] is geo:
-        return hit[1]
-    names = {p.abbr: p.name for p in variant.map.provinces}  # the web viewer shows a region's full name on hover
-    regions = {
-        abbr: (
-            f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
-            f' class="region {shape.kind}',
-            f' data-at="{_f(shape.label[0])} {_f(shape.label[1])}"',
-        )
-        for abbr, shape in geo.provinces.items()
-    }
-    if len(kept) >= 16:
-        kept.clear()
-    kept[id(geo)] = (geo, regions)
-    return regions
-
-
 def draw_svg(
     variant: Variant,
     geo: Geometry,
@@ -794,7 +780,6 @@ def draw_svg(
     shapes: list[str] = []
     nested: list[str] = []
     fills: dict[str, str] = {}
-    regions = _regions(variant, geo)
     for abbr, shape in geo.provinces.items():
         if shape.kind == "sea":
             fill = st.sea_fill.get(abbr, WATER)
@@ -811,7 +796,7 @@ def draw_svg(
         if fogged:
             fill = FOG_SEA if shape.kind == "sea" else FOG_LAND
         fills[abbr] = fill
-        head, at = regions[abbr]
+        head, at = st.regions[abbr]
         ident = f'{head}{" fogged" if fogged else ""}" fill="{fill}" stroke="{stroke}"'
         el = _used(board, f"r-{abbr}", f" {ident}{at}") if board else f'<path {ident} d="{shape.d}"/>'
         (nested if shape.nested else shapes).append(el)
