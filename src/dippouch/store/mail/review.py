@@ -210,23 +210,24 @@ def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
     return True
 
 
+def _holding() -> tuple[tuple[sa.ColumnElement[bool], ...], tuple[sa.ColumnElement[bool], ...]]:
+    """What makes a phase's mail hold it, over the phase and its message (and, for the second, the message's
+    attachment): a held message, and a photograph not dealt with (what :func:`pending` reads, whatever their
+    times), of a phase still open or set aside by a rollback onto the same phase. As plain comparisons, not IN
+    lists: the page lookup (:func:`may_hold`) is sent as the driver's SQL, which expands none."""
+    live = sa.or_(PhaseRow.status == "open", PhaseRow.status == "abandoned")
+    return (live, MailMessageRow.status == "held"), (live, *_photo_filter())
+
+
 def may_hold(game_id: sa.ColumnElement[int]) -> sa.ColumnElement[bool]:
     """An SQL condition, false where no phase of the game ``game_id`` names can wait for the coordinator: none of
-    its phases still open (or set aside by a rollback onto the same phase) has a held message or a photograph
-    not yet dealt with (what :func:`pending` reads, whatever their times)."""
-    # Plain comparisons, not IN lists: the page lookup is sent as the driver's SQL, which expands none.
-    live = sa.and_(
-        PhaseRow.id == MailMessageRow.phase_id,
-        PhaseRow.game_id == game_id,
-        sa.or_(PhaseRow.status == "open", PhaseRow.status == "abandoned"),
+    its phases has mail that holds it (:func:`_holding`)."""
+    held, photos = _holding()
+    of_game = (PhaseRow.id == MailMessageRow.phase_id, PhaseRow.game_id == game_id)
+    return sa.or_(
+        sa.exists().where(*of_game, *held),
+        sa.exists().where(*of_game, MailAttachmentRow.mail_id == MailMessageRow.id, *photos),
     )
-    held = sa.exists().where(live, MailMessageRow.status == "held")
-    photos = sa.exists().where(
-        live,
-        MailAttachmentRow.mail_id == MailMessageRow.id,
-        *_photo_filter(),
-    )
-    return sa.or_(held, photos)
 
 
 def held_phase_ids(s: Session, now: datetime) -> list[int]:
@@ -235,17 +236,17 @@ def held_phase_ids(s: Session, now: datetime) -> list[int]:
     Asked from the mail's side (messages for phases that are open, or set aside by a rollback onto the same
     phase), so a database with no photographs or held mail answers at once however many games it holds:
     the workers ask before every phase they take."""
-    live = PhaseRow.status.in_(("open", "abandoned"))
+    held, photos = _holding()
     with_photos = (
         sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
         .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
         .join(MailAttachmentRow, MailAttachmentRow.mail_id == MailMessageRow.id)
-        .where(live, *_photo_filter())
+        .where(*photos)
     )
     with_held = (
         sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
         .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
-        .where(live, MailMessageRow.status == "held")
+        .where(*held)
     )
     keys = {tuple(r) for r in s.execute(with_photos.union(with_held)).all()}
     out = []
