@@ -27,7 +27,7 @@ from dippouch.store.standing import standing_versions
 from dippouch.store.variant_copy import variant_drift
 from dippouch.store.votes import current_votes
 
-__all__ = ["PowerStatus", "Status", "fogged", "orders_shape", "status", "status_in", "status_now"]
+__all__ = ["PowerStatus", "Status", "fogged", "in_fog", "orders_shape", "status", "status_in", "status_now"]
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,17 @@ def status(db: Database, name: str, *, now: datetime, drift: bool = True, due: b
     return dataclasses.replace(st, variant_note=variant_drift(db, name).note)
 
 
+def in_fog(fog: Any, state: str) -> bool:
+    """Whether a game whose settings say ``fog`` is in fog of war in ``state``: fog lifts at the end."""
+    return bool(fog) and state != "finished"
+
+
 def fogged(db: Database, name: str) -> bool:
-    """Whether the game is played in fog of war and is not over (fog lifts at the end): its row alone, where
-    :func:`status` reads its phases, seats and absences too. Asked by every map and page a fog may hide."""
+    """:func:`in_fog` of the game now, from its row alone, where :func:`status` reads its phases, seats and
+    absences too. Asked by every map and page a fog may hide."""
     with db.read_session() as s:
         g = game_row(s, name)
-        return bool(game_settings(g).fog) and g.status != "finished"
+        return in_fog(game_settings(g).fog, g.status)
 
 
 def status_now(db: Database, name: str, *, now: datetime, due: bool = True) -> Status:

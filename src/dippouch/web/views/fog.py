@@ -46,7 +46,7 @@ def fogged(web: Web, name: str, known: tuple[Any, Mapping[str, Any], str] | None
     kept: dict[str, tuple[Any, bool]] = web.kept(__name__, dict)
     if known is not None:
         marker, settings, game_state = known
-        got = bool(settings.get("fog")) and game_state != "finished"
+        got = store_status.in_fog(settings.get("fog"), game_state)
     else:
         state = web.state(name)
         marker = state[1] if state is not None else None

@@ -26,6 +26,7 @@ from dippouch.store.mail.review import phase_held
 from dippouch.store.page_cache import phase_submissions
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
+from dippouch.store.status import in_fog
 from dippouch.store.web_queries import game_page_reads, game_phase
 from dippouch.web.http.inputs import duration_text
 from dippouch.web.http.security import Viewer, WebNotFound
@@ -294,7 +295,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "_board_in": partial(_board, v, pos),
         "_fog_in": partial(_fogged_view, web, name, st, hist, processed[-1] if processed else None, v, pos, last_subs),
         "absences": absences_view(
-            reads.absence_policy, reads.away, reads.absences_used, fog=bool(st.settings.fog) and st.state != "finished"
+            reads.absence_policy, reads.away, reads.absences_used, fog=in_fog(st.settings.fog, st.state)
         ),
         "board": board,
         "draw": draw,
