@@ -206,8 +206,8 @@ def process_due(
         if meter is not None:
             late = None
             if due.deadline is not None:
-                at = due.processed_at or (store.clock() if now is None else now)
-                late = max(0.0, (at - due.deadline).total_seconds())
+                processed_at = due.processed_at or (store.clock() if now is None else now)
+                late = max(0.0, (processed_at - due.deadline).total_seconds())
             meter.processed(due, seconds, late)
 
     # Past their deadline: claimed one at a time, each by a query that skips games in other hands.
