@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from test_web_browser import ARTIFACTS, _context, browser, server  # noqa: F401  (the fixtures)
 
 from browsersupport import picture
@@ -56,14 +57,15 @@ def test_player_and_coordinator_texts_in_the_browser(server: dict[str, Any], bro
         first = example.splitlines()[0]
         crown.fill("#orders", first)
         crown.click("#send")
-        assert "Without an order in your orders as they stand" in crown.locator("#unordered").inner_text()
+        # Waited for: the form's answer replaces the page, whose hidden note the click leaves in place a moment.
+        expect(crown.locator("#unordered")).to_contain_text("Without an order in your orders as they stand")
         _shoot(crown, f"player-unordered-{tag}")
 
         # A submission refused (its phase processed meanwhile, as a stale form says): the text stays.
         crown.fill("#orders", f"{first}\nA Nowhere - Elsewhere")
         crown.eval_on_selector("input[name=phase]", "e => e.value = 'Spring 1641 Movement'")
         crown.click("#send")
-        assert "Not recorded:" in crown.locator("#refusal").inner_text()
+        expect(crown.locator("#refusal")).to_contain_text("Not recorded:")
         assert crown.locator("#orders").input_value() == f"{first}\nA Nowhere - Elsewhere"
         _shoot(crown, f"player-refused-{tag}")
 

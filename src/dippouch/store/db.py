@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 import sqlalchemy as sa
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from dippouch import settings
 from dippouch.core.errors import DippouchError
@@ -504,6 +504,16 @@ def _opened(engine: sa.Engine, tries: int = 5) -> None:
             time.sleep(0.05 * attempt)
 
 
+_OPENED = "dippouch.opened"
+"""A session's :attr:`Session.info` key for the positions of the phases it opened (:meth:`Database.opened`)."""
+
+
+def _forget_opened(s: Session, transaction: SessionTransaction) -> None:
+    """What a transaction rolled back or closed uncommitted opened is forgotten (after a commit, nothing is left)."""
+    if transaction.parent is None:
+        s.info.pop(_OPENED, None)
+
+
 class Database:
     """One open game database: its engine, its sessions and its clock.
 
@@ -546,6 +556,8 @@ class Database:
             engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
         )
         self.session = sessionmaker(engine, expire_on_commit=False, info={"db": self})  # rows find their store
+        sa.event.listen(self.session, "after_commit", self._keep_opened)
+        sa.event.listen(self.session, "after_transaction_end", _forget_opened)
         self._read_session: sessionmaker[Session] | None = None
         self._read_engine: sa.Engine | None = None
         self._read_lock = threading.Lock()
@@ -664,6 +676,22 @@ class Database:
                 self.variants.clear()
             self.variants[game_id] = (digest, dict(options), v)
 
+    def opened(self, s: Session, v: Variant, phase_id: int, pos: Position) -> None:
+        """Keep ``pos``, parsed to open phase ``phase_id`` in ``s``, as that phase's position once ``s`` commits:
+        its page, made by the worker that opened it, and its first submissions then parse it no more. Not
+        before: on SQLite a phase rolled back leaves its id to the next one."""
+        s.info.setdefault(_OPENED, []).append((v, phase_id, pos))
+
+    def _keep_opened(self, s: Session) -> None:
+        for v, phase_id, pos in s.info.pop(_OPENED, ()):
+            self._keep(v, phase_id, pos)
+
+    def _keep(self, v: Variant, phase_id: int, pos: Position) -> None:
+        with self._positions_lock:
+            self.positions[phase_id] = (v, pos)
+            while len(self.positions) > KEPT_POSITIONS:
+                self.positions.popitem(last=False)
+
     def position(self, v: Variant, phase_id: int, data: Mapping[str, Any]) -> Position:
         """The position a phase starts from (``data``, as stored), parsed once per phase and variant: a
         phase's starting position never changes, and every submission, status and page reads it (parsing a
@@ -674,10 +702,7 @@ class Database:
         if hit is not None and hit[0] is v:
             return hit[1]
         pos = position_from_data(v, data)
-        with self._positions_lock:
-            kept[phase_id] = (v, pos)
-            while len(kept) > KEPT_POSITIONS:
-                kept.popitem(last=False)
+        self._keep(v, phase_id, pos)
         return pos
 
     def clock(self) -> datetime:

@@ -29,6 +29,8 @@ __all__ = [
     "active_phases",
     "current_phase",
     "game_row",
+    "game_row_adding",
+    "game_row_and",
     "game_settings",
     "game_variant",
     "log_event",
@@ -47,6 +49,22 @@ __all__ = [
 _GAME_ROW = sa.select(GameRow).options(defer(GameRow.variant_data)).where(GameRow.name == sa.bindparam("name"))
 _GAME_ROW_LOCKED = _GAME_ROW.with_for_update()
 _GAME_ROW_SHARED = _GAME_ROW.with_for_update(read=True)
+
+
+def game_row_adding(*columns: sa.ColumnElement[Any]) -> sa.Select[Any]:
+    """:func:`game_row`'s statement with ``columns`` read beside the row (each a correlated subquery on the game,
+    say): built once by its caller, sent by :func:`game_row_and`."""
+    return _GAME_ROW.add_columns(*columns)
+
+
+def game_row_and(s: Session, q: sa.Select[Any], name: str) -> tuple[GameRow, tuple[Any, ...]]:
+    """The game's row and the columns ``q`` (:func:`game_row_adding`) added to it, in one statement; a game not
+    found is refused as :func:`game_row` refuses it."""
+    r = s.execute(q, {"name": name}).first()
+    if r is None:
+        game_row(s, name)  # raises, naming the closest game
+        raise AssertionError(name)
+    return r[0], tuple(r[1:])
 
 
 def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) -> GameRow:
@@ -248,6 +266,9 @@ def open_next_phase(
         g.paused_remaining = settings.duration(kind).total_seconds()
     s.add(ph)
     s.flush()
+    db: Database | None = s.info.get("db")
+    if db is not None:  # a session of the store's own (not a savepoint's inner one)
+        db.opened(s, v, ph.id, pos)
     return ph
 
 

@@ -115,11 +115,15 @@ def status_in(
     due: bool = True,
     open_phase: PhaseRow | EllipsisType | None = ...,
     movement: Sequence[Any] | None = None,
+    votes: dict[str, bool] | None = None,
+    players: list[tuple[str, str, datetime]] | None = None,
 ) -> Status:
     """:func:`status_now` in the caller's read (the game page reads its status with its phases, seats and
     absences in one transaction); ``open_phase``: the game's open phase's row when the caller has read it
     already (None: the game has none), else read here; ``movement``: the game's processed movement phases
-    (:func:`dippouch.store.readiness.missed_streaks`'s ``phases``) when the caller has read them."""
+    (:func:`dippouch.store.readiness.missed_streaks`'s ``phases``) when the caller has read them; ``votes``: the
+    draw's ballots (:func:`dippouch.store.votes.current_votes`) when the caller knows them; ``players``: its current
+    players (:func:`dippouch.store.readiness.current_players`) when the caller has read them."""
     now = as_utc(now)
     v = game_variant(g)
     settings = game_settings(g)
@@ -135,11 +139,11 @@ def status_in(
         pos = phase_position(db, v, ph)
         must = powers_to_act(v, pos)
         latest = standing_versions(ph, on_time_only=False)
-    seated = current_players(s, g)
+    seated = current_players(s, g) if players is None else players
     streaks = missed_streaks(s, g, v, movement, seated)
     cd = {p for p, n in streaks.items() if settings.missed_limit > 0 and n >= settings.missed_limit}
-    votes = current_votes(s, g)
-    players = {power: name for power, name, _ in seated}
+    votes = current_votes(s, g) if votes is None else votes
+    names = {power: name for power, name, _ in seated}
     rows = []
     for p in v.power_names:
         sub = latest.get(p)
@@ -148,7 +152,7 @@ def status_in(
         rows.append(
             PowerStatus(
                 power=p,
-                player=players.get(p),
+                player=names.get(p),
                 must_act=p in must,
                 version=sub.version if sub else None,
                 accepted=sum(1 for ln in lines if ln.accepted and ln.order is not None),

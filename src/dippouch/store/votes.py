@@ -46,6 +46,7 @@ I18N_DOMAIN = "rules"
 """The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
+    "ANY_DRAW",
     "ENDING_KINDS",
     "KINDS",
     "KIND_WORDS",
@@ -250,6 +251,9 @@ _DRAW_TALLY = (
     .limit(1)
 )
 """Built once (every game page's status sends it)."""
+ANY_DRAW = sa.exists().where(ProposalRow.game_id == GameRow.id, ProposalRow.kind == "draw")
+"""Whether the game (the row a statement reads) ever had a draw proposed: :data:`_DRAW_TALLY` finds nothing
+without, so a page that reads this beside the game's row asks :func:`current_votes` only of games that had one."""
 
 
 def current_votes(s: Session, g: GameRow) -> dict[str, bool]:

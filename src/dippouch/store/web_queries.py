@@ -19,18 +19,21 @@ from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.store.page_cache import phase_submissions_in
 from dippouch.store.people.absences import (
+    ANY_POLICY,
+    ANY_USES,
     AbsencePolicy,
     GameAway,
     Use,
     absence_policy_in,
     absence_uses_in,
     game_absences_in,
-    seated_people,
+    players_and_seats,
 )
 from dippouch.store.records import StoredPhase
-from dippouch.store.rows import game_row
+from dippouch.store.rows import game_row_adding, game_row_and
 from dippouch.store.sealing import is_sealed, unsealing
 from dippouch.store.status import Status, status_in
+from dippouch.store.votes import ANY_DRAW
 
 __all__ = [
     "GamePageReads",
@@ -138,6 +141,12 @@ _UNSEALINGS = (
     .order_by(_EVENTS.c.id)
 )
 
+_PAGE_GAME = game_row_adding(
+    ANY_DRAW, sa.exists().where(_EVENTS.c.game_id == GameRow.id, _EVENTS.c.kind == "unsealed"), ANY_POLICY, ANY_USES
+)
+"""The game's row with whether it has any draw proposal, unsealing, absence policy and use of one: most games
+have none, and a page made asked each of them in a statement of its own (a third of its reads)."""
+
 
 def _page_phases(s: Session, game_id: int) -> tuple[list[StoredPhase], frozenset[int], list[PhaseRow], list[Any]]:
     """The game's phases, narrow but for the few the page shows whole (:attr:`GamePageReads.phases`): a long
@@ -174,21 +183,31 @@ def game_page_reads(db: Database, name: str, *, now: datetime, today: date) -> G
     """Everything the game page reads of the store, in one read-only transaction: the game's row once, where the
     status, the absences, the seats and the unsealings read it each in a transaction of their own."""
     with db.read_session() as s:
-        g = game_row(s, name)
+        g, (drawn, unsealed, policy, used) = game_row_and(s, _PAGE_GAME, name)
         phases, led_on, open_rows, movement = _page_phases(s, g.id)
-        st = status_in(db, s, g, now=now, due=False, open_phase=open_rows[0] if open_rows else None, movement=movement)
+        players, seats = players_and_seats(s, g.id)
+        st = status_in(
+            db,
+            s,
+            g,
+            now=now,
+            due=False,
+            open_phase=open_rows[0] if open_rows else None,
+            movement=movement,
+            votes=None if drawn else {},
+            players=players,
+        )
         line = [h for h in phases if h.status != "abandoned" and h.id in led_on]
         last = phase_submissions_in(s, line[-1].id) if line else []
-        seats = seated_people(s, g.id)
-        unsealed = s.connection().execute(_UNSEALINGS, {"game_id": g.id}).all()
+        unsealings = s.connection().execute(_UNSEALINGS, {"game_id": g.id}).all() if unsealed else []
         return GamePageReads(
             status=st,
             phases=phases,
             led_on=led_on,
             seats=seats,
-            absence_policy=absence_policy_in(s, g),
+            absence_policy=absence_policy_in(s, g, stored=policy),
             away=game_absences_in(s, seats, today),
-            absences_used=absence_uses_in(s, g.id),
-            unsealings=[unsealing(at, detail) for at, detail in unsealed],
+            absences_used=absence_uses_in(s, g.id) if used else [],
+            unsealings=[unsealing(at, detail) for at, detail in unsealings],
             last_submissions=last,
         )

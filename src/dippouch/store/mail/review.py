@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -230,12 +231,10 @@ def may_hold(game_id: sa.ColumnElement[int]) -> sa.ColumnElement[bool]:
     )
 
 
-def held_phase_ids(s: Session, now: datetime) -> list[int]:
-    """The open phases that wait for the coordinator now: the workers' scans leave them out.
-
-    Asked from the mail's side (messages for phases that are open, or set aside by a rollback onto the same
-    phase), so a database with no photographs or held mail answers at once however many games it holds:
-    the workers ask before every phase they take."""
+@cache
+def _held_keys() -> sa.CompoundSelect[int, int, str]:
+    """(game id, seq, name) of the phases whose mail holds them (:func:`_holding`): built once, as the workers ask
+    it several times a call (building a union of joins cost more than the database's answer on an empty table)."""
     held, photos = _holding()
     with_photos = (
         sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
@@ -248,7 +247,16 @@ def held_phase_ids(s: Session, now: datetime) -> list[int]:
         .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
         .where(*held)
     )
-    keys = {tuple(r) for r in s.execute(with_photos.union(with_held)).all()}
+    return with_photos.union(with_held)
+
+
+def held_phase_ids(s: Session, now: datetime) -> list[int]:
+    """The open phases that wait for the coordinator now: the workers' scans leave them out.
+
+    Asked from the mail's side (messages for phases that are open, or set aside by a rollback onto the same
+    phase), so a database with no photographs or held mail answers at once however many games it holds:
+    the workers ask before every phase they take."""
+    keys = {tuple(r) for r in s.execute(_held_keys()).all()}
     out = []
     for game_id, seq, name in sorted(keys):
         ph = s.scalars(

@@ -48,6 +48,8 @@ I18N_DOMAIN = "rules"
 """The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
+    "ANY_POLICY",
+    "ANY_USES",
     "Absence",
     "AbsencePolicy",
     "Applied",
@@ -63,6 +65,7 @@ __all__ = [
     "forget_person",
     "game_absences",
     "game_absences_in",
+    "players_and_seats",
     "proxy_allies",
     "record_absence",
     "remove_absence",
@@ -243,9 +246,9 @@ _POLICY = (
 once: every game page made reads it, and a deadline's processing."""
 
 
-def _policy_of(s: Session, g: GameRow) -> AbsencePolicy:
+def _policy_of(s: Session, g: GameRow, stored: bool = True) -> AbsencePolicy:
     proxy = bool(game_variant(g).rules.get("proxy_orders"))
-    row = s.execute(_POLICY, {"game_id": g.id}).first()
+    row = s.execute(_POLICY, {"game_id": g.id}).first() if stored else None
     if row is None:
         return AbsencePolicy("none", DEFAULT_BUDGET_DAYS, None, None, proxy)
     policy, budget_days, stand_in, name = row
@@ -257,9 +260,11 @@ def absence_policy(db: Database, game: str) -> AbsencePolicy:
         return _policy_of(s, game_row(s, game))
 
 
-def absence_policy_in(s: Session, g: GameRow) -> AbsencePolicy:
-    """:func:`absence_policy` of the game row read already, in the caller's read."""
-    return _policy_of(s, g)
+def absence_policy_in(s: Session, g: GameRow, *, stored: bool = True) -> AbsencePolicy:
+    """:func:`absence_policy` of the game row read already, in the caller's read; ``stored`` False: the caller
+    knows the game has no policy of its own (the game page asks with its row), so the default is read from
+    nothing."""
+    return _policy_of(s, g, stored)
 
 
 def set_absence_policy(
@@ -331,14 +336,19 @@ def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
         return game_absences_in(s, seated_people(s, g.id), today)
 
 
-# Built once, as the stand-ins' statement below: every game page made sends both.
+# Built once, as the stand-ins' statement below: every game page made sends both. Every current seat, a person's
+# or a name's: the game page reads its status's players from the same rows (players_and_seats).
 _SEATED = (
-    sa.select(PlayerRow.power, PersonRow.name, PersonRow.id)
-    .join(PersonRow, PersonRow.id == PlayerRow.person_id)
-    .where(
-        PlayerRow.game_id == sa.bindparam("game_id"), PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None)
-    )
+    sa.select(PlayerRow.power, PlayerRow.name, PlayerRow.assigned_at, PersonRow.name, PersonRow.id)
+    .outerjoin(PersonRow, sa.and_(PersonRow.id == PlayerRow.person_id, PersonRow.deleted_at.is_(None)))
+    .where(PlayerRow.game_id == sa.bindparam("game_id"), PlayerRow.replaced_at.is_(None))
+    .order_by(PlayerRow.id)
 )
+ANY_POLICY = sa.exists().where(GameRosterRow.game_id == GameRow.id)
+"""Whether the game (the row a statement reads) has a policy of its own (:func:`absence_policy_in`'s ``stored``)."""
+ANY_USES = sa.exists().where(AbsenceUseRow.game_id == GameRow.id)
+"""Whether the game (the row a statement reads) has used an absence policy: :func:`absence_uses_in` finds nothing
+without."""
 _USES = (
     sa.select(
         AbsenceUseRow.power,
@@ -357,7 +367,18 @@ _USES = (
 def seated_people(s: Session, game_id: int) -> list[tuple[str, str, int]]:
     """(power, name, person id) of each seat a person plays now (not a name-only seat, nor a person who
     deleted their data): who may be away, and whom the game page links to."""
-    return [(str(power), str(name), int(pid)) for power, name, pid in s.execute(_SEATED, {"game_id": game_id})]
+    return players_and_seats(s, game_id)[1]
+
+
+def players_and_seats(s: Session, game_id: int) -> tuple[list[tuple[str, str, datetime]], list[tuple[str, str, int]]]:
+    """(:func:`dippouch.store.readiness.current_players`, :func:`seated_people`) in one statement: the game page
+    asks both, and each was a statement of its own."""
+    players, seats = [], []
+    for power, name, assigned_at, person, pid in s.execute(_SEATED, {"game_id": game_id}):
+        players.append((str(power), str(name), assigned_at))
+        if pid is not None:
+            seats.append((str(power), str(person), int(pid)))
+    return players, seats
 
 
 def game_absences_in(s: Session, seats: list[tuple[str, str, int]], today: date) -> list[GameAway]:
