@@ -24,7 +24,6 @@ from dippouch.game import (
     LineCheck,
     as_utc,
     game_end,
-    position_from_data,
     position_to_data,
     powers_to_act,
 )
@@ -165,12 +164,13 @@ def _basis(latest: dict[str, SubmissionRow]) -> tuple[tuple[str, int, int, Any],
     return tuple((power, sub.id, sub.version, sub.lines) for power, sub in sorted(latest.items()))
 
 
-def _adjudicated(v: Variant, ph: PhaseRow, latest: dict[str, SubmissionRow]) -> Adjudicated:
-    """The adjudication of ``ph`` on the standing submissions ``latest``: pure computation, no writes."""
+def _adjudicated(db: Database, v: Variant, ph: PhaseRow, latest: dict[str, SubmissionRow]) -> Adjudicated:
+    """The adjudication of ``ph`` on the standing submissions ``latest``: pure computation, no writes. Its position
+    as parsed once (:func:`phase_position`: the adjudicator changes none it is given)."""
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.notation import OrderParseError, format_order, parse_order
 
-    pos = position_from_data(v, ph.position)
+    pos = phase_position(db, v, ph)
     kind = v.calendar.kind(pos.phase)
     orders: dict[str, list[Any]] = {}
     used: dict[str, list[str]] = {}
@@ -219,7 +219,7 @@ def adjudicate_ahead(db: Database, phase_id: int) -> Adjudicated | None:
             g = s.get(GameRow, ph.game_id)
             if g is None:
                 return None
-            ahead = _adjudicated(game_variant(g), ph, standing_versions(ph, on_time_only=True))
+            ahead = _adjudicated(db, game_variant(g), ph, standing_versions(ph, on_time_only=True))
     except Exception:  # a phase that cannot be adjudicated fails again under the lock, where its caller reports it
         return None
     db.pause_point("process:adjudicated")
@@ -251,7 +251,7 @@ def process_locked(
     latest = standing_versions(ph, on_time_only=True)
     done = ahead
     if done is None or done.phase_id != ph.id or done.variant is not v or done.basis != _basis(latest):
-        done = _adjudicated(v, ph, latest)
+        done = _adjudicated(db, v, ph, latest)
     # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
     sent_photos = took_part(s, ph)  # taken part, whatever the coordinator made of them
     missed = [p for p in done.must if p not in latest and p not in sent_photos]
