@@ -7,7 +7,7 @@ SQLite's write lock), so the web app itself speaks no SQL.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -72,12 +72,8 @@ def phase_by_id(store: Database, phase_id: int) -> StoredPhase | None:
 def game_phase(store: Database, name: str, phase_id: int) -> StoredPhase | None:
     """Phase ``phase_id`` if it belongs to game ``name`` (an address naming another game's phase finds none)."""
     with store.session() as s:
-        row = s.scalars(
-            sa.select(PhaseRow)
-            .join(GameRow, GameRow.id == PhaseRow.game_id)
-            .where(GameRow.name == name, PhaseRow.id == phase_id)
-        ).first()
-        return StoredPhase.of(row) if row is not None else None
+        row = s.connection().execute(_GAME_PHASE, {"name": name, "phase_id": phase_id}).first()
+    return None if row is None else StoredPhase(**row._asdict())
 
 
 def open_phase_sealed(store: Database, name: str, now: datetime) -> bool:
@@ -115,6 +111,12 @@ class GamePageReads:
 
 
 _PHASES = cast(sa.Table, PhaseRow.__table__)
+_GAME_PHASE = (
+    sa.select(*(_PHASES.c[f.name] for f in fields(StoredPhase) if f.name != "versions"))
+    .join(GameRow, GameRow.id == _PHASES.c.game_id)
+    .where(GameRow.name == sa.bindparam("name"), _PHASES.c.id == sa.bindparam("phase_id"))
+)
+"""Built once, read as columns (no row object): every map a web process draws asks it first."""
 _NARROW = (
     _PHASES.c.id,
     _PHASES.c.game_id,
