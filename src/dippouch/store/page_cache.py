@@ -300,16 +300,19 @@ def keep_page(
 def kept_languages(db: Database, game: str, kind: str) -> list[str]:
     """The languages a page of ``kind`` of ``game`` was kept in (whatever its version): those its readers read it
     in, which whoever makes it ahead of them (a worker that processed the game) makes it in."""
-    q = (
-        sa.select(_PAGES.c.lang)
-        .join(GameRow, GameRow.id == _PAGES.c.game_id)
-        .where(GameRow.name == game, _PAGES.c.kind == kind)
-        .order_by(_PAGES.c.lang)
-    )
     with db.one_read.connect() as conn:
-        langs = [str(lang) for (lang,) in conn.execute(q)]
+        langs = [str(lang) for (lang,) in conn.execute(_KEPT_LANGUAGES, {"game": game, "kind": kind})]
         conn.rollback()
     return langs
+
+
+_KEPT_LANGUAGES = (
+    sa.select(_PAGES.c.lang)
+    .join(GameRow, GameRow.id == _PAGES.c.game_id)
+    .where(GameRow.name == sa.bindparam("game"), _PAGES.c.kind == sa.bindparam("kind"))
+    .order_by(_PAGES.c.lang)
+)
+"""Built once: a worker that makes pages asks it after every phase."""
 
 
 def _bump(insert: Any) -> Any:
