@@ -40,19 +40,3 @@ class SharedPageRow(Base):
     """The page's pieces deflated by whoever made it (:class:`dippouch.web.http.encoded.Pieces`, packed), for the
     kinds served gzipped as kept; None for the others."""
     made_at: Mapped[datetime] = mapped_column(sa.DateTime)
-
-
-class SharedMapRow(Base):
-    """A game's map as its readers are sent it, compressed, the latest made for each kind of picture (``key``: its
-    view, the powers whose sight it shows, its language) and coding: drawn and compressed by the first process
-    asked for it (or by the worker that processed the phase) and sent by every other (migration 0038). ``version``
-    names the phase and its status, which name its picture for ever; one row per game, key and coding."""
-
-    __tablename__ = "shared_maps"
-
-    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
-    key: Mapped[str] = mapped_column(sa.String(120), primary_key=True)
-    coding: Mapped[str] = mapped_column(sa.String(8), primary_key=True)
-    version: Mapped[str] = mapped_column(sa.String(40))
-    body: Mapped[bytes] = mapped_column(sa.LargeBinary)
-    made_at: Mapped[datetime] = mapped_column(sa.DateTime)

@@ -3,7 +3,6 @@ the board, the last report, the history), the pictures of its phases, and the li
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,16 +21,13 @@ from dippouch.people.anonymity import names_hidden
 from dippouch.report import ReportBasis, phase_report, report_basis
 from dippouch.saying import say
 from dippouch.store import games as store_games
-from dippouch.store import shared_maps as store_maps
 from dippouch.store import votes as store_votes
-from dippouch.store.db import DatabaseBusy
 from dippouch.store.mail.review import phase_held
 from dippouch.store.page_cache import phase_submissions
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.status import in_fog
 from dippouch.store.web_queries import game_page_reads, game_phase
-from dippouch.web.http.encoded import compressed
 from dippouch.web.http.inputs import duration_text
 from dippouch.web.http.security import Viewer, WebNotFound
 from dippouch.web.http.service import Web
@@ -39,7 +35,6 @@ from dippouch.web.routes.roster import absences_view
 from dippouch.web.views.anonymity import game_view_seen, shown_marker, takes_part
 from dippouch.web.views.fog import fog_powers, fog_tag, fogged_powers, fogged_record
 from dippouch.web.views.maps import board_file, map_available
-from dippouch.web.views.page_cache import code_digest
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -58,8 +53,6 @@ __all__ = [
     "record",
     "view_drawn",
 ]
-
-log = logging.getLogger("dippouch.web.views.games")
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -505,22 +498,8 @@ def phase_map_encoded(
     bytes."""
     h = _pictured(web, name, phase_id, view, viewer)
     sight = fog_powers(web, name, viewer)
-    tag = fog_tag(sight)
-    # The phase and its status name the picture, the code's digest what drew it (a new release draws afresh).
-    shared, version = "/".join((view, tag, lang)), f"{h.id} {h.status} {code_digest()}"
-
-    def made() -> bytes:
-        kept = store_maps.kept_map(web.read, h.game_id, shared, coding, version)
-        if kept is not None:
-            return kept
-        body = compressed(_phase_map(web, name, h, view, None, sight, lang).encode(), coding)
-        try:
-            store_maps.keep_map(web.store, h.game_id, shared, coding, version, body, web.now())
-        except DatabaseBusy:  # not kept: the next process asked draws it again
-            log.warning("the map %s of %r was not kept: the database is busy", shared, name)
-        return body
-
-    return web.maps.encoded_as((name, h.id, h.status, tag, view, lang), coding, made)
+    key = (name, h.id, h.status, fog_tag(sight), view, lang)
+    return web.maps.encoded(key, coding, lambda: _phase_map(web, name, h, view, None, sight, lang))
 
 
 def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> StoredPhase:

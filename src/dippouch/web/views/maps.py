@@ -220,16 +220,12 @@ class MapCache:
         ``coding`` (:data:`dippouch.web.http.encoded.OFFERED`), compressed once and served to every reader after
         without being compressed again. Kept apart from the pictures' text (a third of its size), so a picture
         served from here is not drawn again when its text has left that cache."""
-        return self.encoded_as(key, coding, lambda: compressed(draw().encode(), coding))
-
-    def encoded_as(self, key: tuple[Any, ...], coding: str, make: Callable[[], bytes]) -> bytes:
-        """:meth:`encoded`, its bytes made by ``make`` (read from where another process kept them, say)."""
         key = (*key, coding)
         with self._lock:
             got = self._encoded.get(key)
             if got is not None:
                 return got
-        got = make()
+        got = compressed(draw().encode(), coding)
         with self._lock:
             keep_within(self._encoded, key, got)
         return got

@@ -23,11 +23,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 
 from dippouch.store import page_cache as store_pages
-from dippouch.store.web_queries import open_phase_id
-from dippouch.web.http.security import Viewer, WebNotFound
-from dippouch.web.http.service import Web
+from dippouch.web.http.security import Viewer
 from dippouch.web.views import page_cache
-from dippouch.web.views.games import phase_map_encoded
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -68,8 +65,6 @@ class PageMaker:
         self._app: FastAPI | None = None
         self.made = 0
         """Pages made (for the tests and the bench's counts)."""
-        self.maps = 0
-        """Maps made (:func:`_board_maps`)."""
 
     def prepare(self, store: GameStore) -> None:
         """Build the app and compile the page's templates in every language, before the worker's first look (a
@@ -97,8 +92,7 @@ class PageMaker:
         made = 0
         for name in games:
             web.touched(name)  # this process's memory of the game is older than the processing
-            langs = store_pages.kept_languages(web.read, name, "page")
-            for lang in langs:
+            for lang in store_pages.kept_languages(web.read, name, "page"):
                 if stop():
                     return made
                 now = page_cache.current(web, name, "page", lang)
@@ -108,25 +102,5 @@ class PageMaker:
                 with web.page_lock(name):
                     page_cache.made(web, name, "page", lang, now, make)
                 made += 1
-            self.maps += _board_maps(web, name, langs, stop)
         self.made += made
         return made
-
-
-def _board_maps(web: Web, name: str, langs: Sequence[str], stop: Callable[[], bool]) -> int:
-    """The open phase's picture the game page shows, in zstd (what most browsers take), in each language its page
-    is read in, kept for every web process (:mod:`dippouch.store.shared_maps`): drawn once by the worker that
-    processed the phase rather than by each web process its readers ask. How many were made."""
-    phase_id = open_phase_id(web.read, name) if langs else None
-    made = 0
-    if phase_id is None:
-        return made
-    for lang in langs:
-        if stop():
-            break
-        try:
-            phase_map_encoded(web, name, phase_id, "board", Viewer(), "zstd", lang)
-        except WebNotFound:  # a game its visitors may not see (or one without a map): drawn for its readers
-            break
-        made += 1
-    return made
