@@ -24,7 +24,7 @@ from dippouch.store.models import GameRow, PhaseRow, PlayerRow
 from dippouch.store.rows import game_settings, phase_position
 from dippouch.store.standing import standing_versions
 
-__all__ = ["missed_streaks", "phase_due", "powers_in_civil_disorder"]
+__all__ = ["CURRENT_PLAYERS", "current_players", "missed_streaks", "phase_due", "powers_in_civil_disorder"]
 
 
 def powers_in_civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
@@ -35,11 +35,14 @@ def powers_in_civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
     return {p for p, n in missed_streaks(s, g, v).items() if n >= limit}
 
 
-_CURRENT_PLAYERS = (
+CURRENT_PLAYERS = (
     sa.select(PlayerRow.power, PlayerRow.name, PlayerRow.assigned_at)
     .where(PlayerRow.game_id == sa.bindparam("game_id"), PlayerRow.replaced_at.is_(None))
     .order_by(PlayerRow.id)
 )
+"""(power, name, when they took the seat) of each seat's current player (one not replaced), in seat order: what
+:func:`current_players` reads, and what the game page's read of seats and people widens
+(:func:`dippouch.store.people.absences.players_and_seats`)."""
 
 
 def current_players(s: Session, g: GameRow) -> list[tuple[str, str, datetime]]:
@@ -48,7 +51,7 @@ def current_players(s: Session, g: GameRow) -> list[tuple[str, str, datetime]]:
     game page after each change among them: loading the players as rows was a tenth of the page's reads)."""
     if "players" not in sa.inspect(g).unloaded:
         return [(r.power, r.name, r.assigned_at) for r in g.players if r.replaced_at is None]
-    return [(str(r[0]), str(r[1]), r[2]) for r in s.connection().execute(_CURRENT_PLAYERS, {"game_id": g.id})]
+    return [(str(r[0]), str(r[1]), r[2]) for r in s.connection().execute(CURRENT_PLAYERS, {"game_id": g.id})]
 
 
 def missed_streaks(

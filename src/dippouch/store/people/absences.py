@@ -41,6 +41,7 @@ from dippouch.people.absences import (
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.people.models import AbsenceRow, AbsenceUseRow, GameRosterRow, ProxyAllyRow
+from dippouch.store.readiness import CURRENT_PLAYERS
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event, phase_position, power_name
 from dippouch.store.standing import standing_in_sql
 
@@ -336,13 +337,10 @@ def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
         return game_absences_in(s, seated_people(s, g.id), today)
 
 
-# Built once, as the stand-ins' statement below: every game page made sends both. Every current seat, a person's
-# or a name's: the game page reads its status's players from the same rows (players_and_seats).
-_SEATED = (
-    sa.select(PlayerRow.power, PlayerRow.name, PlayerRow.assigned_at, PersonRow.name, PersonRow.id)
-    .outerjoin(PersonRow, sa.and_(PersonRow.id == PlayerRow.person_id, PersonRow.deleted_at.is_(None)))
-    .where(PlayerRow.game_id == sa.bindparam("game_id"), PlayerRow.replaced_at.is_(None))
-    .order_by(PlayerRow.id)
+# Built once, as the stand-ins' statement below: every game page made sends both. The current players' statement
+# widened by each seat's person: the game page reads its status's players from the same rows (players_and_seats).
+_SEATED = CURRENT_PLAYERS.add_columns(PersonRow.name, PersonRow.id).outerjoin(
+    PersonRow, sa.and_(PersonRow.id == PlayerRow.person_id, PersonRow.deleted_at.is_(None))
 )
 ANY_POLICY = sa.exists().where(GameRosterRow.game_id == GameRow.id)
 """Whether the game (the row a statement reads) has a policy of its own (:func:`absence_policy_in`'s ``stored``)."""
