@@ -159,7 +159,9 @@ class Tally:
         }
 
 
-MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"')
+MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"|<use href="(/games/[^"#]+/board-[0-9a-f]+\.svg)#')
+"""The picture a game page names: its phase's map (a page before the picture was inline), or the board file an
+inline picture is drawn over (fetched once a game by a browser: the server marks it immutable)."""
 
 BROWSER_ENCODINGS = "gzip, deflate, br, zstd"
 """The Accept-Encoding a current Chrome sends, which the page and map requests send by default
@@ -247,9 +249,9 @@ async def open_loop(
                     tally.refused += 1
                 else:
                     tally.errors.append(f"{method} {path}: {status} {message[:200]}")
-            elif maps is not None and (m := MAP_IMG.search(text)) and m.group(1) not in cached:
-                cached.add(m.group(1))
-                url = m.group(1).decode()
+            elif maps is not None and (m := MAP_IMG.search(text)) and (m.group(1) or m.group(2)) not in cached:
+                cached.add(m.group(1) or m.group(2))
+                url = (m.group(1) or m.group(2)).decode()
                 got = await timed(maps, time.perf_counter(), "GET", url, b"", map_headers)
                 if got is not None and got[0] != 200:
                     maps.errors.append(f"GET {url}: {got[0]}")

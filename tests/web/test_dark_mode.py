@@ -28,9 +28,12 @@ def _colours(page: Any) -> dict[str, str]:
 
 
 def _sea(page: Any) -> list[str]:
-    """The fills of the map's first shapes, as drawn: the board's own colours."""
-    page.locator(".map svg path").first.wait_for()
-    return list(page.eval_on_selector_all(".map svg path", "ps => ps.slice(0, 40).map(p => getComputedStyle(p).fill)"))
+    """The fills of the map's first provinces, as drawn: the board's own colours (the page draws its provinces
+    over the board's file, each a ``<use>`` of its shape with the phase's colour)."""
+    page.locator(".map svg .region").first.wait_for()
+    return list(
+        page.eval_on_selector_all(".map svg .region", "ps => ps.slice(0, 40).map(p => getComputedStyle(p).fill)")
+    )
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
-"""The game page's map is its own resource, kept by the browser for good: the page is
-small and made without drawing. Cached pictures must never show a viewer orders not yet revealed to them:
-a power's own standing orders are drawn on that power's page only, and the pictures with orders of a phase
-exist only once it is processed.
+"""The game page carries its phase's picture inline, drawn over the game's board file (the browser keeps that
+file, so a page costs its phase's units and colours, not the whole board); the picture also has an address of its
+own (for links, the preview and the JSON API), kept by the browser for good. Cached pictures must never show a
+viewer orders not yet revealed to them: a power's own standing orders are drawn on that power's page only, and
+the pictures with orders of a phase exist only once it is processed.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,18 +33,23 @@ def game(tmp_path: Path) -> Site:
     return site
 
 
-def _map_url(html: str) -> str:
-    m = re.search(r'<img src="(/games/g/phases/\d+/map-board\.svg)"', html)
-    assert m, html[:2000]
-    return m.group(1)
+def _map_url(client: Any) -> str:
+    """The address of the picture the game page shows, as the JSON API names it."""
+    url = client.get("/api/games/g").json()["map_url"]
+    assert re.fullmatch(r"/games/g/phases/\d+/map-board\.svg", url), url
+    return str(url)
 
 
-def test_the_game_page_names_its_map_and_the_map_is_kept_for_good(game: Site) -> None:
+def test_the_game_page_draws_over_the_board_file_and_the_map_is_kept_for_good(game: Site) -> None:
     anon = game.browser()
     page = anon.get("/games/g")
-    assert page.status_code == 200 and "<svg" not in page.text
-    assert len(page.text) < 40_000, len(page.text)  # the map drawn inline made it 300 KB
-    url = _map_url(page.text)
+    assert page.status_code == 200 and page.text.count("<svg") == 1
+    # Its provinces are references to the board file's shapes, each with the phase's colour; no shape inline.
+    shapes = set(re.findall(r'<use href="/games/g/board-[0-9a-f]{16}\.svg#r-(\w+)" id="r-', page.text))
+    assert shapes >= {p.abbr for p in load_variant("standard").map.provinces}, shapes
+    assert '<path id="r-' not in page.text and 'id="unit-par"' in page.text
+    assert len(page.text) < 70_000, len(page.text)  # the whole picture inline made it 230 KB
+    url = _map_url(anon)
     r = anon.get(url)
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.lstrip().startswith(("<svg", "<?xml")) and 'id="r-par"' in r.text
@@ -60,7 +67,7 @@ def test_cached_maps_never_show_unrevealed_orders(game: Site) -> None:
     # France's own page draws France's standing orders (that picture is cached under France's key)...
     assert set(ORDER_ID.findall(f.get("/games/g/play/France").text)) == {"France"}
     assert set(ORDER_ID.findall(de.get("/games/g/play/Germany").text)) == {"Germany"}
-    url = _map_url(game.browser().get("/games/g").text)
+    url = _map_url(game.browser())
     phase_id = re.search(r"/phases/(\d+)/", url).group(1)  # type: ignore[union-attr]
     # ...and no other address answers it: not the board, and the views with orders do not exist yet,
     # for anybody (a player, the coordinator, a visitor), however often asked (cached or not).
@@ -78,12 +85,12 @@ def test_cached_maps_never_show_unrevealed_orders(game: Site) -> None:
     assert shown.status_code == 200 and set(ORDER_ID.findall(shown.text)) == {"France", "Germany"}
     assert "immutable" in shown.headers["cache-control"]
     assert game.browser().get(f"/games/g/phases/{phase_id}/map-after-orders.svg").status_code == 200
-    new_url = _map_url(game.browser().get("/games/g").text)
+    new_url = _map_url(game.browser())
     assert new_url != url and not ORDER_ID.search(game.browser().get(new_url).text)
 
 
 def test_private_games_maps_are_refused_to_visitors(game: Site) -> None:
-    url = _map_url(game.browser().get("/games/g").text)
+    url = _map_url(game.browser())
     r = game.post_form(game.coordinator, "/games/g/coordinate/visibility", {"visibility": "private"})
     assert r.status_code == 303
     anon = game.browser()
@@ -120,7 +127,7 @@ def test_the_players_page_draws_over_the_games_board_file_kept_for_good(game: Si
 
 def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:
     anon = game.browser()
-    url = _map_url(anon.get("/games/g").text)
+    url = _map_url(anon)
     for bad in (
         url.replace("map-board", "map-secret"),
         "/games/g/phases/999999/map-board.svg",
@@ -156,7 +163,10 @@ def test_each_database_draws_its_own_games(tmp_path: Path) -> None:
     board = first.browser().get("/games/g/map.svg").text
     other = second.browser().get("/games/g/map.svg").text
     assert 'id="r-stp"' in board and 'id="r-stp"' not in other
-    assert _map_url(first.browser().get("/games/g").text) == _map_url(second.browser().get("/games/g").text)
+    assert _map_url(first.browser()) == _map_url(second.browser())
+    # Each page draws its own game's board: the same phase id, another variant's provinces.
+    assert 'id="r-stp"' in first.browser().get("/games/g").text
+    assert 'id="r-stp"' not in second.browser().get("/games/g").text
 
 
 def test_a_dropped_app_frees_its_pictures(tmp_path: Path) -> None:

@@ -69,11 +69,18 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
 
 
 def _game(
-    web: Web, name: str, viewer: Viewer, lang: str | None = None, *, reading: tuple[str, Any] | None = None
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    lang: str | None = None,
+    *,
+    reading: tuple[str, Any] | None = None,
+    picture: bool = False,
 ) -> GameView:
     """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
-    report in the game's own language, as mailed) show it; ``reading``: :func:`dippouch.web.views.games.game_view`'s."""
-    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading))
+    report in the game's own language, as mailed) show it; ``reading`` and ``picture``:
+    :func:`dippouch.web.views.games.game_view`'s."""
+    return GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading, picture=picture))
 
 
 def _phase(
@@ -352,7 +359,7 @@ def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, 
     ``reading`` (:attr:`dippouch.web.views.page_cache.Current.reading`: the state it is kept under); made by its first
     reader, or ahead of them by the worker that processed the game (:mod:`dippouch.web.views.prepared`)."""
     # Not asking what a phase past its deadline waits for: the page is kept across it (DUE_APART).
-    g = GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading, overdue=False))
+    g = GameView.model_validate(games.game_view(web, name, viewer, lang, reading=reading, overdue=False, picture=True))
     context: dict[str, Any] = {"g": g, "actions": "", "roster": ""}
     if g.state == "active" and g.deadline:
         # Kept across the deadline: each form of the box, the one the moment calls for shown as it is served.
@@ -387,7 +394,7 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
         return Response(status_code=304, headers=headers)
 
     def make() -> str:
-        g = _game(web, name, viewer, lang, reading=now.reading)
+        g = _game(web, name, viewer, lang, reading=now.reading, picture=True)
         main = render_html(request, "_game_main.html", {"g": g, "actions": Markup(ACTIONS), "roster": Markup(ROSTER)})
         return json.dumps({"g": {k: getattr(g, k) for k in _HEAD}, "main": main}, ensure_ascii=False)
 
@@ -517,10 +524,22 @@ def board_svg(request: Request, name: str, digest: str, web: WebDep, viewer: Vie
     if digest != current:
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
     who = "private" if visibility == "private" else "public"
-    headers = {"ETag": f'"board-{current}"', "Cache-Control": f"{who}, max-age=31536000, immutable"}
+    headers = {
+        "ETag": f'"board-{current}"',
+        "Cache-Control": f"{who}, max-age=31536000, immutable",
+        "Vary": "Accept-Encoding",
+    }
     if headers["ETag"] in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    return Response(svg, media_type="image/svg+xml", headers=headers)
+    coding = chosen(request.headers.get("accept-encoding"), OFFERED)
+    if coding is None:
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+    # Every game's page names its board file, which each new reader's browser fetches once: compressed once a
+    # process (the hash names the bytes), not for each of them.
+    headers["Content-Encoding"] = coding
+    return Response(
+        web.maps.encoded(("board", current), coding, lambda: svg), media_type="image/svg+xml", headers=headers
+    )
 
 
 @router.get("/games/{name}/phases/{phase_id}/preview-{view}.png", include_in_schema=False)

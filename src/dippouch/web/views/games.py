@@ -112,6 +112,7 @@ def game_view(
     *,
     reading: tuple[str, Any] | None = None,
     overdue: bool = True,
+    picture: bool = False,
 ) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
     the last report, the history. Cached until anything in the game changes; players' names as the reader
@@ -122,8 +123,12 @@ def game_view(
     (visibility, change marker) as the caller read them (a page kept under the state it read is made of that
     very reading: :attr:`dippouch.web.views.page_cache.Current.reading`), else as this process last read them.
     Without ``overdue`` the view does not ask what a phase past its deadline waits for: a page kept across the
-    deadline puts that in as it is served (:func:`dippouch.web.views.page_cache.deadline_shown`)."""
+    deadline puts that in as it is served (:func:`dippouch.web.views.page_cache.deadline_shown`). With
+    ``picture``, ``map_svg`` is the phase's picture as the page carries it inline: drawn over the board's file
+    (:func:`board_url`), which the browser keeps, so a page a phase costs its units and colours, not a picture
+    of the whole board (a standard map's 66 KB compressed, fetched anew every phase)."""
     data = _game_view(web, name, viewer, reading)
+    map_in = data.pop("_map_in", None)
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)
     fog_in = data.pop("_fog_in", None)
@@ -151,6 +156,8 @@ def game_view(
                 {**shown, **_unsealing_words(u, lang)} for shown, u in zip(data["unsealings"], unsealings, strict=True)
             ]
     sight = fog_powers(web, name, viewer, (data["marker"], data.get("settings") or {}, str(data.get("state"))))
+    if picture and map_in is not None:
+        data["map_svg"] = map_in(board_url(web, name), sight, lang or "en")
     if sight is not None and fog_in is not None:
         data.update(fog_in(sight, lang, data))
     elif report_in is not None:
@@ -253,9 +260,8 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     shown = current if current is not None else line[-1]
     after = current is None and shown.next_position is not None
     position = shown.next_position if after and shown.next_position is not None else shown.position
-    # The map is its own resource (MAP_VIEWS), fetched by the page: the page stays small and is remade
-    # after a change without drawing, and the picture, the same for as long as the phase exists, is
-    # kept by the browser.
+    # The picture's own address (MAP_VIEWS) is for links, the preview and the JSON API; a page carries the
+    # picture inline (game_view's ``picture``).
     view = "after" if after else "board"
     map_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/map-{view}.svg" if map_available(v) else None
     preview_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/preview-{view}.png" if map_url else None
@@ -293,6 +299,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "_variant": v,
         "_report_in": report_in,
         "_board_in": partial(_board, v, pos),
+        "_map_in": partial(_phase_map, web, name, shown, view) if map_url else None,
         "_fog_in": partial(_fogged_view, web, name, st, hist, processed[-1] if processed else None, v, pos, last_subs),
         "absences": absences_view(
             reads.absence_policy, reads.away, reads.absences_used, fog=in_fog(st.settings.fog, st.state)
