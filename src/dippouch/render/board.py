@@ -25,11 +25,9 @@ from dippouch.render.geometry import Geometry, load_geometry
 from dippouch.render.svg import (
     FONT,
     RenderOptions,
-    _centres_svg,
     _f,
     _label_parts,
     _leader_marks,
-    _offboard_svg,
     _static,
 )
 
@@ -47,15 +45,14 @@ def board_svg(variant: Variant, options: RenderOptions | None = None, *, geometr
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(geo.width)} {_f(geo.height)}"'
         f' width="{_f(geo.width)}" height="{_f(geo.height)}" font-family="{FONT}"><defs>'
     ]
-    offboard = _offboard_svg(geo, r)
-    if offboard:
-        parts.append(f'<g id="offboard">{offboard}</g>')
+    if st.offboard_svg:
+        parts.append(f'<g id="offboard">{st.offboard_svg}</g>')
     parts.extend(f'<path id="r-{escape(abbr)}" d="{shape.d}"/>' for abbr, shape in geo.provinces.items())
     if st.extra_svg:
         parts.append(f'<g id="extra">{st.extra_svg}</g>')
     if st.coast_svg:
         parts.append(f'<g id="coasts">{st.coast_svg}</g>')
-    parts.append(f'<g id="centres">{_centres_svg(st)}</g>')
+    parts.append(f'<g id="centres">{st.centres_svg}</g>')
     for lab in sorted(st.labels, key=lambda lab: lab.abbr):
         attrs, fill, leader = _label_parts(geo, lab, r)
         a = escape(lab.abbr)

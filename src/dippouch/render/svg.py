@@ -156,6 +156,35 @@ class _Static:
     middle (the name's place, inside it: where the web page puts a finger's reach about a province drawn small).
     Written afresh they were a fifth of a phase's picture (thousands of escapes and numbers), drawn about thirty
     times a second at a thousand games."""
+    offboard_svg: str
+    """What lies off the board (:func:`_offboard_svg`), the same in every picture."""
+    centres_svg: str
+    """The supply centres' markers (:func:`_centres_svg`), the same in every picture."""
+    by_board: dict[str, _ByBoard] = field(default_factory=dict, compare=False)
+    """The parts of a picture drawn by reference to a board file, by that file's address (:func:`_by_board`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ByBoard:
+    """What every picture drawn over one board file (an address) says alike: each region's ``<use>`` up to its
+    own attributes, and the names' layers. Made afresh they were a third of such a picture, which every game page
+    now carries."""
+
+    regions: Mapping[str, str]
+    labels: str
+
+
+def _by_board(geo: Geometry, st: _Static, board: str) -> _ByBoard:
+    """:attr:`_Static.by_board`'s parts for ``board``, made once (a dictionary's get and set are atomic: two
+    threads may make them once each)."""
+    got = st.by_board.get(board)
+    if got is None:
+        regions = {abbr: f"<use href={quoteattr(f'{board}#r-{abbr}')} {head}" for abbr, (head, _) in st.regions.items()}
+        got = _ByBoard(regions, _labels_used(geo, st, board) if st.labels else "")
+        if len(st.by_board) >= 8:  # a site names one address a game; a process draws for a few hosts at most
+            st.by_board.clear()
+        st.by_board[board] = got
+    return got
 
 
 def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
@@ -261,7 +290,7 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
         for c in geo.connectors:
             extra.append(f'<path class="connector" data-a="{escape(c.a)}" data-b="{escape(c.b)}" d="{c.d}"/>')
         extra.append("</g>")
-    return _Static(
+    st = _Static(
         r,
         font,
         tuple(placed.labels) if options.labels else (),
@@ -282,7 +311,10 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
             )
             for abbr, shape in geo.provinces.items()
         },
+        _offboard_svg(geo, r),
+        "",
     )
+    return replace(st, centres_svg=_centres_svg(st))
 
 
 def _towns(variant: Variant, geo: Geometry) -> dict[str, Point]:
@@ -767,6 +799,7 @@ def draw_svg(
     st = _static(variant, geo, options)
     r = st.r
     board = options.board
+    refs = _by_board(geo, st, board) if board else None
     gmap = variant.map
     powers = {p.name: p for p in variant.powers}
     colour: dict[str, Rgb] = {p.name: parse_colour(p.colour) for p in variant.powers}
@@ -797,8 +830,8 @@ def draw_svg(
             fill = FOG_SEA if shape.kind == "sea" else FOG_LAND
         fills[abbr] = fill
         head, at = st.regions[abbr]
-        ident = f'{head}{" fogged" if fogged else ""}" fill="{fill}" stroke="{stroke}"'
-        el = _used(board, f"r-{abbr}", f" {ident}{at}") if board else f'<path {ident} d="{shape.d}"/>'
+        own = f'{" fogged" if fogged else ""}" fill="{fill}" stroke="{stroke}"'
+        el = f"{refs.regions[abbr]}{own}{at}/>" if refs is not None else f'<path {head}{own} d="{shape.d}"/>'
         (nested if shape.nested else shapes).append(el)
 
     # -- orders
@@ -896,22 +929,21 @@ def draw_svg(
         f'<g class="board" transform="translate(0 {_f(top)})">',
         f'<rect class="water" x="0" y="0" width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{WATER}"/>',
     ]
-    offboard = _offboard_svg(geo, r)
-    if offboard:
-        parts.append(_used(board, "offboard") if board else offboard)
+    if st.offboard_svg:
+        parts.append(_used(board, "offboard") if board else st.offboard_svg)
     parts.append(f'<g class="regions" stroke-width="{_f(r * 0.09)}" stroke-linejoin="round">')
     parts.extend(shapes)
     parts.extend(nested)
     parts.extend(rings)
     parts.append("</g>")
-    if board:
+    if board and refs is not None:
         parts.extend(_used(board, part) for part, svg in (("extra", st.extra_svg), ("coasts", st.coast_svg)) if svg)
         parts.append(_used(board, "centres", ' class="centres"'))
-        parts.append(_labels_used(geo, st, board) if st.labels else "")
+        parts.append(refs.labels)
     else:
         parts.append(st.extra_svg)
         parts.append(st.coast_svg)
-        parts.append(f'<g class="centres">{_centres_svg(st)}</g>')
+        parts.append(f'<g class="centres">{st.centres_svg}</g>')
         parts.append(st.label_svg)
     parts.append(f'<g class="orders">{"".join(layers.under)}{"".join(layers.lines)}</g>')
     parts.append(f'<g class="units">{"".join(unit_svg)}{"".join(builds)}</g>')
