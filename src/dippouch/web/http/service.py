@@ -30,6 +30,7 @@ from dippouch.store.loop_reads import LoopReads
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
+from dippouch.web.http.encoded import Gapped
 from dippouch.web.http.page_trust import PageTrust
 from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
 from dippouch.web.views.maps import MapCache
@@ -71,10 +72,13 @@ class Web:
         self._variant_hashes: dict[str, str | None] = {}
         self._page_locks: dict[str, threading.Lock] = {}
         self._kept: dict[str, Any] = {}
-        self.pages: dict[Any, tuple[float, Any, str, str, Any]] = {}
+        self.pages: dict[Any, tuple[float, Any, str, Gapped, Any]] = {}
         """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
-        seconds), marker, visibility, HTML with a CSRF placeholder, (warrant, deadline) or None: whether it is
-        still the game's without asking (:class:`~dippouch.web.http.page_trust.PageTrust`))."""
+        seconds), marker, visibility, the page in parts with CSRF gaps, plain and deflated, (warrant, deadline)
+        or None: whether it is still the game's without asking (:class:`~dippouch.web.http.page_trust.PageTrust`)).
+        The parts are held with the page, not looked up by its text in a cache of their own: a page carries its
+        map (some 50 KB), and a thousand games' pages outgrew that cache, whose every drop had each page
+        deflated again at its next reading."""
         self.page_trust = PageTrust()
         """What this process has heard of changed games (PostgreSQL's notices, while the app runs)."""
         self.loop_reads: LoopReads | None = None

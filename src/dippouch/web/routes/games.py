@@ -39,7 +39,7 @@ from dippouch.web.http.deps import (
     web_of,
     words,
 )
-from dippouch.web.http.encoded import OFFERED, Pieces, chosen
+from dippouch.web.http.encoded import OFFERED, Gapped, Pieces, chosen
 from dippouch.web.http.forms import PageForm
 from dippouch.web.http.front import early
 from dippouch.web.http.metrics import SHARED_PAGES
@@ -126,18 +126,19 @@ def _anonymous(request: Request) -> bool:
     )
 
 
-def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], html: str) -> Response:
+def _from_cache(request: Request, web: Web, made: tuple[str, datetime | None], page: Gapped | None) -> Response:
     """The anonymous page made for ``made`` (its version, and when what it shows changed): 304 to a browser that
     has it (its ETag names the version and this visitor's CSRF token, which the page's forms carry; or, naming
-    no ETag, its If-Modified-Since is no earlier), else the page with this visitor's token, gzipped from the
-    parts compressed once when the browser takes gzip (:class:`dippouch.web.http.encoded.Gapped`)."""
+    no ETag, its If-Modified-Since is no earlier), else the page (``page``: None only where the caller knows
+    it is a 304) with this visitor's token, gzipped from the parts compressed once when the browser takes
+    gzip."""
     version, changed = made
     etag = page_cache.etag_of(version, "page", page_cache.personal(request))
     headers = page_cache.conditional(etag, changed, web.now())
     headers["Vary"] = f"{headers['Vary']}, Accept-Encoding"  # on a 304 too: it stands for the answer it confirms
-    if page_cache.unchanged(request, headers, changed, forms=True):
+    if page is None or page_cache.unchanged(request, headers, changed, forms=True):
         return Response(status_code=304, headers=headers)
-    return gapped_answer(request, page_cache.gapped(web, html, CSRF_PLACEHOLDER), headers)
+    return gapped_answer(request, page, headers)
 
 
 def _page_key(request: Request, name: str) -> tuple[str, ...]:
@@ -216,7 +217,7 @@ async def visitor_page(request: Request) -> Response | None:
     return _served(request, web, name, now, on_loop=True, warrant=warrant)
 
 
-def _held(web: Web, name: str, page: tuple[float, Any, str, str, Any]) -> bool:
+def _held(web: Web, name: str, page: tuple[float, Any, str, Gapped, Any]) -> bool:
     """Whether ``page`` is still the game's without asking: heard of no change since it was read (and its
     deadline not passed)."""
     trust = page[4]
@@ -301,11 +302,11 @@ def _anonymous_page(
     try:
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
-        html = _shown(web, name, now, body, pieces)
-        web.pages[key] = (time.monotonic(), made, now.shared.visibility, html, _trust(now, warrant))
+        page_now = page_cache.gapped(web, _shown(web, name, now, body, pieces), CSRF_PLACEHOLDER)
+        web.pages[key] = (time.monotonic(), made, now.shared.visibility, page_now, _trust(now, warrant))
     finally:
         building.release()
-    return _from_cache(request, web, made, html)
+    return _from_cache(request, web, made, page_now)
 
 
 def _served(
@@ -323,27 +324,27 @@ def _served(
         return _from_cache(request, web, page[1], page[3])
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
     if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
-        return _from_cache(request, web, made, "")  # a 304: nothing made
+        return _from_cache(request, web, made, None)  # a 304: nothing made
     if on_loop and _asks(now):
         return None  # before its pieces are unpacked: the thread that reads what the phase waits for unpacks them
-    html = _hold_kept(web, key, name, now, warrant)
-    if html is None:
+    kept = _hold_kept(web, key, name, now, warrant)
+    if kept is None:
         return None
     SHARED_PAGES.labels("page", "kept").inc()
-    return _from_cache(request, web, made, html)
+    return _from_cache(request, web, made, kept)
 
 
 def _hold_kept(
     web: Web, key: tuple[str, ...], name: str, now: page_cache.Current, warrant: Warrant | None
-) -> str | None:
+) -> Gapped | None:
     """The page kept for the state ``now`` as shown now, put in this process's memory under ``key`` (held by
     ``warrant``); None: none is kept for that state."""
     kept = page_cache.kept_pieces(now, "page")
     if kept is None:
         return None
-    html = _shown(web, name, now, *kept)
-    web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, html, _trust(now, warrant))
-    return html
+    page = page_cache.gapped(web, _shown(web, name, now, *kept), CSRF_PLACEHOLDER)
+    web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, page, _trust(now, warrant))
+    return page
 
 
 def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> str:
