@@ -1,14 +1,13 @@
 """A W3K game's pages loaded a second time fetch no map (issue 41). Seen through Chromium's own network events
-(DevTools protocol): the first load's map comes from the server, the second's from the browser's cache.
+(DevTools protocol): the first load's board file comes from the server, the second's from the browser's cache.
 
-- The public game page: a phase's picture has an address that always means the same picture (the phase, the view
-  and the release), kept a year by the browser.
-- The player's page: it carries its picture inline (its provinces are the keyboard's and the screen reader's
-  buttons, and click entry's targets), but draws the board's fixed parts (the provinces' shapes, the names, the
-  coasts, the centres) by reference to the game's board file, whose address names its content's hash. The page
-  itself carries none of the shapes, and the second load asks the server for none of them: the file comes from
-  the browser's cache, or from the service worker, which keeps it too (the server's own count of answers says
-  the service worker did not fetch it again)."""
+Both pages carry their picture inline and draw the board's fixed parts (the provinces' shapes, the names, the
+coasts, the centres) by reference to the variant's board file, whose address names its content's hash: the
+public game page (its picture, a phase's units and colours, is in the page), and the player's page (its
+provinces are the keyboard's and the screen reader's buttons, and click entry's targets). The pages themselves
+carry none of the shapes, and the second load asks the server for none of them: the file comes from the
+browser's cache, or from the service worker, which keeps it too (the server's own count of answers says the
+service worker did not fetch it again)."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ from dippouch.web.http.metrics import REQUEST_SECONDS
 
 T0 = datetime.now(UTC)
 
-BOARD_ROUTE = "/games/{name}/board-{digest}.svg"
+BOARD_ROUTE = "/variants/{name}/board-{digest}.svg"
 
 
 def _load(page: Any, url: str) -> tuple[str, int, list[tuple[str, str]]]:

@@ -150,3 +150,24 @@ def test_a_signed_in_reader_s_shared_part_is_read_from_its_json_once(site: Site)
     text = next(iter(kept.parts))
     assert page_cache.read_once(site.web, text) is page_cache.read_once(site.web, text)
     assert json.loads(text) == page_cache.read_once(site.web, text)
+
+
+def test_a_page_held_in_memory_keeps_its_parts_when_the_parts_cache_is_dropped(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A visitor's page held in the process's memory is served from the parts it was held with: the cache of
+    parts by page text (bounded, dropped whole when full: a thousand games' pages with their maps outgrew it)
+    may drop it, and the next reading must not deflate the page again."""
+    c = site.browser()
+    first = raw_answer(c, "/games/g", "gzip")[1]
+    made: list[str] = []
+    real = Gapped.of
+
+    def counted(text: str, gap: str) -> Gapped:
+        made.append(text)
+        return real(text, gap)
+
+    monkeypatch.setattr(Gapped, "of", staticmethod(counted))
+    page_cache._gaps(site.web).pages.clear()
+    again = raw_answer(site.browser(), "/games/g", "gzip")[1]
+    assert made == [] and without_token(gzip.decompress(again)) == without_token(gzip.decompress(first))

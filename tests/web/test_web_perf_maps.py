@@ -45,7 +45,7 @@ def test_the_game_page_draws_over_the_board_file_and_the_map_is_kept_for_good(ga
     page = anon.get("/games/g")
     assert page.status_code == 200 and page.text.count("<svg") == 1
     # Its provinces are references to the board file's shapes, each with the phase's colour; no shape inline.
-    shapes = set(re.findall(r'<use href="/games/g/board-[0-9a-f]{16}\.svg#r-(\w+)" id="r-', page.text))
+    shapes = set(re.findall(r'<use href="/variants/standard/board-[0-9a-f]{16}\.svg#r-(\w+)" id="r-', page.text))
     assert shapes >= {p.abbr for p in load_variant("standard").map.provinces}, shapes
     assert '<path id="r-' not in page.text and 'id="unit-par"' in page.text
     assert len(page.text) < 70_000, len(page.text)  # the whole picture inline made it 230 KB
@@ -99,30 +99,66 @@ def test_private_games_maps_are_refused_to_visitors(game: Site) -> None:
     assert game.france.get(url).status_code == 200  # type: ignore[attr-defined]
 
 
-def test_the_players_page_draws_over_the_games_board_file_kept_for_good(game: Site) -> None:
-    """The player's page draws the board's fixed parts by reference to the game's board file: its address
-    names its content's hash, answered with a year's life (in shared caches too, for a game not private) and
-    a 304 to the browser that has it; an old hash is answered with the board as it is now, not to be kept; a
-    private game's board is the players' only, kept by their browser only. The page itself carries no shape."""
+def test_the_pages_draw_over_the_variants_board_file_kept_for_good(game: Site) -> None:
+    """The player's page and the game page draw the board's fixed parts by reference to the variant's board
+    file, one for every game of the variant: its address names its content's hash, answered with a year's life
+    (in shared caches too: it shows the variant's board, nothing of any game) and a 304 to the browser that has
+    it, compressed as the browser takes it; an old hash is answered with the board as it is now, not to be
+    kept. A private game's pages name it too. The pages themselves carry no shape."""
     page = game.france.get("/games/g/play/France").text  # type: ignore[attr-defined]
-    found = set(re.findall(r'href="(/games/g/board-([0-9a-f]{16})\.svg)#r-par"', page))
+    found = set(re.findall(r'href="(/variants/standard/board-([0-9a-f]{16})\.svg)#r-par"', page))
     assert len(found) == 1, found
     url, digest = found.pop()
     assert '<path id="r-' not in page and '<text id="label-' not in page
+    assert f'href="{url}#r-par"' in game.browser().get("/games/g").text
+    game.new_game("other", movement="2d")
+    assert f'href="{url}#r-par"' in game.browser().get("/games/other").text  # the same file for every game
     anon = game.browser()
     r = anon.get(url)
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert '<path id="r-par" d="M' in r.text and 'id="t-par"' in r.text and "<use" not in r.text
     assert anon.get(url, headers={"If-None-Match": r.headers["etag"]}).status_code == 304
+    squeezed = anon.get(url, headers={"Accept-Encoding": "zstd"})
+    assert squeezed.headers["content-encoding"] == "zstd" and squeezed.text == r.text
     old = anon.get(url.replace(digest, "0" * 16))
     assert old.status_code == 200 and old.headers["cache-control"] == "no-cache" and old.text == r.text
+    assert anon.get(url.replace("/standard/", "/standrd/")).status_code == 404
     assert (
         game.post_form(game.coordinator, "/games/g/coordinate/visibility", {"visibility": "private"}).status_code == 303
     )
+    assert f'href="{url}#r-par"' in game.france.get("/games/g/play/France").text  # type: ignore[attr-defined]
+    assert game.browser().get(url).status_code == 200
+
+
+def test_a_game_whose_copy_draws_another_board_names_a_file_of_its_own(game: Site) -> None:
+    """A game whose stored copy of its variant draws another board than the variant's file does now (a name
+    written on the board changed since it began) names a board file of its own: its own names, kept by shared caches unless the game
+    is private, then by its players' browsers only."""
+    from dippouch.core.variant import content_hash
+    from dippouch.store import transfer
+
+    data = transfer.export_game(game.web.store, "g")
+    copy = data["game"]["variant_data"]
+    copy["provinces"]["mos"]["name"] = "Moskva"  # a name the board writes out in full
+    data["game"]["variant_hash"] = content_hash(copy)
+    transfer.import_game(game.web.store, data, name="old")
+    page = game.browser().get("/games/old").text
+    found = set(re.findall(r'href="(/games/old/board-[0-9a-f]{16}\.svg)#r-par"', page))
+    assert len(found) == 1 and "/variants/" not in page.split('class="dippouch-map"', 1)[1], found
+    url = found.pop()
+    r = game.browser().get(url)
+    assert r.status_code == 200 and ">Moskva<" in r.text and ">Moscow<" not in r.text
+    assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    ours = game.browser().get(
+        re.search(r'href="(/variants/standard/board-\w+\.svg)#', game.browser().get("/games/g").text)[1]
+    )  # type: ignore[index]
+    assert ">Moscow<" in ours.text
+    assert (
+        game.post_form(game.coordinator, "/games/old/coordinate/visibility", {"visibility": "private"}).status_code
+        == 303
+    )
     assert game.browser().get(url).status_code == 404
-    mine = game.france.get(url)  # type: ignore[attr-defined]
-    assert mine.status_code == 200 and mine.headers["cache-control"] == "private, max-age=31536000, immutable"
 
 
 def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:

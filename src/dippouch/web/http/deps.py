@@ -41,7 +41,7 @@ from dippouch.play.replays import ReplayExports
 from dippouch.settings import Site
 from dippouch.store.people.persons import Preferences, preferences
 from dippouch.web.http.budget import WorkBudget, timed_endpoint
-from dippouch.web.http.encoded import Gapped, chosen
+from dippouch.web.http.encoded import OFFERED, Gapped, chosen
 from dippouch.web.http.pool import Jobs
 from dippouch.web.http.security import (
     CSRF_HEADER,
@@ -85,6 +85,7 @@ __all__ = [
     "answers",
     "api_language",
     "asker",
+    "board_answer",
     "budget_of",
     "can_charge",
     "charged",
@@ -467,6 +468,30 @@ def gapped_answer(request: Request, page: Gapped, headers: dict[str, str]) -> HT
     set_csrf_cookie(request, resp)
     speaks(request, resp)
     return resp
+
+
+def board_answer(request: Request, web: Web, made: tuple[str, str], digest: str, *, public: bool) -> Response:
+    """A board file (``made``: its hash and text, :func:`dippouch.web.views.maps.board_file`) asked for under the
+    hash ``digest``: kept a year (by shared caches too where ``public``), its address naming its content; 304 to
+    the browser that has it; compressed once a process for every reader, as each new reader's browser fetches it
+    once. An old hash (a page from before the board changed) is answered with the board as it is now, not to be
+    kept."""
+    current, svg = made
+    if digest != current:
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    headers = {
+        "ETag": f'"board-{current}"',
+        "Cache-Control": f"{'public' if public else 'private'}, max-age=31536000, immutable",
+        "Vary": "Accept-Encoding",
+    }
+    if headers["ETag"] in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    coding = chosen(request.headers.get("accept-encoding"), OFFERED)
+    if coding is None:
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+    headers["Content-Encoding"] = coding
+    body = web.maps.encoded(("board", current), coding, lambda: svg)
+    return Response(body, media_type="image/svg+xml", headers=headers)
 
 
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:

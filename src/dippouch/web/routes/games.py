@@ -28,6 +28,7 @@ from dippouch.web.http.deps import (
     WriterDep,
     answers,
     api_language,
+    board_answer,
     charged_job,
     find_viewer,
     game_file,
@@ -517,30 +518,12 @@ def phase_map(
 
 @router.get("/games/{name}/board-{digest}.svg", include_in_schema=False)
 def board_svg(request: Request, name: str, digest: str, web: WebDep, viewer: ViewerDep) -> Response:
-    """The board's fixed parts, which the player's page draws by reference (``<use>``): its address names its
-    content's hash, so the browser keeps it a year and a second visit asks for none of it. Kept in shared caches
-    too unless the game is private: it shows the variant's board, nothing of the game. An old hash (a page from
-    before the variant's board changed) is answered with the board as it is now, asked for again each time."""
+    """The board's fixed parts of a game whose copy of its variant draws another board than the variant's file
+    does now (the pages of every other game name the variant's: :func:`dippouch.web.views.games.board_url`),
+    which its pages draw by reference (``<use>``). Kept in shared caches too unless the game is private: it
+    shows the variant's board, nothing of the game (:func:`dippouch.web.http.deps.board_answer`)."""
     current, svg, visibility = games.board(web, name, viewer)
-    if digest != current:
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
-    who = "private" if visibility == "private" else "public"
-    headers = {
-        "ETag": f'"board-{current}"',
-        "Cache-Control": f"{who}, max-age=31536000, immutable",
-        "Vary": "Accept-Encoding",
-    }
-    if headers["ETag"] in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    coding = chosen(request.headers.get("accept-encoding"), OFFERED)
-    if coding is None:
-        return Response(svg, media_type="image/svg+xml", headers=headers)
-    # Every game's page names its board file, which each new reader's browser fetches once: compressed once a
-    # process (the hash names the bytes), not for each of them.
-    headers["Content-Encoding"] = coding
-    return Response(
-        web.maps.encoded(("board", current), coding, lambda: svg), media_type="image/svg+xml", headers=headers
-    )
+    return board_answer(request, web, (current, svg), digest, public=visibility != "private")
 
 
 @router.get("/games/{name}/phases/{phase_id}/preview-{view}.png", include_in_schema=False)

@@ -11,10 +11,13 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
+from dippouch.core.messages import msg
 from dippouch.web.http.deps import (
     ERRORS,
+    WebDep,
     answers,
     api_language,
+    board_answer,
     can_charge,
     charged_job,
     language,
@@ -23,11 +26,13 @@ from dippouch.web.http.deps import (
 )
 from dippouch.web.http.security import (
     BadInput,
+    WebNotFound,
     client_id,
 )
 from dippouch.web.views import variant_pages
 from dippouch.web.views.answers.games import Place, VariantListing
 from dippouch.web.views.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
+from dippouch.web.views.maps import board_file
 from dippouch.web.views.variant_origin import Origin, origin_of, origins
 
 router = APIRouter(tags=["api"])
@@ -61,6 +66,18 @@ def variant_page(request: Request, name: str) -> Response:
     variant_pages.find_variant(name, words(request).gettext)  # an unknown name refused in the reader's language
     vv = VariantView.model_validate(variant_pages.variant_view(name), context={"lang": language(request)})
     return render(request, "variant.html", {"v": vv, "origin": origin_of(vv.name)})
+
+
+@router.get("/variants/{name}/board-{digest}.svg", include_in_schema=False)
+def variant_board(request: Request, name: str, digest: str, web: WebDep) -> Response:
+    """The board file every game of the variant whose copy draws the same board names (a game page's picture
+    draws its shapes and names by reference to it): the variant's board, nothing of any game, so public, kept
+    a year by browsers and shared caches alike (its address names its content's hash). An old hash (a page from
+    before the variant's file changed) is answered with the board as it is now, not to be kept."""
+    made = board_file(variant_pages.find_variant(name, words(request).gettext))
+    if made is None:
+        raise WebNotFound(msg("no map can be drawn for variant %(name)s: its geometry is not built", name=repr(name)))
+    return board_answer(request, web, made, digest, public=True)
 
 
 @router.get("/variants/{name}/powers.css", include_in_schema=False)

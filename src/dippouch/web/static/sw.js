@@ -1,7 +1,8 @@
 // dippouch's service worker, for every page of the site: it shows push notifications (and opens their page
-// when clicked), keeps the static files and the games' boards of map shapes (their addresses carry their
-// content's hash, so a kept file is never stale), and shows the offline page when a page cannot be fetched. Pages themselves always come from the
-// network: a game's page must show the game as it is now.
+// when clicked), keeps the static files and the boards of map shapes, a variant's or a game's (their
+// addresses carry their content's hash, so a kept file is never stale), and shows the offline page when a page
+// cannot be fetched. Pages themselves always come from the network: a game's page must show the game as it is
+// now.
 "use strict";
 
 // Written in by the server (web/installable.py): the offline page and the static files it needs.
@@ -41,11 +42,11 @@ self.addEventListener("fetch", function (event) {
     }));
     return;
   }
-  // A file named with its content's hash (a static file, a game's board of map shapes) is the same file
-  // forever: from the cache, else fetched, and kept when the server says so (an old hash is answered with the
+  // A file named with its content's hash (a static file, a variant's or a game's board of map shapes) is the
+  // same file forever: from the cache, else fetched, and kept when the server says so (an old hash is answered with the
   // file as it is now, not to be kept under the old name).
   var hashed = (url.pathname.indexOf("/static/") === 0 && url.searchParams.has("v")) ||
-    /^\/games\/[^/]+\/board-[0-9a-f]+\.svg$/.test(url.pathname);
+    /^\/(games|variants)\/[^/]+\/board-[0-9a-f]+\.svg$/.test(url.pathname);
   if (hashed) {
     event.respondWith(caches.open(CACHE).then(function (cache) {
       return cache.match(request).then(function (kept) {

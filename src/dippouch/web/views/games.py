@@ -34,7 +34,7 @@ from dippouch.web.http.service import Web
 from dippouch.web.routes.roster import absences_view
 from dippouch.web.views.anonymity import game_view_seen, shown_marker, takes_part
 from dippouch.web.views.fog import fog_powers, fog_tag, fogged_powers, fogged_record
-from dippouch.web.views.maps import board_file, map_available
+from dippouch.web.views.maps import board_file, map_available, variant_board
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -568,9 +568,16 @@ def _phase_map(
 
 def board_url(web: Web, name: str) -> str | None:
     """The address of the game's board file (:func:`dippouch.web.views.maps.board_file`), naming its content's hash, or
-    None where no map can be drawn."""
-    made = board_file(web.variant_of(name))
-    return None if made is None else f"/games/{quote(name, safe='')}/board-{made[0]}.svg"
+    None where no map can be drawn: its variant's (``/variants/NAME/board-HASH.svg``, one file for every game of
+    the variant, which a browser fetches once) where the game's copy of the variant draws the same board as the
+    variant's file does now, else the game's own."""
+    v = web.variant_of(name)
+    made = board_file(v)
+    if made is None:
+        return None
+    if variant_board(v.name) == made[0]:
+        return f"/variants/{quote(v.name, safe='')}/board-{made[0]}.svg"
+    return f"/games/{quote(name, safe='')}/board-{made[0]}.svg"
 
 
 def board(web: Web, name: str, viewer: Viewer) -> tuple[str, str, str]:

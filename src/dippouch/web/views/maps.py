@@ -28,6 +28,7 @@ from xml.sax.saxutils import unescape
 
 from cachetools import LRUCache
 
+from dippouch.core.errors import DippouchError
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.web.http.encoded import compressed, keep_within
@@ -41,6 +42,7 @@ __all__ = [
     "pdf_of",
     "phase_drawing",
     "preview_of",
+    "variant_board",
 ]
 
 log = logging.getLogger("dippouch.web.views.maps")
@@ -305,6 +307,20 @@ def opening_svg(variant: Variant) -> str | None:
         if _OPENING not in kept:
             kept[_OPENING] = _draw(draw)
         return cast("str | None", kept[_OPENING])
+
+
+def variant_board(name: str) -> str | None:
+    """The hash of the board file of the variant ``name`` as its file on disk reads now (None: no such variant, or
+    no map to draw): what a game's board is compared with to be named by the variant's address."""
+    from dippouch.catalog import load_variant, variant_names
+
+    if name not in variant_names():
+        return None
+    try:
+        made = board_file(load_variant(name))
+    except DippouchError:
+        return None
+    return None if made is None else made[0]
 
 
 def board_file(variant: Variant) -> tuple[str, str] | None:
