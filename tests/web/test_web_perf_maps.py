@@ -150,10 +150,8 @@ def test_a_game_whose_copy_draws_another_board_names_a_file_of_its_own(game: Sit
     r = game.browser().get(url)
     assert r.status_code == 200 and ">Moskva<" in r.text and ">Moscow<" not in r.text
     assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
-    ours = game.browser().get(
-        re.search(r'href="(/variants/standard/board-\w+\.svg)#', game.browser().get("/games/g").text)[1]
-    )  # type: ignore[index]
-    assert ">Moscow<" in ours.text
+    variants = re.search(r'href="(/variants/standard/board-\w+\.svg)#', game.browser().get("/games/g").text)
+    assert variants is not None and ">Moscow<" in game.browser().get(variants[1]).text
     assert (
         game.post_form(game.coordinator, "/games/old/coordinate/visibility", {"visibility": "private"}).status_code
         == 303
