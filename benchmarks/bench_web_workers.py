@@ -159,9 +159,12 @@ class Tally:
         }
 
 
-MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"|<use href="(/games/[^"#]+/board-[0-9a-f]+\.svg)#')
+MAP_IMG = re.compile(
+    rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"|<use href="(/(?:games|variants)/[^"#]+/board-[0-9a-f]+\.svg)#'
+)
 """The picture a game page names: its phase's map (a page before the picture was inline), or the board file an
-inline picture is drawn over (fetched once a game by a browser: the server marks it immutable)."""
+inline picture is drawn over (a variant's, or a game's own: fetched once by a browser, which the server tells to
+keep it)."""
 
 BROWSER_ENCODINGS = "gzip, deflate, br, zstd"
 """The Accept-Encoding a current Chrome sends, which the page and map requests send by default
@@ -610,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{backlog} past their deadline at the end; {worker_errors} worker errors logged"
         )
         print(
-            f"CPU: web process{'es' if args.web > 1 else ''} {1000 * cpu_web / max(1, requests):.2f} ms/request; workers "
+            f"CPU: web process{'es' if args.web > 1 else ''} {cpu_web / wall:.2f} cores, "
+            f"{1000 * cpu_web / max(1, requests):.2f} ms/request; workers "
             f"{1000 * cpu_workers / max(1, phases):.1f} ms/phase; PostgreSQL {cpu_pg / wall:.2f} cores "
             f"({1000 * cpu_pg / max(1, phases + requests):.2f} ms per phase-or-request); load generator "
             f"{cpu_me / wall:.2f} cores; WAL {wal / 1024 / max(1, phases + len(s.latencies)):.1f} KB per "

@@ -48,6 +48,7 @@ def test_any_choice_of_pieces_keeping_the_last_decompresses_to_its_text(
     assert page.plain(fill) == b"".join(expected)
     assert gzip.decompress(page.gzip(fill)) == b"".join(expected)
     assert Pieces.unpacked(text, MARKS, pieces.packed()) == pieces
+    assert Pieces.unpacked(text, MARKS, pieces.packed(MARKS)) == pieces  # cut where the marks were kept
 
 
 def test_the_last_piece_is_always_shown() -> None:
@@ -63,6 +64,17 @@ def test_packed_pieces_that_do_not_fit_the_text_are_refused() -> None:
     assert Pieces.unpacked(text, MARKS, packed[:-1]) is None  # cut short
     assert Pieces.unpacked(text, MARKS, packed + b"\0") is None  # something after
     assert Pieces.unpacked(text, MARKS, b"") is None and Pieces.unpacked(text, MARKS, b"\xff" * 4) is None
+
+
+def test_pieces_kept_with_their_marks_are_cut_there_and_refused_where_the_text_differs() -> None:
+    text = "one<gap>two<a>three"
+    packed = Pieces.of(text, MARKS).packed(MARKS)
+    assert len(packed) > len(Pieces.of(text, MARKS).packed())  # the marks' places kept after the pieces
+    got = Pieces.unpacked(text, MARKS, packed)
+    assert got is not None and got.texts == (b"one", b"two", b"three") and got.marks == (GAP, "<a>")
+    assert Pieces.unpacked("one<a>two<gap>three", MARKS, packed) is None  # another mark where one was kept
+    assert Pieces.unpacked("onex<gap>two<a>three", MARKS, packed) is None  # the marks moved
+    assert Pieces.unpacked(text, MARKS, packed[:-2]) is None and Pieces.unpacked(text, MARKS, packed + b"\0") is None
 
 
 @pytest.mark.parametrize("boxes", [1, 2])

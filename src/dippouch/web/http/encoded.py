@@ -144,9 +144,9 @@ class Gapped:
         return GZIP_HEADER + body + struct.pack("<II", zlib.crc32(plain), len(plain) & 0xFFFFFFFF)
 
 
-def cut(text: str, marks: Sequence[str]) -> tuple[list[str], list[str]]:
-    """``text`` cut at every one of ``marks`` (texts that never overlap in it): the pieces, and the mark between
-    each piece and the next."""
+def cut(text: str, marks: Sequence[str]) -> tuple[list[str], list[str], list[int]]:
+    """``text`` cut at every one of ``marks`` (texts that never overlap in it): the pieces, the mark between
+    each piece and the next, and where each of those marks begins."""
     # str.find, not a pattern of alternatives: a regular expression tries each at every character (40 us a 10 KB
     # page, a third of the compression Pieces saves).
     found: list[tuple[int, str]] = []
@@ -164,7 +164,7 @@ def cut(text: str, marks: Sequence[str]) -> tuple[list[str], list[str]]:
         between.append(mark)
         start = at + len(mark)
     pieces.append(text[start:])
-    return pieces, between
+    return pieces, between, [at for at, _ in found]
 
 
 @dataclass(frozen=True)
@@ -179,32 +179,40 @@ class Pieces:
     marks: tuple[str, ...]
     """The mark between piece ``i`` and ``i + 1``."""
     deflated: tuple[bytes, ...]
+    cuts: tuple[int, ...] = ()
+    """Where each mark begins in the text (characters), as :meth:`packed` keeps them: a page read back is cut
+    there rather than searched for its marks again (a page with its map inline is some 50 KB, searched once for
+    each of its kinds of mark)."""
 
     @staticmethod
-    def _cut(text: str, marks: Sequence[str]) -> tuple[tuple[bytes, ...], tuple[str, ...]]:
-        texts, found = cut(text, marks)
-        return tuple(t.encode() for t in texts), tuple(found)
+    def _cut(text: str, marks: Sequence[str]) -> tuple[tuple[bytes, ...], tuple[str, ...], tuple[int, ...]]:
+        texts, found, at = cut(text, marks)
+        return tuple(t.encode() for t in texts), tuple(found), tuple(at)
 
     @classmethod
     def of(cls, text: str, marks: Sequence[str]) -> Pieces:
         """``text`` cut at every one of ``marks`` (texts that never overlap in it), each piece deflated."""
-        texts, found = cls._cut(text, marks)
+        texts, found, at = cls._cut(text, marks)
         deflated = []
         for i, piece in enumerate(texts):
             deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
             last = i == len(texts) - 1
             deflated.append(deflate.compress(piece) + deflate.flush(zlib.Z_FINISH if last else zlib.Z_FULL_FLUSH))
-        return cls(texts, found, tuple(deflated))
+        return cls(texts, found, tuple(deflated), at)
 
-    def packed(self) -> bytes:
-        """The deflated pieces as one value to keep beside the text (:meth:`unpacked` reads it back)."""
-        return struct.pack("<I", len(self.deflated)) + b"".join(struct.pack("<I", len(d)) + d for d in self.deflated)
+    def packed(self, marks: Sequence[str] = ()) -> bytes:
+        """The deflated pieces as one value to keep beside the text (:meth:`unpacked` reads it back); with the
+        ``marks`` the text was cut at, where each mark is too (by its place in ``marks``)."""
+        out = [struct.pack("<I", len(self.deflated)), *(struct.pack("<I", len(d)) + d for d in self.deflated)]
+        if marks and self.cuts:
+            out.append(struct.pack("<I", len(self.cuts)))
+            out.extend(struct.pack("<IB", at, marks.index(m)) for at, m in zip(self.cuts, self.marks, strict=True))
+        return b"".join(out)
 
     @classmethod
     def unpacked(cls, text: str, marks: Sequence[str], packed: bytes) -> Pieces | None:
         """The pieces of ``text`` with the deflated ones :meth:`packed` made of it; None when they do not fit
         (made of another text, or cut at other marks by another release): the caller deflates it again."""
-        texts, found = cls._cut(text, marks)
         deflated: list[bytes] = []
         try:
             (count,) = struct.unpack_from("<I", packed)
@@ -213,11 +221,46 @@ class Pieces:
                 (size,) = struct.unpack_from("<I", packed, at)
                 deflated.append(packed[at + 4 : at + 4 + size])
                 at += 4 + size
-        except struct.error:
+            kept = cls._kept_cuts(text, marks, packed, at)
+        except (struct.error, IndexError):
             return None
-        if count != len(texts) or at != len(packed) or any(len(d) < 2 for d in deflated):
+        if kept is None:
+            texts, found, cuts = cls._cut(text, marks)
+        else:
+            texts, found, cuts = kept
+        if count != len(texts) or any(len(d) < 2 for d in deflated):
             return None
-        return cls(texts, found, tuple(deflated))
+        return cls(texts, found, tuple(deflated), cuts)
+
+    @staticmethod
+    def _kept_cuts(
+        text: str, marks: Sequence[str], packed: bytes, at: int
+    ) -> tuple[tuple[bytes, ...], tuple[str, ...], tuple[int, ...]] | None:
+        """The text cut where :meth:`packed` kept its marks (after the pieces, from ``at``); None where it kept
+        none (then the text is searched for them). Raises IndexError or struct.error where what it kept does
+        not fit the text."""
+        if at == len(packed):
+            return None
+        (n,) = struct.unpack_from("<I", packed, at)
+        at += 4
+        texts: list[bytes] = []
+        found: list[str] = []
+        cuts: list[int] = []
+        start = 0
+        for _ in range(n):
+            where, which = struct.unpack_from("<IB", packed, at)
+            at += 5
+            mark = marks[which]
+            if where < start or not text.startswith(mark, where):
+                raise IndexError("a mark kept where the text has none")
+            texts.append(text[start:where].encode())
+            found.append(mark)
+            cuts.append(where)
+            start = where + len(mark)
+        if at != len(packed):
+            raise IndexError("more kept than the marks")
+        texts.append(text[start:].encode())
+        return tuple(texts), tuple(found), tuple(cuts)
 
     def gapped(self, shown: Sequence[bool], gap: str) -> Gapped:
         """The pieces ``shown`` (one flag a piece; the last must be) as a :class:`Gapped`, the marks that are

@@ -303,7 +303,7 @@ def _anonymous_page(
     try:
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
-        page_now = page_cache.gapped(web, _shown(web, name, now, body, pieces), CSRF_PLACEHOLDER)
+        page_now = _shown(web, name, now, body, pieces)
         web.pages[key] = (time.monotonic(), made, now.shared.visibility, page_now, _trust(now, warrant))
     finally:
         building.release()
@@ -343,17 +343,17 @@ def _hold_kept(
     kept = page_cache.kept_pieces(now, "page")
     if kept is None:
         return None
-    page = page_cache.gapped(web, _shown(web, name, now, *kept), CSRF_PLACEHOLDER)
+    page = _shown(web, name, now, *kept)
     web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, page, _trust(now, warrant))
     return page
 
 
-def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> str:
+def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> Gapped:
     """The page ``body`` as shown now: past its deadline, with what the phase then waits for (a query where it
     may be the coordinator's review: :attr:`dippouch.store.page_cache.Shared.may_wait`)."""
     if not (now.due and page_cache.has_deadline_forms(body)):
-        return page_cache.shown(web, body, pieces, None)
-    return page_cache.shown(web, body, pieces, games.waits_for(web, name) if now.shared.may_wait else "processing")
+        return page_cache.shown(body, pieces, None)
+    return page_cache.shown(body, pieces, games.waits_for(web, name) if now.shared.may_wait else "processing")
 
 
 def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, reading: tuple[str, Any]) -> str:

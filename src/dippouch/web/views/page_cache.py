@@ -56,7 +56,6 @@ __all__ = [
     "deadline_shown",
     "etag_of",
     "game_headers",
-    "gapped",
     "has_deadline_forms",
     "hold",
     "kept_pieces",
@@ -192,7 +191,7 @@ def deadline_shown(html: str, waits: str | None) -> str:
     waiting for ``waits`` (``processing`` or ``review``), or (None) the one before. A page without them as is."""
     if _FORMS[0] not in html:
         return html
-    pieces, marks = cut(html, _FORMS)
+    pieces, marks, _ = cut(html, _FORMS)
     return "".join(piece for piece, kept in zip(pieces, shown_pieces(marks, waits), strict=True) if kept)
 
 
@@ -257,7 +256,7 @@ def made_deflated(
             now.kept_as,
             body,
             web.now(),
-            deflated=pieces.packed() if pieces is not None else None,
+            deflated=pieces.packed(MARKS) if pieces is not None else None,
         )
     except DatabaseBusy:
         # A busy database (SQLite's writer lock held for long) does not hold the reader up: the page not kept
@@ -394,52 +393,19 @@ def hold(lock: threading.Lock) -> bool:
     return True
 
 
-@dataclass
-class _Gaps:
-    """The pages this process serves to visitors, compressed once (per app: :meth:`Web.kept`), by the page's
-    text: the same text object a process keeps for its visitors (``Web.pages``) is looked up by identity, its
-    hash computed once."""
-
-    pages: dict[str, Gapped] = field(default_factory=dict)
-    size: int = 0
-
-
 KEPT_BYTES = 48_000_000
-"""The bound of :func:`gapped`'s pages in a process, in bytes (a standard game's page: some 12 KB, plain and
-compressed): past it, every kept one is dropped and made again when asked for."""
+"""The bound of :func:`read_once`'s parts in a process, in bytes: past it, every kept one is dropped and read
+again when asked for."""
 
 
-def gapped(web: Web, html: str, gap: str) -> Gapped:
-    """``html`` (a page made once, ``gap`` where each answer's own bytes go) in parts, plain and compressed,
-    made once a process for each page (or handed over by :func:`shown`, deflated by whoever made it)."""
-    page = _gaps(web).pages.get(html)
-    if page is None:
-        page = Gapped.of(html, gap)
-        _remember(web, html, page)
-    return page
-
-
-def _gaps(web: Web) -> _Gaps:
-    return web.kept(__name__ + ".gapped", _Gaps)
-
-
-def _remember(web: Web, html: str, page: Gapped) -> None:
-    kept = _gaps(web)
-    with web.lock:
-        if kept.size + page.size > KEPT_BYTES:
-            kept.pages.clear()
-            kept.size = 0
-        kept.pages[html] = page
-        kept.size += page.size
-
-
-def shown(web: Web, body: str, pieces: Pieces | None, waits: str | None) -> str:
-    """A kept page as it is shown now (:func:`deadline_shown`); with its ``pieces`` deflated, its compressed
-    parts for :func:`gapped` made of them, not compressed again."""
-    html = deadline_shown(body, waits)
-    if pieces is not None and html not in _gaps(web).pages:
-        _remember(web, html, pieces.gapped(shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER))
-    return html
+def shown(body: str, pieces: Pieces | None, waits: str | None) -> Gapped:
+    """A kept page as it is shown now (:func:`deadline_shown`), in parts with its CSRF gaps, plain and
+    compressed: made of its ``pieces`` deflated where it has them (not compressed again, nor searched for its
+    marks), else deflated here. The caller holds it with the page (``Web.pages``): it is made once a process
+    for each state of the page."""
+    if pieces is not None:
+        return pieces.gapped(shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER)
+    return Gapped.of(deadline_shown(body, waits), CSRF_PLACEHOLDER)
 
 
 def shown_pieces(marks: Sequence[str], waits: str | None) -> list[bool]:
