@@ -508,10 +508,23 @@ _OPENED = "dippouch.opened"
 """A session's :attr:`Session.info` key for the positions of the phases it opened (:meth:`Database.opened`)."""
 
 
+_KNOWN = "dippouch.known"
+"""A session's :attr:`Session.info` key for what its transaction has learnt (:func:`known_in`)."""
+
+
+def known_in(s: Session) -> dict[Any, Any]:
+    """What the transaction in hand of ``s`` has learnt and may take as known until it ends (a phase without
+    mail, asked of every phase a worker processes by more than one of its steps), forgotten when it ends."""
+    known: dict[Any, Any] = s.info.setdefault(_KNOWN, {})
+    return known
+
+
 def _forget_opened(s: Session, transaction: SessionTransaction) -> None:
-    """What a transaction rolled back or closed uncommitted opened is forgotten (after a commit, nothing is left)."""
+    """What a transaction rolled back or closed uncommitted opened is forgotten (after a commit, nothing is left),
+    and what it learnt (:func:`known_in`) however it ended."""
     if transaction.parent is None:
         s.info.pop(_OPENED, None)
+        s.info.pop(_KNOWN, None)
 
 
 class Database:

@@ -46,9 +46,9 @@ def _may_hold(game_id: Any) -> Any:
 
 
 def _took_part(s: Session, ph: PhaseRow) -> set[str]:
-    from dippouch.store.mail.review import photo_powers
+    from dippouch.store.mail.review import took_part
 
-    return photo_powers(s, ph)
+    return took_part(s, ph)
 
 
 def _finish(db: Database, s: Session, finish: Any) -> object:

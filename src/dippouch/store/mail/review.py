@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from dippouch.core.messages import Arg, Msg, PhaseName, msg
 from dippouch.game import GameError, RecordNotFound, as_utc, parse_duration
-from dippouch.store.db import Database
+from dippouch.store.db import Database, known_in
 from dippouch.store.mail.models import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.rows import next_version_in
@@ -52,6 +52,7 @@ __all__ = [
     "release",
     "review_state",
     "set_aside",
+    "took_part",
 ]
 
 SET_ASIDE_UNSAID = "set aside by the coordinator"
@@ -127,7 +128,27 @@ def _has_mail(s: Session, ph: PhaseRow) -> bool:
     """Whether any message was taken in for ``ph`` (or an earlier opening of it): one query where a phase without
     mail (nearly every phase of a game played on the web) would otherwise cost the three of :func:`holds`, asked of
     every phase a worker processes."""
-    return bool(s.scalar(sa.select(sa.exists().where(MailMessageRow.phase_id.in_(_same_phase(ph))))))
+    has = bool(s.scalar(_ANY_MAIL, {"game_id": ph.game_id, "seq": ph.seq, "name": ph.name}))
+    if not has:
+        known_in(s)[(_NO_MAIL, ph.id)] = True
+    return has
+
+
+_NO_MAIL = "mail.none"
+"""What :func:`known_in` knows of a phase :func:`_has_mail` found no mail for (by its id)."""
+
+_ANY_MAIL = sa.select(
+    sa.exists().where(
+        MailMessageRow.phase_id.in_(
+            sa.select(PhaseRow.id).where(
+                PhaseRow.game_id == sa.bindparam("game_id"),
+                PhaseRow.seq == sa.bindparam("seq"),
+                PhaseRow.name == sa.bindparam("name"),
+            )
+        )
+    )
+)
+""":func:`_has_mail`'s question (:func:`_same_phase`'s phases), built once: asked of every phase processed."""
 
 
 def _photo_filter() -> tuple[sa.ColumnElement[bool], ...]:
@@ -273,6 +294,14 @@ def photo_powers(s: Session, ph: PhaseRow) -> set[str]:
     """Powers that sent photographed orders on time for ``ph`` (not set aside): they took part in the phase,
     whatever the coordinator has made of the photographs yet."""
     return set(_photo_times(s, ph))
+
+
+def took_part(s: Session, ph: PhaseRow) -> set[str]:
+    """:func:`photo_powers` as the processing of ``ph`` asks it: a phase its transaction found without mail
+    (:func:`holds`, asked of it first) has none, without a query. (The processing takes no mail in.)"""
+    if known_in(s).get((_NO_MAIL, ph.id)):
+        return set()
+    return photo_powers(s, ph)
 
 
 def next_version_past_photos(store: Database, phase_id: int, power: str) -> int:

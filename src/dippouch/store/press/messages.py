@@ -735,16 +735,18 @@ def token_owner(db: Database, token: str) -> TokenOwner | None:
         return TokenOwner(game=g.name, power=row.power, address=row.address, channel_id=row.channel_id)
 
 
+_HELD = (
+    sa.select(PressMessageRow)
+    .where(PressMessageRow.phase_id == sa.bindparam("phase_id"), PressMessageRow.released_at.is_(None))
+    .order_by(PressMessageRow.id)
+)
+""":func:`release_held`'s question, built once: asked of every phase processed (nearly always of none)."""
+
+
 def release_held(s: Session, g: GameRow, phase: PhaseRow, now: datetime) -> int:
     """Release the postal press written in ``phase`` (its results are out), queuing its copies by mail; in the
     processing transaction, so results and press go out together or not at all."""
-    held = list(
-        s.scalars(
-            sa.select(PressMessageRow)
-            .where(PressMessageRow.phase_id == phase.id, PressMessageRow.released_at.is_(None))
-            .order_by(PressMessageRow.id)
-        )
-    )
+    held = list(s.scalars(_HELD, {"phase_id": phase.id}))
     if not held:
         return 0
     rules = _rules(s, g)
