@@ -58,3 +58,15 @@ def test_a_variant_without_a_built_map_says_so_not_that_the_renderer_is_missing(
     page = site.browser().get("/games/words").text
     assert "renderer is not installed" not in page
     assert "No picture of this variant&#39;s map has been built" in page or "No picture of this variant's map" in page
+
+
+def test_the_board_file_of_a_variant_without_a_built_map_is_a_clear_404(site: Site) -> None:
+    """The variant's board file (which the pages of a variant with a map draw over) of a variant without one:
+    refused with the reason, in the reader's language; a variant that does not load is refused with its
+    problem."""
+    r = site.browser().get("/variants/undrawn/board-0000000000000000.svg")
+    assert r.status_code == 404 and "geometry is missing" in r.text
+    de = site.browser().get("/variants/undrawn/board-0000000000000000.svg", headers={"Accept-Language": "de"})
+    assert de.status_code == 404 and "geometry is missing" not in de.text
+    wrecked = site.browser().get("/variants/wrecked/board-0000000000000000.svg")
+    assert wrecked.status_code == 400 and "nowhere" in wrecked.text

@@ -181,7 +181,7 @@ def _by_board(geo: Geometry, st: _Static, board: str) -> _ByBoard:
     if got is None:
         regions = {abbr: f"<use href={quoteattr(f'{board}#r-{abbr}')} {head}" for abbr, (head, _) in st.regions.items()}
         got = _ByBoard(regions, _labels_used(geo, st, board) if st.labels else "")
-        if len(st.by_board) >= 8:  # a site names one address a game; a process draws for a few hosts at most
+        if len(st.by_board) >= 8:  # a variant's board file and a few games' own (their copies drawn otherwise)
             st.by_board.clear()
         st.by_board[board] = got
     return got

@@ -11,7 +11,6 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
-from dippouch.core.messages import msg
 from dippouch.web.http.deps import (
     ERRORS,
     WebDep,
@@ -34,6 +33,9 @@ from dippouch.web.views.answers.games import Place, VariantListing
 from dippouch.web.views.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
 from dippouch.web.views.maps import board_file
 from dippouch.web.views.variant_origin import Origin, origin_of, origins
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (a board file of a variant without a built map: the thumbnail's)."""
 
 router = APIRouter(tags=["api"])
 
@@ -74,9 +76,12 @@ def variant_board(request: Request, name: str, digest: str, web: WebDep) -> Resp
     draws its shapes and names by reference to it): the variant's board, nothing of any game, so public, kept
     a year by browsers and shared caches alike (its address names its content's hash). An old hash (a page from
     before the variant's file changed) is answered with the board as it is now, not to be kept."""
-    made = board_file(variant_pages.find_variant(name, words(request).gettext))
+    t = words(request)
+    made = board_file(variant_pages.find_variant(name, t.gettext))
     if made is None:
-        raise WebNotFound(msg("no map can be drawn for variant %(name)s: its geometry is not built", name=repr(name)))
+        raise WebNotFound(
+            t.gettext("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+        )
     return board_answer(request, web, made, digest, public=True)
 
 
