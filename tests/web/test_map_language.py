@@ -1,6 +1,7 @@
 """A map's own words (the heading's phase, the legend) in the reader's language: a German or French page's map
-said "Spring 1901 Movement" in English. The page names its language in the map's address, so each language's
-picture is kept for good under an address (and an ETag) of its own; another language gets English."""
+said "Spring 1901 Movement" in English. The picture a page carries is in its reader's language; the picture's own
+address names its language, so each language's picture is kept for good under an address (and an ETag) of its
+own; another language gets English."""
 
 from __future__ import annotations
 
