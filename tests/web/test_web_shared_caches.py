@@ -54,6 +54,31 @@ def test_a_change_drops_the_game_page_in_every_language(site: Site) -> None:
     assert not [k for k in site.web.pages if k[:2] == ("game", "g")]
 
 
+def test_the_pages_a_process_holds_are_bounded_and_let_go_whole(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process holds its visitors' pages within a bound of bytes (a page with its picture is some 56 KB held):
+    past it every one is let go, and each is read again at its next reading; a change lets its game's pages go and
+    counts them out."""
+    from dippouch.web.http import service
+
+    site.new_game("h")
+    site.new_game("k")
+    assert site.browser().get("/games/g").status_code == 200
+    one = site.web.pages[("game", "g", "en")][3].size
+    monkeypatch.setattr(service, "HELD_PAGE_BYTES", int(one * 2.5))
+    for name in ("h", "g"):  # g again: held anew, not counted twice
+        assert site.browser().get(f"/games/{name}").status_code == 200
+    assert {k[1] for k in site.web.pages} == {"g", "h"}
+    page = site.browser().get("/games/k")
+    assert page.status_code == 200 and 'id="unit-par"' in page.text
+    assert {k[1] for k in site.web.pages} == {"k"}  # past the bound: the others let go
+    again = site.browser().get("/games/g")
+    assert again.status_code == 200 and 'id="unit-par"' in again.text
+    assert {k[1] for k in site.web.pages} == {"g", "k"}
+    site.web.touched("k")
+    site.browser().get("/games/h")
+    assert {k[1] for k in site.web.pages} == {"g", "h"}  # k counted out: room for h
+
+
 def test_the_submission_finds_the_variant_on_the_database(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page read the game's variant; the submission after it (and the processing) find it kept on the
     database, shared with its reader, without asking the catalogue again; a new copy (another hash) is built."""

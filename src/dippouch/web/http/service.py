@@ -38,7 +38,7 @@ from dippouch.web.views.maps import MapCache
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
-__all__ = ["PAGE_TTL", "STATE_TTL", "Web"]
+__all__ = ["HELD_PAGE_BYTES", "PAGE_TTL", "STATE_TTL", "Web"]
 
 PAGE_TTL = 1.0
 """Seconds an anonymous visitor's game page is served without looking at the database."""
@@ -48,6 +48,12 @@ STATE_TTL = 1.0
 within this time; this process's own changes at once)."""
 
 T = TypeVar("T")
+
+
+HELD_PAGE_BYTES = 100_000_000
+"""The bound of the visitors' pages a process holds (:attr:`Web.pages`), in bytes of their parts: a standard game's
+page with its picture is some 56 KB held (its plain parts and its deflated ones), so some 1,800 pages (games times
+the languages they are read in) before every one is let go."""
 
 
 class Web:
@@ -79,6 +85,8 @@ class Web:
         The parts are held with the page, not looked up by its text in a cache of their own: a page carries its
         map (some 50 KB), and a thousand games' pages outgrew that cache, whose every drop had each page
         deflated again at its next reading."""
+        self._held_bytes = 0
+        """What :attr:`pages` holds, in bytes of its pages' parts (:meth:`hold_page`)."""
         self.page_trust = PageTrust()
         """What this process has heard of changed games (PostgreSQL's notices, while the app runs)."""
         self.loop_reads: LoopReads | None = None
@@ -139,6 +147,19 @@ class Web:
                 self._variant_hashes[name] = variant_hash
         return got
 
+    def hold_page(self, key: Any, entry: tuple[float, Any, str, Gapped, Any]) -> None:
+        """Hold ``entry`` (:attr:`pages`'s) under ``key``, within :data:`HELD_PAGE_BYTES`: past it every page held
+        is let go (each is read again as kept at its next reading, one query), so a process following more games
+        than it can hold does not grow without end."""
+        size = entry[3].size
+        with self.lock:
+            old = self.pages.get(key)
+            self._held_bytes += size - (old[3].size if old is not None else 0)
+            if self._held_bytes > HELD_PAGE_BYTES:
+                self.pages.clear()
+                self._held_bytes = size
+            self.pages[key] = entry
+
     def touched(self, name: str, *, structural: bool = True) -> None:
         """This process just changed ``name``: read its marker afresh next time. A structural change (a
         phase processed, the clock, players, visibility) also drops the anonymous page at once; a new
@@ -150,7 +171,10 @@ class Web:
         if structural:
             # The page is kept once per language (web/routes/games.py): every one of them goes.
             for key in [k for k in list(self.pages) if k[:2] == ("game", name)]:
-                self.pages.pop(key, None)
+                gone = self.pages.pop(key, None)
+                if gone is not None:
+                    with self.lock:
+                        self._held_bytes -= gone[3].size
 
     def page_lock(self, name: str) -> threading.Lock:
         """The lock held while a game's anonymous page is made (one maker at a time per game)."""

@@ -304,7 +304,7 @@ def _anonymous_page(
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
         page_now = _shown(web, name, now, body, pieces)
-        web.pages[key] = (time.monotonic(), made, now.shared.visibility, page_now, _trust(now, warrant))
+        web.hold_page(key, (time.monotonic(), made, now.shared.visibility, page_now, _trust(now, warrant)))
     finally:
         building.release()
     return _from_cache(request, web, made, page_now)
@@ -320,7 +320,7 @@ def _served(
     made = (now.version, now.changed)
     page = web.pages.get(key)
     if page is not None and page[1][0] == now.version and not _rewait(now, warrant):
-        web.pages[key] = (time.monotonic(), page[1], now.shared.visibility, page[3], _trust(now, warrant))
+        web.hold_page(key, (time.monotonic(), page[1], now.shared.visibility, page[3], _trust(now, warrant)))
         SHARED_PAGES.labels("page", "memory").inc()
         return _from_cache(request, web, page[1], page[3])
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
@@ -344,7 +344,9 @@ def _hold_kept(
     if kept is None:
         return None
     page = _shown(web, name, now, *kept)
-    web.pages[key] = (time.monotonic(), (now.version, now.changed), now.shared.visibility, page, _trust(now, warrant))
+    web.hold_page(
+        key, (time.monotonic(), (now.version, now.changed), now.shared.visibility, page, _trust(now, warrant))
+    )
     return page
 
 
