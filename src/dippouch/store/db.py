@@ -519,7 +519,7 @@ def known_in(s: Session) -> dict[Any, Any]:
     return known
 
 
-def _forget_opened(s: Session, transaction: SessionTransaction) -> None:
+def _forget_at_end(s: Session, transaction: SessionTransaction) -> None:
     """What a transaction rolled back or closed uncommitted opened is forgotten (after a commit, nothing is left),
     and what it learnt (:func:`known_in`) however it ended."""
     if transaction.parent is None:
@@ -570,7 +570,7 @@ class Database:
         )
         self.session = sessionmaker(engine, expire_on_commit=False, info={"db": self})  # rows find their store
         sa.event.listen(self.session, "after_commit", self._keep_opened)
-        sa.event.listen(self.session, "after_transaction_end", _forget_opened)
+        sa.event.listen(self.session, "after_transaction_end", _forget_at_end)
         self._read_session: sessionmaker[Session] | None = None
         self._read_engine: sa.Engine | None = None
         self._read_lock = threading.Lock()
