@@ -81,6 +81,39 @@ def test_process_due_processes_when_everyone_is_ready_and_not_before(store: Game
     assert store_history.phase_record(store, "g", "S1901M")["orders"]["Turkey"] == ["A con - bul"]
 
 
+def test_while_phases_past_their_deadline_wait_the_looks_for_ready_phases_and_bots_wait_too(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy worker calls process_due for a few phases at a time: the looks over every game (phases ready early,
+    bots to play, practice games left) come once a LOOKS_WHILE_BEHIND then, not at every call; the deadlines go
+    first, and a phase everyone is ready in is processed at the first look after (or once none waits)."""
+    import dippouch.play.processing as processing
+
+    now = store.clock()
+    for i in range(3):
+        _game(store, f"late{i}", opened=now - timedelta(hours=2, minutes=i))
+    _game(store, "ready", opened=now)
+    for p in ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]:
+        store_submissions.submit(store, "ready", p, "no orders", now=None, ready=True)
+    looks: list[str] = []
+    bots = processing.games_with_bots
+    monkeypatch.setattr(processing, "games_with_bots", lambda s: looks.append("bots") or bots(s))
+    memory = ScanMemory()
+    # The first call looks (limit 1: the late phase first, nothing more this call); two wait behind it.
+    assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late2"]
+    assert looks == ["bots"] and memory.contended == 2
+    assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late1"]
+    assert looks == ["bots"], "no look while phases past their deadline wait, within the interval"
+    assert memory.looked is not None
+    memory.looked -= processing.LOOKS_WHILE_BEHIND  # as if that long had passed since
+    # A look is due again: the last late phase, then the phase everyone is ready in, in one call.
+    assert [p.game for p in process_due(store, limit=2, memory=memory)] == ["late0", "ready"]
+    assert looks == ["bots", "bots"] and memory.contended == 0
+    # None waits now: every call looks, however soon.
+    process_due(store, memory=memory)
+    assert looks == ["bots", "bots", "bots"]
+
+
 def test_a_broken_game_is_skipped_and_the_others_go_on(store: GameStore, caplog: pytest.LogCaptureFixture) -> None:
     now = store.clock()
     _game(store, "broken", opened=now - timedelta(hours=3))  # the oldest deadline: first in the queue

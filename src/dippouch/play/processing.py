@@ -55,6 +55,14 @@ RETRY_FAILED_AFTER = 300.0
 GRACES_EVERY = 300.0
 """Seconds between one process's looks for lapsed grace pauses (a day's pause ends at most this much late)."""
 
+LOOKS_WHILE_BEHIND = 1.0
+"""Seconds between one process's looks for practice games left, games of bots nobody watches, bots to play and
+phases everyone is ready in, while phases past their deadline wait (:attr:`ScanMemory.contended`). A busy
+worker calls :func:`process_due` for a few phases at a time, several times a second; the looks, five queries
+over every active game, cost the database a fifth of what a phase did at a thousand games (benchmarks/README.md,
+issue 57). A phase ready before its deadline is then processed at most this much later, or when it falls due;
+a process that keeps up looks at every call."""
+
 
 @dataclass(frozen=True)
 class ProcessedNow:
@@ -139,6 +147,9 @@ class ScanMemory:
     """Phases past their deadline that the last call found in another process's hands (or just done)."""
     graces_looked: float | None = None
     """When (``time.monotonic``) this process last looked for creators' grace pauses that have lapsed."""
+    looked: float | None = None
+    """When (``time.monotonic``) this process last looked for games to stop, bots to play and phases ready early
+    (:data:`LOOKS_WHILE_BEHIND`)."""
 
 
 class Meter(Protocol):
@@ -174,15 +185,20 @@ def process_due(
     the game's page there, before its readers come for it).
     """
     memory = memory if memory is not None else ScanMemory()
+    started = time.monotonic()
+    behind = memory.contended > 0  # phases past their deadline waited at the end of the last call
+    looks = not behind or memory.looked is None or started - memory.looked >= LOOKS_WHILE_BEHIND
     memory.contended = 0
     # The housekeeping before the phases, as of one reading of the database's clock (each is a round trip).
     at = store.clock() if now is None else now
-    # A practice game its person has left stops first (paused), so its bots do not play on against nobody.
-    # Then the bots send their orders (they never hold a phase up): a phase they complete is then due. The bots
-    # themselves are imported only when some game has one.
-    stop_left_practice_games(store, now=at)
-    # So does a game bots alone play that nobody looks at (bots.practice.UNWATCHED).
-    stop_unwatched_bot_games(store, now=at)
+    if looks:
+        memory.looked = started
+        # A practice game its person has left stops first (paused), so its bots do not play on against nobody.
+        # Then the bots send their orders (they never hold a phase up): a phase they complete is then due. The
+        # bots themselves are imported only when some game has one.
+        stop_left_practice_games(store, now=at)
+        # So does a game bots alone play that nobody looks at (bots.practice.UNWATCHED).
+        stop_unwatched_bot_games(store, now=at)
     # A player-run game's creator's one pause ends by itself after a day (play.fairness.GRACE), and a pause its
     # table voted when its time is up; looked for every few minutes, not at every look.
     if memory.graces_looked is None or time.monotonic() - memory.graces_looked >= GRACES_EVERY:
@@ -190,13 +206,12 @@ def process_due(
         end_lapsed_graces(store, now=at)
         end_voted_pauses(store, now=at)  # a pause the table voted, over
         lapse_stale(store, now=at)  # proposals whose phase is over
-    with_bots = games_with_bots(store)
+    with_bots = games_with_bots(store) if looks else []
     if with_bots:
         from dippouch.bots.seats import play_seats
 
         play_seats(store, now=store.clock() if now is None else now, games=with_bots)
     done: list[Processed] = []
-    started = time.monotonic()
 
     def record(due: DuePhase, seconds: float) -> None:
         log.info("processed %s: %s (%.3f s)", due.game, due.phase, seconds)
@@ -232,7 +247,7 @@ def process_due(
     memory.contended = max(0, waiting - failing)  # due, but in other processes' hands: worth another look soon
 
     # Before their deadline, with some power ready: processed when everyone who must act is.
-    for due in store_claims.due_phases(store, now=now, limit=limit, past=False):
+    for due in store_claims.due_phases(store, now=now, limit=limit, past=False) if looks else ():
         if (stop is not None and stop()) or len(done) >= limit:
             break
         failed_at = memory.failed.get(due.phase_id)
