@@ -199,3 +199,33 @@ def test_each_phase_s_hooks_run_before_the_next_phase_is_processed(site: Site, s
     processed = Worker(store, tasks=[], fetch=None, after=[hook]).look()
     assert len(processed) == 2
     assert seen == [([processed[0].game], 1), ([processed[1].game], 0)]
+
+
+def test_the_hooks_of_a_look_s_next_calls_weigh_the_phases_due_from_the_count_the_last_call_ended_with(
+    site: Site, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether the hooks give way is weighed against the phases due as the call began: the count the call before
+    ended with, not a query of its own each call (at a thousand games a tenth of the database's work a phase);
+    the look's first call counts afresh (the worker may have waited since its last)."""
+    import dippouch.worker.service as service
+
+    names = ["a", "b", "c", "d", "e"]
+    for name in names:
+        site.new_game(name, movement="2d")
+    for name in ["g", *names]:
+        _due(store, name)
+    counted: list[int] = []
+    count = store_claims.due_count
+
+    def counting(db: Any, **kw: Any) -> int:
+        counted.append(n := count(db, **kw))
+        return n
+
+    monkeypatch.setattr(store_claims, "due_count", counting)
+    worker = Worker(store, tasks=[], fetch=None, after=[lambda _store, _games, _stop: None])
+    worker.memory.waiting = 99  # a count from before: not trusted by a new look
+    processed = worker.look()
+    assert len(processed) == 6
+    # Three calls of four phases at most (4, 2, none), each counting at its end, and the first's hooks once.
+    assert len(counted) == 4, counted
+    assert service.AFTER_EVERY == 4

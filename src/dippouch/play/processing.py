@@ -150,6 +150,10 @@ class ScanMemory:
     looked: float | None = None
     """When (``time.monotonic``) this process last looked for games to stop, bots to play and phases ready early
     (:data:`LOOKS_WHILE_BEHIND`)."""
+    waiting: int | None = None
+    """Phases past their deadline still open at the end of the last call (None: no call yet): where the worker's
+    hooks after each phase start weighing how many more fall due (``dippouch.worker.service``), rather than
+    counting them again as the next call begins."""
 
 
 class Meter(Protocol):
@@ -245,6 +249,7 @@ def process_due(
         meter.waiting(waiting)
     failing = sum(1 for at in memory.failed.values() if started - at < RETRY_FAILED_AFTER)
     memory.contended = max(0, waiting - failing)  # due, but in other processes' hands: worth another look soon
+    memory.waiting = waiting
 
     # Before their deadline, with some power ready: processed when everyone who must act is.
     for due in store_claims.due_phases(store, now=now, limit=limit, past=False) if looks else ():

@@ -77,7 +77,8 @@ class _Afterwards:
     def __init__(self, worker: Worker) -> None:
         self.worker = worker
         self.due: int | None = None
-        """Phases due when the call's first hooks ran: what more are due is weighed against it."""
+        """Phases due when the call began (as the last call ended), or when its first hooks ran: what more are due
+        is weighed against it."""
         self.checked = 0.0
         self.pieces = 0
         self.gave_way = False
@@ -96,7 +97,10 @@ class _Afterwards:
         if self.gave_way:
             return
         if self.due is None:
-            self.due = store_claims.due_count(self.worker.store)
+            # The count the last call ended with: a phase of this call was processed since, and a few may have
+            # fallen due; counting again here was a query a call (a tenth of the database's work a phase).
+            known = self.worker.memory.waiting
+            self.due = store_claims.due_count(self.worker.store) if known is None else known
             self.checked = time.monotonic()
         for hook in self.worker.after:
             try:
@@ -453,6 +457,7 @@ class Worker:
         intake failed, if it did (then nothing is processed)."""
         done: list[Processed] = []
         retries = 0
+        self.memory.waiting = None  # the last call's count is old now: the first call's hooks count afresh
         as_of, fetch_failed = fetch_then_process_as_of(self.store, self.fetch, None)
         # With hooks, a few phases a call, each phase's hooks run as soon as it is processed: a page made a look
         # after its phase (hundreds of phases, at a thousand games) would mostly be made by a reader first; whether
