@@ -634,21 +634,25 @@ class Database:
         a backlog's count). On SQLite every transaction of :attr:`session` takes the one write lock for its
         whole length, so a scan of many rows held every submission up while it read (the coach's backlog scan
         was 300 ms on a loaded machine); this one takes no lock, sees one snapshot (WAL), and refuses a write
-        (``query_only``) so a misuse fails loudly. Elsewhere it is :attr:`session`."""
+        (``query_only``) so a misuse fails loudly. On PostgreSQL it reads outside a transaction, as
+        :attr:`one_read` does: each statement sees the data committed when it starts, as it would inside one
+        (READ COMMITTED), and the BEGIN and ROLLBACK around the reads are not sent: two round trips of every
+        read session, a worker's phase and its page made some four of them. Elsewhere it is :attr:`session`."""
         return self._reads()()
 
     @property
     def reads_without_lock(self) -> bool:
         """Whether :meth:`read_session` reads without taking the write lock (a SQLite file), so that work read
         there first shortens the write transaction that follows it."""
-        return self._reads() is not self.session
+        self._reads()
+        return self._read_engine is not None
 
     @property
     def read_engine(self) -> sa.Engine:
-        """The engine :meth:`read_session` reads through (the store's own where it has no other)."""
-        bind = self._reads().kw["bind"]
-        assert isinstance(bind, sa.Engine)
-        return bind
+        """The engine :meth:`read_session` reads through (the store's own where it has no other: on PostgreSQL
+        :attr:`one_read` is the store's engine, its pool and its events, with another option)."""
+        self._reads()
+        return self._read_engine if self._read_engine is not None else self.engine
 
     def _reads(self) -> sessionmaker[Session]:
         with self._read_lock:
@@ -658,6 +662,10 @@ class Database:
 
     def _made_reads(self) -> sessionmaker[Session]:
         url = self.engine.url
+        if self.engine.dialect.name == "postgresql":
+            reads = sessionmaker(self.one_read, expire_on_commit=False, info={"db": self})
+            sa.event.listen(reads, "after_transaction_end", _forget_at_end)
+            return reads
         if self.engine.dialect.name != "sqlite" or url.database in (None, "", ":memory:"):
             return self.session  # another engine would be another in-memory database
         engine = make_engine(url.render_as_string(hide_password=False), write_lock=False)
