@@ -102,8 +102,13 @@ def test_while_phases_past_their_deadline_wait_the_looks_for_ready_phases_and_bo
     # The first call looks (limit 1: the late phase first, nothing more this call); two wait behind it.
     assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late2"]
     assert looks == ["bots"] and memory.contended == 2
+    clock = store.clock
+    reads: list[object] = []
+    monkeypatch.setattr(store, "clock", lambda: reads.append(1) or clock())
     assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late1"]
     assert looks == ["bots"], "no look while phases past their deadline wait, within the interval"
+    assert reads == [], "nor the database's clock read for the housekeeping it does not do"
+    monkeypatch.setattr(store, "clock", clock)
     assert memory.looked is not None
     memory.looked -= processing.LOOKS_WHILE_BEHIND  # as if that long had passed since
     # A look is due again: the last late phase, then the phase everyone is ready in, in one call.

@@ -193,23 +193,30 @@ def process_due(
     behind = memory.contended > 0  # phases past their deadline waited at the end of the last call
     looks = not behind or memory.looked is None or started - memory.looked >= LOOKS_WHILE_BEHIND
     memory.contended = 0
-    # The housekeeping before the phases, as of one reading of the database's clock (each is a round trip).
-    at = store.clock() if now is None else now
+    graces = memory.graces_looked is None or started - memory.graces_looked >= GRACES_EVERY
+    read: list[datetime] = []
+
+    def at() -> datetime:
+        """The housekeeping's moment: one reading of the database's clock (a round trip), when there is some."""
+        if not read:
+            read.append(store.clock() if now is None else now)
+        return read[0]
+
     if looks:
         memory.looked = started
         # A practice game its person has left stops first (paused), so its bots do not play on against nobody.
         # Then the bots send their orders (they never hold a phase up): a phase they complete is then due. The
         # bots themselves are imported only when some game has one.
-        stop_left_practice_games(store, now=at)
+        stop_left_practice_games(store, now=at())
         # So does a game bots alone play that nobody looks at (bots.practice.UNWATCHED).
-        stop_unwatched_bot_games(store, now=at)
+        stop_unwatched_bot_games(store, now=at())
     # A player-run game's creator's one pause ends by itself after a day (play.fairness.GRACE), and a pause its
     # table voted when its time is up; looked for every few minutes, not at every look.
-    if memory.graces_looked is None or time.monotonic() - memory.graces_looked >= GRACES_EVERY:
-        memory.graces_looked = time.monotonic()
-        end_lapsed_graces(store, now=at)
-        end_voted_pauses(store, now=at)  # a pause the table voted, over
-        lapse_stale(store, now=at)  # proposals whose phase is over
+    if graces:
+        memory.graces_looked = started
+        end_lapsed_graces(store, now=at())
+        end_voted_pauses(store, now=at())  # a pause the table voted, over
+        lapse_stale(store, now=at())  # proposals whose phase is over
     with_bots = games_with_bots(store) if looks else []
     if with_bots:
         from dippouch.bots.seats import play_seats
