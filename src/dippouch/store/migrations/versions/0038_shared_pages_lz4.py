@@ -1,7 +1,7 @@
 """Shared pages' texts compressed by lz4 on PostgreSQL, where the server has it (14 and later, built with lz4, as
 the Debian and the official images are): a visitor's game page is some 50 KB with its picture, kept anew for
-every phase processed, and PostgreSQL's own compression (pglz) of it cost the server 1.2-1.5 ms of CPU a page kept
-where lz4 costs 0.5-0.6 (benchmarks/README.md, issue 57). The deflated pieces beside it are compressed already:
+every phase processed, and PostgreSQL's own compression (pglz) of it cost the server 1.15-1.55 ms of CPU a page
+kept where lz4 costs 0.5-0.6 (benchmarks/README.md, issue 57). The deflated pieces beside it are compressed already:
 kept as they are, not tried again. Values kept before stay as they were until the page is kept anew. SQLite
 and servers without lz4: nothing changes.
 
