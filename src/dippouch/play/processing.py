@@ -58,10 +58,10 @@ GRACES_EVERY = 300.0
 LOOKS_WHILE_BEHIND = 1.0
 """Seconds between one process's looks for practice games left, games of bots nobody watches, bots to play and
 phases everyone is ready in, while phases past their deadline wait (:attr:`ScanMemory.contended`). A busy
-worker calls :func:`process_due` for a few phases at a time, several times a second; the looks, five queries
-over every active game, cost the database a fifth of what a phase did at a thousand games (benchmarks/README.md,
-issue 57). A phase ready before its deadline is then processed at most this much later, or when it falls due;
-a process that keeps up looks at every call."""
+worker calls :func:`process_due` for a few phases at a time, several times a second; three of the looks, each a
+scan of every active game, took some 3 s of the 19 s PostgreSQL spent executing statements in a round of the
+issue bench (benchmarks/README.md, issue 57). A phase ready before its deadline is then processed at most this
+much later, or when it falls due; a process that keeps up looks at every call."""
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ class _Afterwards:
             return
         if self.due is None:
             # The count the last call ended with: a phase of this call was processed since, and a few may have
-            # fallen due; counting again here was a query a call (a tenth of the database's work a phase).
+            # fallen due. Counting again here was three round trips a call (the clock, the phases held, the count).
             known = self.worker.memory.waiting
             self.due = store_claims.due_count(self.worker.store) if known is None else known
             self.checked = time.monotonic()
