@@ -1,5 +1,5 @@
 """A read session on PostgreSQL reads outside a transaction (issue 57: a worker's phase and its page made some
-four read sessions, each a BEGIN and a ROLLBACK besides its reads, each a round trip on a busy machine); under
+three read sessions, each a BEGIN and a ROLLBACK besides its reads, each a round trip on a busy machine); under
 READ COMMITTED each statement sees what was committed when it began either way. A write through one is refused on
 SQLite (query_only) and committed at once on PostgreSQL, so nothing may write through one: the store's code
 does not."""

@@ -637,7 +637,7 @@ class Database:
         (``query_only``) so a misuse fails loudly. On PostgreSQL it reads outside a transaction, as
         :attr:`one_read` does: each statement sees the data committed when it starts, as it would inside one
         (READ COMMITTED), and the BEGIN and ROLLBACK around the reads are not sent: two round trips of every
-        read session, a worker's phase and its page made some four of them. Elsewhere it is :attr:`session`."""
+        read session, and a worker's phase with its page made some three of them. Elsewhere it is :attr:`session`."""
         return self._reads()()
 
     @property
