@@ -27,6 +27,7 @@ def test_a_read_session_sends_its_statements_outside_a_transaction(store: GameSt
     with store.read_session() as s:
         assert s.scalar(sa.select(GameRow.name)) == "g"
         raw = s.connection().connection.driver_connection
+        assert raw is not None
         assert raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE  # no BEGIN was sent
         # A change committed by another connection meanwhile is seen by the session's next statement.
         with store.engine.begin() as c:
@@ -35,9 +36,8 @@ def test_a_read_session_sends_its_statements_outside_a_transaction(store: GameSt
     # The store's own sessions still write in transactions.
     with store.session() as s, s.begin():
         s.execute(sa.update(GameRow).values(name="i"))
-        assert s.connection().connection.driver_connection.info.transaction_status == (
-            psycopg.pq.TransactionStatus.INTRANS
-        )
+        raw = s.connection().connection.driver_connection
+        assert raw is not None and raw.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
     assert store.read_engine is store.engine and not store.reads_without_lock
 
 

@@ -42,7 +42,7 @@ def test_a_kept_page_is_compressed_by_lz4_and_its_deflated_pieces_are_not_compre
     got = store_pages.shared_page(store, "g", "page", "en")
     assert got is not None and got.body == body and got.deflated == deflated
     with store.engine.connect() as c:
-        columns = dict(
+        columns: dict[str, str] = dict(
             c.execute(
                 sa.text(
                     "SELECT attname, attstorage FROM pg_attribute "

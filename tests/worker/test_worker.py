@@ -27,6 +27,7 @@ from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store import processing as store_processing
 from dippouch.store import submissions as store_submissions
+from dippouch.store.bots import games_with_bots
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.worker.service import ScanMemory, Worker, process_due
 from workersupport import check_ledger, dippouch_command, printed_port, start_worker, stop, wait_until
@@ -96,15 +97,24 @@ def test_while_phases_past_their_deadline_wait_the_looks_for_ready_phases_and_bo
     for p in ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]:
         store_submissions.submit(store, "ready", p, "no orders", now=None, ready=True)
     looks: list[str] = []
-    bots = processing.games_with_bots
-    monkeypatch.setattr(processing, "games_with_bots", lambda s: looks.append("bots") or bots(s))
+
+    def looking(db: GameStore) -> list[str]:
+        looks.append("bots")
+        return games_with_bots(db)
+
+    monkeypatch.setattr(processing, "games_with_bots", looking)
     memory = ScanMemory()
     # The first call looks (limit 1: the late phase first, nothing more this call); two wait behind it.
     assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late2"]
     assert looks == ["bots"] and memory.contended == 2
     clock = store.clock
-    reads: list[object] = []
-    monkeypatch.setattr(store, "clock", lambda: reads.append(1) or clock())
+    reads: list[datetime] = []
+
+    def reading() -> datetime:
+        reads.append(clock())
+        return reads[-1]
+
+    monkeypatch.setattr(store, "clock", reading)
     assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late1"]
     assert looks == ["bots"], "no look while phases past their deadline wait, within the interval"
     assert reads == [], "nor the database's clock read for the housekeeping it does not do"
