@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from datetime import datetime, timedelta, tzinfo
@@ -115,6 +116,7 @@ def test_while_phases_past_their_deadline_wait_the_looks_for_ready_phases_and_bo
         return reads[-1]
 
     monkeypatch.setattr(store, "clock", reading)
+    memory.looked = time.monotonic()  # the interval runs from now, however long the first call took
     assert [p.game for p in process_due(store, limit=1, memory=memory)] == ["late1"]
     assert looks == ["bots"], "no look while phases past their deadline wait, within the interval"
     assert reads == [], "nor the database's clock read for the housekeeping it does not do"

@@ -205,8 +205,8 @@ def test_the_hooks_of_a_look_s_next_calls_weigh_the_phases_due_from_the_count_th
     site: Site, store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whether the hooks give way is weighed against the phases due as the call began: the count the call before
-    ended with, not a query of its own each call (at a thousand games a tenth of the database's work a phase);
-    the look's first call counts afresh (the worker may have waited since its last)."""
+    ended with, not a count of its own each call (three round trips: the clock, the phases held for mail, the
+    count); the look's first call counts afresh (the worker may have waited since its last)."""
     import dippouch.worker.service as service
 
     names = ["a", "b", "c", "d", "e"]
