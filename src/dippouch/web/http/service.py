@@ -169,12 +169,11 @@ class Web:
         with self.lock:
             self._state[name] = (time.monotonic(), None)  # a reading begun before this is never kept
         if structural:
-            # The page is kept once per language (web/routes/games.py): every one of them goes.
-            for key in [k for k in list(self.pages) if k[:2] == ("game", name)]:
-                gone = self.pages.pop(key, None)
-                if gone is not None:
-                    with self.lock:
-                        self._held_bytes -= gone[3].size
+            # The page is kept once per language (web/routes/games.py): every one of them goes, under the lock
+            # that hold_page counts under, so the count is of what is held.
+            with self.lock:
+                for key in [k for k in self.pages if k[:2] == ("game", name)]:
+                    self._held_bytes -= self.pages.pop(key)[3].size
 
     def page_lock(self, name: str) -> threading.Lock:
         """The lock held while a game's anonymous page is made (one maker at a time per game)."""
