@@ -12,6 +12,7 @@ guarantees (exactly once, in order, crash-safe, by the database's clock) come fr
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import time
@@ -194,13 +195,11 @@ def process_due(
     looks = not behind or memory.looked is None or started - memory.looked >= LOOKS_WHILE_BEHIND
     memory.contended = 0
     graces = memory.graces_looked is None or started - memory.graces_looked >= GRACES_EVERY
-    read: list[datetime] = []
 
+    @functools.cache
     def at() -> datetime:
         """The housekeeping's moment: one reading of the database's clock (a round trip), when there is some."""
-        if not read:
-            read.append(store.clock() if now is None else now)
-        return read[0]
+        return store.clock() if now is None else now
 
     if looks:
         memory.looked = started
