@@ -235,12 +235,14 @@ def process_due(
                 late = max(0.0, (processed_at - due.deadline).total_seconds())
             meter.processed(due, seconds, late)
 
-    # Past their deadline: claimed one at a time, each by a query that skips games in other hands.
+    # Past their deadline: claimed one at a time, each by a query that skips games in other hands, and the phases
+    # held for the coordinator read once for the call's claims.
+    held = store_claims.Held()
     while len(done) < limit and not (stop is not None and stop()):
         t0 = time.perf_counter()
         skip = [pid for pid, at in memory.failed.items() if started - at < RETRY_FAILED_AFTER]
         try:
-            due = store_claims.process_next_due(store, now=now, skip=skip)
+            due = store_claims.process_next_due(store, now=now, skip=skip, held=held)
         except PhaseFailed as e:  # one broken game must not stop the others: skipped for a while
             memory.failed[e.phase_id] = started
             if meter is not None:
@@ -250,7 +252,7 @@ def process_due(
         if due is None:
             break
         record(due, time.perf_counter() - t0)
-    waiting = store_claims.due_count(store, now=now)
+    waiting = store_claims.due_count(store, now=now, held=held)
     if meter is not None:
         meter.waiting(waiting)
     failing = sum(1 for at in memory.failed.values() if started - at < RETRY_FAILED_AFTER)

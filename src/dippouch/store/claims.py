@@ -7,9 +7,11 @@ so they never wait for each other; a worker that dies mid-phase releases its cla
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -23,7 +25,7 @@ from dippouch.store.processing import adjudicate_ahead, process_locked
 from dippouch.store.readiness import phase_due
 from dippouch.store.rows import game_variant
 
-__all__ = ["DuePhase", "PhaseFailed", "due_count", "due_phases", "is_due", "process_next_due"]
+__all__ = ["DuePhase", "Held", "PhaseFailed", "due_count", "due_phases", "is_due", "process_next_due"]
 
 
 @dataclass(frozen=True)
@@ -113,11 +115,23 @@ def due_phases(
         ]
 
 
-def due_count(db: Database, *, now: datetime | None = None) -> int:
-    """How many open phases of active games are past their deadline: the workers' queue depth."""
+def due_count(db: Database, *, now: datetime | None = None, held: Held | None = None) -> int:
+    """How many open phases of active games are past their deadline: the workers' queue depth. With the phases
+    ``held`` as a worker's call read them, not asked again: on PostgreSQL one round trip (the clock read in the
+    count's statement) where it was three (the clock, the phases held, the count)."""
+    known = held.ids if held is not None else None
+    if known is not None and now is None and db.engine.dialect.name == "postgresql":
+        with db.one_read.connect() as conn:
+            return int(conn.execute(_DUE_COUNT_NOW, {"held": known}).scalar_one())
     with db.read_session() as s:
         now = db.db_now(s) if now is None else as_utc(now)
-        return int(s.execute(_DUE_COUNT, {"now": now, "held": held_phase_ids(s, now)}).scalar_one())
+        ids = held_phase_ids(s, now) if known is None else known
+        return int(s.execute(_DUE_COUNT, {"now": now, "held": ids}).scalar_one())
+
+
+def _server_clock(s: Session) -> bool:
+    """Whether the database has a clock of its own to read in a statement (PostgreSQL; SQLite's is the process's)."""
+    return s.get_bind().dialect.name == "postgresql"
 
 
 _DUE_COUNT = (
@@ -128,6 +142,14 @@ _DUE_COUNT = (
     .where(PhaseRow.id.not_in(sa.bindparam("held", expanding=True)))
 )
 """Built once: a worker asks it several times a call of four phases."""
+_DUE_COUNT_NOW = (
+    sa.select(sa.func.count())
+    .select_from(PhaseRow)
+    .join(GameRow, GameRow.id == PhaseRow.game_id)
+    .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= sa.func.statement_timestamp())
+    .where(PhaseRow.id.not_in(sa.bindparam("held", expanding=True)))
+)
+""":data:`_DUE_COUNT` by the database's clock as the statement starts (PostgreSQL's)."""
 
 
 def is_due(db: Database, phase_id: int, *, now: datetime | None = None) -> bool:
@@ -142,22 +164,52 @@ def is_due(db: Database, phase_id: int, *, now: datetime | None = None) -> bool:
         return phase_due(db, s, g, game_variant(g), ph, now)
 
 
-def _claim_query(s: Session, at: datetime, skip: Sequence[int]) -> sa.Select[int, int, str, str, str, datetime | None]:
-    """The open phase with the oldest deadline that has passed ``at``, of an active game, not in ``skip`` nor
-    held for the coordinator's review: its id, game id, game, variant, phase and deadline."""
-    held = held_phase_ids(s, at)
-    skip = [*skip, *held]
-    return (
-        sa.select(PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline)
+@functools.cache
+def _claim_query(*, clock: bool, lock: bool) -> sa.Select[Any]:
+    """Built once each way (a worker claims every phase it processes with it): the open phase with the oldest
+    deadline that has passed the moment ``at`` (``clock``: the database's, as the statement starts), of an active
+    game, not in the list ``leave``: its id, its game's row, the game, variant and phase names, its deadline, and
+    (``clock``) the clock's reading, the moment it is processed as of; ``lock``: its game's row locked, a game in
+    another worker's hands skipped."""
+    moment: Any = sa.func.statement_timestamp() if clock else sa.bindparam("at", type_=PhaseRow.deadline.type)
+    query = (
+        sa.select(
+            PhaseRow.id,
+            GameRow,
+            GameRow.name,
+            GameRow.variant,
+            PhaseRow.name,
+            PhaseRow.deadline,
+            moment if clock else sa.null(),
+        )
         .join(GameRow, GameRow.id == PhaseRow.game_id)
-        .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= at)
-        .where(PhaseRow.id.not_in(list(skip)) if skip else sa.true())
+        .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= moment)
+        .where(PhaseRow.id.not_in(sa.bindparam("leave", expanding=True)))
         .order_by(PhaseRow.deadline, PhaseRow.id)
         .limit(1)
     )
+    return query.with_for_update(of=GameRow, skip_locked=True) if lock else query
 
 
-def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequence[int] = ()) -> DuePhase | None:
+@dataclass
+class Held:
+    """The open phases that wait for the coordinator (:func:`dippouch.store.domains.held_phase_ids`) as a worker's
+    call of several claims read them: once a call, not once a claim (a read of its own, with the clock's). A claim
+    that finds its phase held after all forgets them, and the next reads them again."""
+
+    ids: list[int] | None = None
+    """None: not read yet, or forgotten."""
+
+    def read(self, db: Database, now: datetime | None) -> list[int]:
+        if self.ids is None:
+            with db.read_session() as s:
+                self.ids = held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
+        return self.ids
+
+
+def process_next_due(
+    db: Database, *, now: datetime | None = None, skip: Sequence[int] = (), held: Held | None = None
+) -> DuePhase | None:
     """Claim the open phase with the oldest deadline that has passed and is not in another process's
     hands, and process it, in one transaction; the phase processed, or ``None`` if there was none.
 
@@ -165,33 +217,41 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     on PostgreSQL: several workers calling this at once each get a different game, with no waiting and
     no wasted attempts, and a worker that dies mid-phase releases its claim with its transaction.
     (SQLite: the transaction's write lock lets one process in at a time.) ``now=None``: the database's
-    clock, read once at the transaction's start for the claim and the processing alike (the phase's
-    :attr:`DuePhase.processed_at`). ``skip``: phase ids to leave alone (ones that failed just now).
+    clock as the claim's statement starts, for the claim and the processing alike (the phase's
+    :attr:`DuePhase.processed_at`). ``skip``: phase ids to leave alone (ones that failed just now). ``held``: the
+    phases held for the coordinator as the caller's call read them (:class:`Held`); None: read here.
 
     A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
     :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
     """
+    held = Held() if held is None else held
     while True:
         ahead = None
+        leave = [*skip, *held.read(db, now)]
         if db.reads_without_lock:
             # SQLite: the phase the claim will find is adjudicated first from a snapshot, without the file's write
             # lock (process_locked uses it only if what it stood on still stands).
             with db.read_session() as s:
-                row = s.execute(_claim_query(s, db.db_now(s) if now is None else as_utc(now), skip)).first()
+                seen = db.db_now(s) if now is None else as_utc(now)
+                row = s.execute(_claim_query(clock=False, lock=False), {"at": seen, "leave": leave}).first()
             if row is None:
                 return None
             ahead = adjudicate_ahead(db, row[0])
         try:
             with db.session() as s, s.begin():
-                # The database's clock read once for the claim and the processing alike (each reading is a round
-                # trip, and a worker's phase is made of round trips): the moment the phase is processed as of.
-                at = db.db_now(s) if now is None else as_utc(now)
-                row = s.execute(_claim_query(s, at, skip).with_for_update(of=GameRow, skip_locked=True)).first()
+                # The claim reads the game's row it locks and the database's clock in the same round trip (a
+                # worker's phase is made of round trips): the clock is the moment the phase is processed as of.
+                # SQLite has no server's clock to read: the process's, read here.
+                told = as_utc(now) if now is not None else (None if _server_clock(s) else db.db_now(s))
+                row = s.execute(
+                    _claim_query(clock=told is None, lock=True),
+                    {"leave": leave} if told is None else {"at": told, "leave": leave},
+                    execution_options={"populate_existing": True},
+                ).first()
                 if row is None:
                     return None
-                phase_id, game_id, game, variant, phase, deadline = row
-                g = s.get(GameRow, game_id, populate_existing=True)  # locked by the query above
-                assert g is not None
+                phase_id, g, game, variant, phase, deadline, clock = row
+                at: datetime = as_utc(clock) if told is None else told
                 try:
                     # Players away at the deadline get the game's absence policy first, under the same lock: an
                     # extended phase is then not due, and standing or proxy orders are a version at the deadline.
@@ -205,6 +265,8 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
                     return DuePhase(
                         phase_id, game, variant, phase, deadline, past_deadline=True, stamp=(0, 0), processed_at=at
                     )
-            # Lost a race: the phase was processed between the query's snapshot and its lock. Next one.
+            # Lost a race (the phase was processed between the query's snapshot and its lock), or the phase is held
+            # after all (decided under the lock): the held phases read again, then the next one.
+            held.ids = None
         except IntegrityError:
             continue
