@@ -110,6 +110,36 @@ def test_the_worker_makes_the_page_its_readers_read_in_each_of_their_languages(s
     assert "Herbst 1901" in r.text and len(seen) <= 2, seen
 
 
+def test_the_maker_reads_the_game_s_state_without_the_page_kept_for_the_state_before(
+    site: Site, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after processing, the page kept is the state before's (some 60 KB of text and pieces): the maker asks
+    the state and the kept page's version alone, which tell it whether the page is made already."""
+    from dippouch.store import page_cache as store_pages
+
+    site.browser().get("/games/g")
+    before = shared_page(store, "g", "page", "en")
+    assert before is not None and before.body is not None
+    _due(store, "g")
+    asked: list[bool] = []
+    real = store_pages.shared_page
+
+    def lookup(*args: Any, page: bool = True) -> Any:
+        asked.append(page)
+        return real(*args, page=page)
+
+    monkeypatch.setattr(store_pages, "shared_page", lookup)
+    maker = _maker(site)
+    Worker(store, tasks=[], fetch=None, after=[maker]).look()
+    assert asked == [False] and maker.made == 1
+    full, state = real(store, "g", "page", "en"), real(store, "g", "page", "en", page=False)
+    assert full is not None and full.body is not None and "Fall 1901" in full.body and full.deflated is not None
+    assert state is not None and state.body is None and state.deflated is None
+    assert (state.version, state.state, state.marker) == (full.version, full.state, full.marker)
+    maker(store, ["g"], lambda: False)  # made already: told by the version alone
+    assert maker.made == 1 and asked == [False, False]
+
+
 def test_a_page_made_by_the_worker_is_never_shown_stale(site: Site, store: GameStore) -> None:
     """Press or a vote after the worker made the page bumps its version: the next reader makes it again."""
     visitor = site.browser()

@@ -82,10 +82,13 @@ _VERSIONS = cast(sa.Table, PageVersionRow.__table__)
 
 
 @functools.cache
-def _lookup(*, many: bool = False) -> sa.Select[Any]:
+def _lookup(*, many: bool = False, page: bool = True) -> sa.Select[Any]:
     """Built once (constructing the statement costs more than running it), at its first use (every domain has
     registered what it adds by then: :mod:`dippouch.store.domains`): the state and the kept page in one round
-    trip; ``many``: of every game named in the list ``games``, each row ending with the game's name."""
+    trip; ``many``: of every game named in the list ``games``, each row ending with the game's name. Without
+    ``page``, the kept page's version alone (its text and pieces None): what a maker of the page ahead of its
+    readers asks, which makes a page the state's version has not (the page kept is then an older state's, some
+    60 KB read for nothing)."""
     g = cast(sa.Table, GameRow.__table__).alias("g")
 
     def most(col: Any, *where: Any) -> Any:
@@ -114,7 +117,7 @@ def _lookup(*, many: bool = False) -> sa.Select[Any]:
             .scalar_subquery(),
             sa.select(sa.func.max(PhaseRow.deadline)).where(open_phase).scalar_subquery(),
             _PAGES.c.version,
-            _PAGES.c.body,
+            _PAGES.c.body if page else sa.null(),
             # When it changed: each table's latest row by its id (the index the state's maxima use already).
             latest(EventRow.at, EventRow.id, EventRow.game_id == g.c.id),
             most_at(PhaseRow.opened_at, PhaseRow.game_id == g.c.id),
@@ -131,7 +134,7 @@ def _lookup(*, many: bool = False) -> sa.Select[Any]:
             # (As plain comparisons: an IN list would be expanded when sent, which the driver's SQL is not.)
             most(EventRow.id, EventRow.game_id == g.c.id, *(EventRow.kind != kind for kind in PERSONAL_EVENTS)),
             g.c.variant_hash,
-            _PAGES.c.deflated,
+            _PAGES.c.deflated if page else sa.null(),
             sa.or_(*waits) if (waits := domains.may_hold(g.c.id)) else sa.false(),
             *([g.c.name] if many else []),
         )
@@ -174,19 +177,19 @@ engine's). The one of many names is PostgreSQL's alone (an array of names): read
 (:func:`shared_pages_on_loop`)."""
 
 
-def _lookup_sql(dialect: sa.Dialect, *, many: bool = False) -> _Driver:
-    key = "postgresql many" if many else "postgresql"
+def _lookup_sql(dialect: sa.Dialect, *, many: bool = False, page: bool = True) -> _Driver:
+    key = f"postgresql{' many' if many else ''}{'' if page else ' state'}"
     driver = _DRIVER.get(key)
     if driver is None:
-        driver = _DRIVER[key] = _Driver.of(_lookup(many=many), dialect)
+        driver = _DRIVER[key] = _Driver.of(_lookup(many=many, page=page), dialect)
     return driver
 
 
-def _lookup_row(conn: sa.Connection, params: dict[str, str]) -> Any:
+def _lookup_row(conn: sa.Connection, params: dict[str, str], *, page: bool = True) -> Any:
     """The lookup's one row (None: no such game): on PostgreSQL as the driver's SQL (:class:`_Driver`)."""
     if conn.dialect.name != "postgresql":
-        return conn.execute(_lookup(), params).first()
-    driver = _lookup_sql(conn.dialect)
+        return conn.execute(_lookup(page=page), params).first()
+    driver = _lookup_sql(conn.dialect, page=page)
     values = {**driver.defaults, **params}
     dbapi = conn.dialect.loaded_dbapi
     cursor = conn.connection.cursor()
@@ -206,11 +209,11 @@ def _lookup_row(conn: sa.Connection, params: dict[str, str]) -> Any:
         cursor.close()
 
 
-def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
-    """The game's visibility, its state and its kept page of ``kind`` in ``lang``, in one query; None: no such
-    game."""
+def shared_page(db: Database, game: str, kind: str, lang: str, *, page: bool = True) -> Shared | None:
+    """The game's visibility, its state and its kept page of ``kind`` in ``lang`` (without ``page``: the kept page's
+    version alone, its :attr:`Shared.body` None), in one query; None: no such game."""
     with db.one_read.connect() as conn:
-        row = _lookup_row(conn, {"game": game, "kind": kind, "lang": lang})
+        row = _lookup_row(conn, {"game": game, "kind": kind, "lang": lang}, page=page)
         conn.rollback()
     return _shared(row)
 

@@ -114,7 +114,12 @@ class Current:
     @property
     def kept(self) -> str | None:
         """The kept page if it was made for this very state (:attr:`kept_as`), else None."""
-        return self.shared.body if self.shared.version == self.kept_as else None
+        return self.shared.body if self.made else None
+
+    @property
+    def made(self) -> bool:
+        """Whether a page is kept for this very state (:attr:`kept_as`)."""
+        return self.shared.version == self.kept_as
 
 
 @dataclass
@@ -125,10 +130,11 @@ class _Started:
     at: datetime | None = None
 
 
-def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
-    """The game's state and its kept page, in one query. None: no such game."""
+def current(web: Web, name: str, kind: str, lang: str, *, page: bool = True) -> Current | None:
+    """The game's state and its kept page (without ``page``: whether one is kept for this state alone,
+    :attr:`Current.made`), in one query. None: no such game."""
     began = time.monotonic()
-    got = store_pages.shared_page(web.read, name, kind, lang)
+    got = store_pages.shared_page(web.read, name, kind, lang, page=page)
     return None if got is None else _current(web, name, kind, lang, got, began)
 
 

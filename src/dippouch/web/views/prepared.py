@@ -95,8 +95,9 @@ class PageMaker:
             for lang in store_pages.kept_languages(web.read, name, "page"):
                 if stop():
                     return made
-                now = page_cache.current(web, name, "page", lang)
-                if now is None or now.shared.visibility == "private" or now.kept is not None:
+                # The state alone, not the page kept: an older state's, nearly always (the game was just processed).
+                now = page_cache.current(web, name, "page", lang, page=False)
+                if now is None or now.shared.visibility == "private" or now.made:
                     continue  # gone, for its own people only (never a visitor's page), or made already
                 make = partial(made_page, page_request(app, name, lang), web, Viewer(), name, lang, now.reading)
                 with web.page_lock(name):
