@@ -26,7 +26,9 @@ from websupport import TEST_SITE, TwoProcesses, raw_answer, without_token
 GAP = "<gap>"
 MARKS = (GAP, "<a>", "<b>")
 
-_texts = st.text(alphabet="xyz <>/ab", max_size=40)
+_texts = st.text(alphabet="xyz <>/ab\u00b7\u2192\U0001f600", max_size=40)
+"""Texts with characters of one, two, three and four bytes in UTF-8: a page is cut in its bytes, where its marks
+begin elsewhere than in its characters."""
 
 
 @given(st.lists(st.tuples(_texts, st.sampled_from([GAP, "<a>", "<b>"])), max_size=8), _texts, st.data())
@@ -47,8 +49,10 @@ def test_any_choice_of_pieces_keeping_the_last_decompresses_to_its_text(
     page = pieces.gapped(shown, GAP)
     assert page.plain(fill) == b"".join(expected)
     assert gzip.decompress(page.gzip(fill)) == b"".join(expected)
-    assert Pieces.unpacked(text, MARKS, pieces.packed()) == pieces
-    assert Pieces.unpacked(text, MARKS, pieces.packed(MARKS)) == pieces  # cut where the marks were kept
+    raw = text.encode()
+    assert Pieces.unpacked(raw, MARKS, pieces.packed()) == pieces
+    assert Pieces.unpacked(raw, MARKS, pieces.packed(MARKS)) == pieces  # cut where the marks were kept
+    assert all(raw.startswith(m.encode(), at) for at, m in zip(pieces.cuts, pieces.marks, strict=True))
 
 
 def test_the_last_piece_is_always_shown() -> None:
@@ -57,24 +61,26 @@ def test_the_last_piece_is_always_shown() -> None:
 
 
 def test_packed_pieces_that_do_not_fit_the_text_are_refused() -> None:
-    text = "one<gap>two<a>three"
-    packed = Pieces.of(text, MARKS).packed()
+    text = b"one<gap>two<a>three"
+    packed = Pieces.of(text.decode(), MARKS).packed()
     assert Pieces.unpacked(text, MARKS, packed) is not None
-    assert Pieces.unpacked("one<gap>two", MARKS, packed) is None  # another text, fewer pieces
+    assert Pieces.unpacked(b"one<gap>two", MARKS, packed) is None  # another text, fewer pieces
     assert Pieces.unpacked(text, MARKS, packed[:-1]) is None  # cut short
     assert Pieces.unpacked(text, MARKS, packed + b"\0") is None  # something after
     assert Pieces.unpacked(text, MARKS, b"") is None and Pieces.unpacked(text, MARKS, b"\xff" * 4) is None
 
 
 def test_pieces_kept_with_their_marks_are_cut_there_and_refused_where_the_text_differs() -> None:
-    text = "one<gap>two<a>three"
+    text = "one\u2192<gap>two<a>three"
+    data = text.encode()
     packed = Pieces.of(text, MARKS).packed(MARKS)
     assert len(packed) > len(Pieces.of(text, MARKS).packed())  # the marks' places kept after the pieces
-    got = Pieces.unpacked(text, MARKS, packed)
-    assert got is not None and got.texts == (b"one", b"two", b"three") and got.marks == (GAP, "<a>")
-    assert Pieces.unpacked("one<a>two<gap>three", MARKS, packed) is None  # another mark where one was kept
-    assert Pieces.unpacked("onex<gap>two<a>three", MARKS, packed) is None  # the marks moved
-    assert Pieces.unpacked(text, MARKS, packed[:-2]) is None and Pieces.unpacked(text, MARKS, packed + b"\0") is None
+    got = Pieces.unpacked(data, MARKS, packed)
+    assert got is not None and got.texts == ("one\u2192".encode(), b"two", b"three") and got.marks == (GAP, "<a>")
+    assert got.cuts == (6, 14)  # in bytes: the arrow is three
+    assert Pieces.unpacked("one\u2192<a>two<gap>three".encode(), MARKS, packed) is None  # another mark there
+    assert Pieces.unpacked("onex\u2192<gap>two<a>three".encode(), MARKS, packed) is None  # the marks moved
+    assert Pieces.unpacked(data, MARKS, packed[:-2]) is None and Pieces.unpacked(data, MARKS, packed + b"\0") is None
 
 
 @pytest.mark.parametrize("boxes", [1, 2])

@@ -120,7 +120,9 @@ class LoopReads:
         conn: psycopg.AsyncConnection[Any] | None = None
         try:
             async with self._pool.connection() as conn:
-                cursor = conn.cursor()
+                # Rows in the binary format: a kept page's bytes (bytea) come as they are, not as hexadecimal
+                # text to decode (twice their size).
+                cursor = conn.cursor(binary=True)
                 await cursor.execute(sql, values)
                 return await (cursor.fetchall() if every else cursor.fetchone())
         except psycopg.Error as e:

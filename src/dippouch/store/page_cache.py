@@ -19,7 +19,10 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
 
 from dippouch.game import as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
@@ -59,7 +62,9 @@ class Shared:
     """The open phase's deadline (UTC), None without one."""
     version: str | None
     """The version the kept page was made for (None: none kept)."""
-    body: str | None
+    data: bytes | None
+    """The kept page's text in UTF-8, as the database sends it (its readers serve it as bytes: :attr:`body` only
+    where a text is wanted)."""
     changed: datetime | None = None
     """When the game last changed as its state shows it (UTC): the latest of its last event, a phase opened or
     processed, the open phase's last submission and the last draw vote; None for a game with none of them. The
@@ -75,6 +80,30 @@ class Shared:
     """Whether a phase of the game may wait for the coordinator (mail held for review:
     :attr:`dippouch.store.domains.Review.may_hold`). False: past its deadline the open phase waits for
     processing, and nothing more need be asked to say so."""
+
+    @property
+    def body(self) -> str | None:
+        """The kept page's text (None: none kept), decoded at each call."""
+        return None if self.data is None else self.data.decode()
+
+
+class _Utf8(FunctionElement[bytes]):
+    """A text column's UTF-8 bytes: a kept page is read back as the bytes it is served as, not decoded into a text
+    to be encoded again (PostgreSQL's ``convert_to``, read in the binary format; SQLite's text as a blob)."""
+
+    type = sa.LargeBinary()
+    inherit_cache = True
+    name = "utf8"
+
+
+@compiles(_Utf8)
+def _utf8_sqlite(element: _Utf8, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"CAST({compiler.process(element.clauses, **kw)} AS BLOB)"
+
+
+@compiles(_Utf8, "postgresql")
+def _utf8_postgresql(element: _Utf8, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"convert_to({compiler.process(element.clauses, **kw)}, 'UTF8')"
 
 
 _PAGES = cast(sa.Table, SharedPageRow.__table__)
@@ -117,7 +146,7 @@ def _lookup(*, many: bool = False, page: bool = True) -> sa.Select[Any]:
             .scalar_subquery(),
             sa.select(sa.func.max(PhaseRow.deadline)).where(open_phase).scalar_subquery(),
             _PAGES.c.version,
-            _PAGES.c.body if page else sa.null(),
+            _Utf8(_PAGES.c.body) if page else sa.null(),
             # When it changed: each table's latest row by its id (the index the state's maxima use already).
             latest(EventRow.at, EventRow.id, EventRow.game_id == g.c.id),
             most_at(PhaseRow.opened_at, PhaseRow.game_id == g.c.id),
@@ -192,7 +221,7 @@ def _lookup_row(conn: sa.Connection, params: dict[str, str], *, page: bool = Tru
     driver = _lookup_sql(conn.dialect, page=page)
     values = {**driver.defaults, **params}
     dbapi = conn.dialect.loaded_dbapi
-    cursor = conn.connection.cursor()
+    cursor = conn.connection.dbapi_connection.cursor(binary=True)  # type: ignore[union-attr]
     try:
         cursor.execute(driver.sql, values)
         return cursor.fetchone()
@@ -246,7 +275,7 @@ def _shared(row: Any) -> Shared | None:
         state,
         deadline,
         row[8],
-        row[9],
+        bytes(row[9]) if row[9] is not None else None,
         changed,
         marker,
         row[16],

@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeVar
+from typing import AnyStr, TypeVar
 
 import brotli
 import zstandard
@@ -146,20 +146,20 @@ class Gapped:
         return GZIP_HEADER + body + struct.pack("<II", zlib.crc32(plain), len(plain) & 0xFFFFFFFF)
 
 
-def cut(text: str, marks: Sequence[str]) -> tuple[list[str], list[str], list[int]]:
+def cut(text: AnyStr, marks: Sequence[AnyStr]) -> tuple[list[AnyStr], list[AnyStr], list[int]]:
     """``text`` cut at every one of ``marks`` (texts that never overlap in it): the pieces, the mark between
-    each piece and the next, and where each of those marks begins."""
-    # str.find, not a pattern of alternatives: a regular expression tries each at every character (40 us a 10 KB
+    each piece and the next, and where each of those marks begins (in characters, or bytes for bytes)."""
+    # find, not a pattern of alternatives: a regular expression tries each at every character (40 us a 10 KB
     # page, a third of the compression Pieces saves).
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, AnyStr]] = []
     for mark in marks:
         at = text.find(mark)
         while at >= 0:
             found.append((at, mark))
             at = text.find(mark, at + len(mark))
     found.sort()
-    pieces: list[str] = []
-    between: list[str] = []
+    pieces: list[AnyStr] = []
+    between: list[AnyStr] = []
     start = 0
     for at, mark in found:
         pieces.append(text[start:at])
@@ -182,19 +182,20 @@ class Pieces:
     """The mark between piece ``i`` and ``i + 1``."""
     deflated: tuple[bytes, ...]
     cuts: tuple[int, ...] = ()
-    """Where each mark begins in the text (characters), as :meth:`packed` keeps them: a page read back is cut
+    """Where each mark begins in the text's UTF-8 bytes, as :meth:`packed` keeps them: a page read back is cut
     there rather than searched for its marks again (a page with its map inline is some 50 KB, searched once for
     each of its kinds of mark)."""
 
     @staticmethod
-    def _cut(text: str, marks: Sequence[str]) -> tuple[tuple[bytes, ...], tuple[str, ...], tuple[int, ...]]:
-        texts, found, at = cut(text, marks)
-        return tuple(t.encode() for t in texts), tuple(found), tuple(at)
+    def _cut(data: bytes, marks: Sequence[str]) -> tuple[tuple[bytes, ...], tuple[str, ...], tuple[int, ...]]:
+        by_bytes = {m.encode(): m for m in marks}
+        texts, found, at = cut(data, list(by_bytes))
+        return tuple(texts), tuple(by_bytes[m] for m in found), tuple(at)
 
     @classmethod
     def of(cls, text: str, marks: Sequence[str]) -> Pieces:
         """``text`` cut at every one of ``marks`` (texts that never overlap in it), each piece deflated."""
-        texts, found, at = cls._cut(text, marks)
+        texts, found, at = cls._cut(text.encode(), marks)
         deflated = []
         for i, piece in enumerate(texts):
             deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
@@ -212,9 +213,12 @@ class Pieces:
         return b"".join(out)
 
     @classmethod
-    def unpacked(cls, text: str, marks: Sequence[str], packed: bytes) -> Pieces | None:
-        """The pieces of ``text`` with the deflated ones :meth:`packed` made of it; None when they do not fit
-        (made of another text, or cut at other marks by another release): the caller deflates it again."""
+    def unpacked(cls, data: bytes, marks: Sequence[str], packed: bytes) -> Pieces | None:
+        """The pieces of the text whose UTF-8 bytes are ``data`` with the deflated ones :meth:`packed` made of it;
+        None when they do not fit (made of another text, or cut at other marks by another release): the caller
+        deflates it again. Bytes, as the database sends a kept page (:mod:`dippouch.store.page_cache`): a page
+        read back as text was decoded, cut and encoded again, some 0.15 ms of a 50 KB page with a character
+        beyond Latin-1 in it (an arrow, a dash: Python then keeps the text at two bytes a character)."""
         deflated: list[bytes] = []
         try:
             (count,) = struct.unpack_from("<I", packed)
@@ -223,11 +227,11 @@ class Pieces:
                 (size,) = struct.unpack_from("<I", packed, at)
                 deflated.append(packed[at + 4 : at + 4 + size])
                 at += 4 + size
-            kept = cls._kept_cuts(text, marks, packed, at)
+            kept = cls._kept_cuts(data, marks, packed, at)
         except (struct.error, IndexError):
             return None
         if kept is None:
-            texts, found, cuts = cls._cut(text, marks)
+            texts, found, cuts = cls._cut(data, marks)
         else:
             texts, found, cuts = kept
         if count != len(texts) or any(len(d) < 2 for d in deflated):
@@ -236,15 +240,16 @@ class Pieces:
 
     @staticmethod
     def _kept_cuts(
-        text: str, marks: Sequence[str], packed: bytes, at: int
+        data: bytes, marks: Sequence[str], packed: bytes, at: int
     ) -> tuple[tuple[bytes, ...], tuple[str, ...], tuple[int, ...]] | None:
-        """The text cut where :meth:`packed` kept its marks (after the pieces, from ``at``); None where it kept
-        none (then the text is searched for them). Raises IndexError or struct.error where what it kept does
-        not fit the text."""
+        """The text's bytes cut where :meth:`packed` kept its marks (after the pieces, from ``at``); None where it
+        kept none (then the bytes are searched for them). Raises IndexError or struct.error where what it kept
+        does not fit the text."""
         if at == len(packed):
             return None
         (n,) = struct.unpack_from("<I", packed, at)
         at += 4
+        encoded = [m.encode() for m in marks]
         texts: list[bytes] = []
         found: list[str] = []
         cuts: list[int] = []
@@ -252,16 +257,16 @@ class Pieces:
         for _ in range(n):
             where, which = struct.unpack_from("<IB", packed, at)
             at += 5
-            mark = marks[which]
-            if where < start or not text.startswith(mark, where):
+            mark = encoded[which]
+            if where < start or not data.startswith(mark, where):
                 raise IndexError("a mark kept where the text has none")
-            texts.append(text[start:where].encode())
-            found.append(mark)
+            texts.append(data[start:where])
+            found.append(marks[which])
             cuts.append(where)
             start = where + len(mark)
         if at != len(packed):
             raise IndexError("more kept than the marks")
-        texts.append(text[start:].encode())
+        texts.append(data[start:])
         return tuple(texts), tuple(found), tuple(cuts)
 
     def gapped(self, shown: Sequence[bool], gap: str) -> Gapped:

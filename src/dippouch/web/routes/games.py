@@ -258,7 +258,9 @@ def _asks(now: page_cache.Current) -> bool:
     """Whether the page of the state ``now`` is shown only once what its phase waits for is read (a query): past
     its deadline, in a game whose phase may wait for the coordinator's review of its mail (else it waits for
     processing, which the lookup told already)."""
-    return now.due and now.shared.may_wait and now.kept is not None and page_cache.has_deadline_forms(now.kept)
+    return (
+        now.due and now.shared.may_wait and (kept := now.kept_data) is not None and page_cache.has_deadline_forms(kept)
+    )
 
 
 early(game_page, visitor_page)
@@ -350,7 +352,7 @@ def _hold_kept(
     return page
 
 
-def _shown(web: Web, name: str, now: page_cache.Current, body: str, pieces: Pieces | None) -> Gapped:
+def _shown(web: Web, name: str, now: page_cache.Current, body: str | bytes, pieces: Pieces | None) -> Gapped:
     """The page ``body`` as shown now: past its deadline, with what the phase then waits for (a query where it
     may be the coordinator's review: :attr:`dippouch.store.page_cache.Shared.may_wait`)."""
     if not (now.due and page_cache.has_deadline_forms(body)):

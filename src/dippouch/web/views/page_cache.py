@@ -117,6 +117,11 @@ class Current:
         return self.shared.body if self.made else None
 
     @property
+    def kept_data(self) -> bytes | None:
+        """:attr:`kept` in UTF-8, as the database sent it (a visitor's page is served from its bytes)."""
+        return self.shared.data if self.made else None
+
+    @property
     def made(self) -> bool:
         """Whether a page is kept for this very state (:attr:`kept_as`)."""
         return self.shared.version == self.kept_as
@@ -201,9 +206,12 @@ def deadline_shown(html: str, waits: str | None) -> str:
     return "".join(piece for piece, kept in zip(pieces, shown_pieces(marks, waits), strict=True) if kept)
 
 
-def has_deadline_forms(html: str) -> bool:
-    """Whether ``html`` carries the deadline box's forms (a game under way with a deadline)."""
-    return _FORMS[0] in html
+def has_deadline_forms(html: str | bytes) -> bool:
+    """Whether ``html`` (a text, or its UTF-8 bytes) carries the deadline box's forms (a game under way with a
+    deadline)."""
+    if isinstance(html, str):
+        return _FORMS[0] in html
+    return _FORMS[0].encode() in html
 
 
 def no_game(name: str) -> WebNotFound:
@@ -226,7 +234,8 @@ def made(
     """The page of ``kind`` for the state ``now``: the kept one, or made by ``make`` and kept for every process.
     The caller holds the game's page lock (:meth:`Web.page_lock`); one that ``waited`` for it looks again
     first, and takes the page the thread it waited for made rather than making it again."""
-    return made_deflated(web, name, kind, lang, now, make, waited=waited)[0]
+    body = made_deflated(web, name, kind, lang, now, make, waited=waited)[0]
+    return body if isinstance(body, str) else body.decode()
 
 
 DEFLATED = frozenset({"page"})
@@ -239,9 +248,9 @@ MARKS = (CSRF_PLACEHOLDER, *_FORMS)
 
 def made_deflated(
     web: Web, name: str, kind: str, lang: str, now: Current, make: Callable[[], str], *, waited: bool = False
-) -> tuple[str, Pieces | None]:
+) -> tuple[str | bytes, Pieces | None]:
     """:func:`made`, and for a kind of :data:`DEFLATED` its pieces deflated (None: kept before they were, or not
-    such a kind)."""
+    such a kind). The page read back with its pieces is its UTF-8 bytes (:func:`kept_pieces`)."""
     if (got := kept_pieces(now, kind)) is not None:
         SHARED_PAGES.labels(kind, "kept").inc()
         return got
@@ -271,15 +280,18 @@ def made_deflated(
     return body, pieces
 
 
-def kept_pieces(now: Current, kind: str) -> tuple[str, Pieces | None] | None:
+def kept_pieces(now: Current, kind: str) -> tuple[str | bytes, Pieces | None] | None:
     """The page of ``kind`` kept for the state ``now`` (None: none kept for it), and for a kind of
-    :data:`DEFLATED` its pieces deflated (None: kept before they were)."""
-    body = now.kept
-    if body is None:
+    :data:`DEFLATED` its pieces deflated (None: kept before they were). A page with its pieces is left in the
+    UTF-8 bytes the database sent (cut there, never decoded); any other is its text."""
+    data = now.kept_data
+    if data is None:
         return None
-    if kind not in DEFLATED or now.shared.deflated is None:
-        return body, None
-    return body, Pieces.unpacked(body, MARKS, now.shared.deflated)
+    if kind in DEFLATED and now.shared.deflated is not None:
+        pieces = Pieces.unpacked(data, MARKS, now.shared.deflated)
+        if pieces is not None:
+            return data, pieces
+    return data.decode(), None
 
 
 def personal(request: Request, *, forms: bool = True) -> str:
@@ -404,14 +416,14 @@ KEPT_BYTES = 48_000_000
 again when asked for."""
 
 
-def shown(body: str, pieces: Pieces | None, waits: str | None) -> Gapped:
+def shown(body: str | bytes, pieces: Pieces | None, waits: str | None) -> Gapped:
     """A kept page as it is shown now (:func:`deadline_shown`), in parts with its CSRF gaps, plain and
     compressed: made of its ``pieces`` deflated where it has them (not compressed again, nor searched for its
     marks), else deflated here. The caller holds it with the page (``Web.pages``): it is made once a process
     for each state of the page."""
     if pieces is not None:
         return pieces.gapped(shown_pieces(pieces.marks, waits), CSRF_PLACEHOLDER)
-    return Gapped.of(deadline_shown(body, waits), CSRF_PLACEHOLDER)
+    return Gapped.of(deadline_shown(body if isinstance(body, str) else body.decode(), waits), CSRF_PLACEHOLDER)
 
 
 def shown_pieces(marks: Sequence[str], waits: str | None) -> list[bool]:
