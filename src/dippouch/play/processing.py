@@ -155,6 +155,9 @@ class ScanMemory:
     """Phases past their deadline still open at the end of the last call (None: no call yet): where the worker's
     hooks after each phase start weighing how many more fall due (``dippouch.worker.service``), rather than
     counting them again as the next call begins."""
+    held: store_claims.Held = field(default_factory=store_claims.Held)
+    """The phases held for the coordinator as the call in hand read them (read afresh at each call's start): its
+    claims and the counts of phases due made meanwhile (the worker's hooks) leave them out without asking."""
 
 
 class Meter(Protocol):
@@ -237,7 +240,7 @@ def process_due(
 
     # Past their deadline: claimed one at a time, each by a query that skips games in other hands, and the phases
     # held for the coordinator read once for the call's claims.
-    held = store_claims.Held()
+    held = memory.held = store_claims.Held()
     while len(done) < limit and not (stop is not None and stop()):
         t0 = time.perf_counter()
         skip = [pid for pid, at in memory.failed.items() if started - at < RETRY_FAILED_AFTER]

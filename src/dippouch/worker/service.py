@@ -90,7 +90,8 @@ class _Afterwards:
         if time.monotonic() - self.checked < 0.2:
             return False
         self.checked = time.monotonic()
-        self.gave_way = store_claims.due_count(self.worker.store) - (self.due or 0) > self.pieces
+        memory = self.worker.memory
+        self.gave_way = store_claims.due_count(self.worker.store, held=memory.held) - (self.due or 0) > self.pieces
         return self.gave_way
 
     def __call__(self, processed: Processed) -> None:
@@ -100,7 +101,8 @@ class _Afterwards:
             # The count the last call ended with: a phase of this call was processed since, and a few may have
             # fallen due. Counting again here was three round trips a call (the clock, the phases held, the count).
             known = self.worker.memory.waiting
-            self.due = store_claims.due_count(self.worker.store) if known is None else known
+            held = self.worker.memory.held
+            self.due = store_claims.due_count(self.worker.store, held=held) if known is None else known
             self.checked = time.monotonic()
         for hook in self.worker.after:
             try:
