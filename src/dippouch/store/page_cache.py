@@ -115,9 +115,9 @@ def _lookup(*, many: bool = False, page: bool = True) -> sa.Select[Any]:
     """Built once (constructing the statement costs more than running it), at its first use (every domain has
     registered what it adds by then: :mod:`dippouch.store.domains`): the state and the kept page in one round
     trip; ``many``: of every game named in the list ``games``, each row ending with the game's name. Without
-    ``page``, the kept page's version alone (its text and pieces None): what a maker of the page ahead of its
-    readers asks, which makes a page the state's version has not (the page kept is then an older state's, some
-    60 KB read for nothing)."""
+    ``page``, the kept page's version alone (its text and pieces None): what the maker of a page ahead of its
+    readers asks, to learn whether the state's page is made already (the page kept is nearly always an older
+    state's then, some 60 KB read for nothing). The page's text comes as its UTF-8 bytes (:class:`_Utf8`)."""
     g = cast(sa.Table, GameRow.__table__).alias("g")
 
     def most(col: Any, *where: Any) -> Any:
@@ -240,7 +240,7 @@ def _lookup_row(conn: sa.Connection, params: dict[str, str], *, page: bool = Tru
 
 def shared_page(db: Database, game: str, kind: str, lang: str, *, page: bool = True) -> Shared | None:
     """The game's visibility, its state and its kept page of ``kind`` in ``lang`` (without ``page``: the kept page's
-    version alone, its :attr:`Shared.body` None), in one query; None: no such game."""
+    version alone, its :attr:`Shared.data` None), in one query; None: no such game."""
     with db.one_read.connect() as conn:
         row = _lookup_row(conn, {"game": game, "kind": kind, "lang": lang}, page=page)
         conn.rollback()
