@@ -15,7 +15,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
@@ -120,7 +119,7 @@ def due_count(db: Database, *, now: datetime | None = None, held: Held | None = 
     ``held`` as a worker's call read them, not asked again: on PostgreSQL one round trip (the clock read in the
     count's statement) where it was three (the clock, the phases held, the count)."""
     known = held.ids if held is not None else None
-    if known is not None and now is None and db.engine.dialect.name == "postgresql":
+    if known is not None and now is None and _server_clock(db):
         with db.one_read.connect() as conn:
             return int(conn.execute(_DUE_COUNT_NOW, {"held": known}).scalar_one())
     with db.read_session() as s:
@@ -129,9 +128,9 @@ def due_count(db: Database, *, now: datetime | None = None, held: Held | None = 
         return int(s.execute(_DUE_COUNT, {"now": now, "held": ids}).scalar_one())
 
 
-def _server_clock(s: Session) -> bool:
+def _server_clock(db: Database) -> bool:
     """Whether the database has a clock of its own to read in a statement (PostgreSQL; SQLite's is the process's)."""
-    return s.get_bind().dialect.name == "postgresql"
+    return db.engine.dialect.name == "postgresql"
 
 
 _DUE_COUNT = (
@@ -242,7 +241,7 @@ def process_next_due(
                 # The claim reads the game's row it locks and the database's clock in the same round trip (a
                 # worker's phase is made of round trips): the clock is the moment the phase is processed as of.
                 # SQLite has no server's clock to read: the process's, read here.
-                told = as_utc(now) if now is not None else (None if _server_clock(s) else db.db_now(s))
+                told = as_utc(now) if now is not None else (None if _server_clock(db) else db.db_now(s))
                 row = s.execute(
                     _claim_query(clock=told is None, lock=True),
                     {"leave": leave} if told is None else {"at": told, "leave": leave},

@@ -258,9 +258,7 @@ def _asks(now: page_cache.Current) -> bool:
     """Whether the page of the state ``now`` is shown only once what its phase waits for is read (a query): past
     its deadline, in a game whose phase may wait for the coordinator's review of its mail (else it waits for
     processing, which the lookup told already)."""
-    return (
-        now.due and now.shared.may_wait and (kept := now.kept_data) is not None and page_cache.has_deadline_forms(kept)
-    )
+    return now.due and now.shared.may_wait and (kept := now.kept) is not None and page_cache.has_deadline_forms(kept)
 
 
 early(game_page, visitor_page)

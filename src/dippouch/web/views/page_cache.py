@@ -112,13 +112,9 @@ class Current:
         return self.shared.visibility, self.shared.marker
 
     @property
-    def kept(self) -> str | None:
-        """The kept page if it was made for this very state (:attr:`kept_as`), else None."""
-        return self.shared.body if self.made else None
-
-    @property
-    def kept_data(self) -> bytes | None:
-        """:attr:`kept` in UTF-8, as the database sent it (a visitor's page is served from its bytes)."""
+    def kept(self) -> bytes | None:
+        """The kept page if it was made for this very state (:attr:`kept_as`), else None: its text in UTF-8, as the
+        database sent it (a visitor's page is served from its bytes)."""
         return self.shared.data if self.made else None
 
     @property
@@ -284,7 +280,7 @@ def kept_pieces(now: Current, kind: str) -> tuple[str | bytes, Pieces | None] | 
     """The page of ``kind`` kept for the state ``now`` (None: none kept for it), and for a kind of
     :data:`DEFLATED` its pieces deflated (None: kept before they were). A page with its pieces is left in the
     UTF-8 bytes the database sent (cut there, never decoded); any other is its text."""
-    data = now.kept_data
+    data = now.kept
     if data is None:
         return None
     if kind in DEFLATED and now.shared.deflated is not None:
