@@ -123,8 +123,10 @@ class Gapped:
     between them as stored blocks: one valid gzip member, whose checksum is the only thing computed over the
     whole (a few microseconds for a page)."""
 
-    parts: tuple[bytes, ...]
-    deflated: tuple[bytes, ...]
+    parts: tuple[tuple[bytes, ...], ...]
+    """Each part as the run of pieces it is made of, joined only into an answer: made of :class:`Pieces`, they
+    are the pieces' own bytes, so a page held beside its pieces (to be shown another way later) is held once."""
+    deflated: tuple[tuple[bytes, ...], ...]
 
     @classmethod
     def of(cls, text: str, gap: str) -> Gapped:
@@ -133,17 +135,26 @@ class Gapped:
 
     @property
     def size(self) -> int:
-        return sum(map(len, self.parts)) + sum(map(len, self.deflated))
+        return sum(len(b) for run in self.parts for b in run) + sum(len(b) for run in self.deflated for b in run)
 
     def plain(self, fill: bytes) -> bytes:
         """The text with ``fill`` in every gap."""
-        return fill.join(self.parts)
+        return b"".join(_between(self.parts, fill))
 
     def gzip(self, fill: bytes) -> bytes:
         """:meth:`plain`, gzipped: the parts' deflated bytes with ``fill`` stored between them."""
         plain = self.plain(fill)
-        body = _stored(fill).join(self.deflated) if len(self.parts) > 1 else self.deflated[0]
+        body = b"".join(_between(self.deflated, _stored(fill) if len(self.parts) > 1 else b""))
         return GZIP_HEADER + body + struct.pack("<II", zlib.crc32(plain), len(plain) & 0xFFFFFFFF)
+
+
+def _between(runs: tuple[tuple[bytes, ...], ...], fill: bytes) -> list[bytes]:
+    """The runs' bytes in order with ``fill`` between one run and the next, to be joined once."""
+    out = list(runs[0])
+    for run in runs[1:]:
+        out.append(fill)
+        out.extend(run)
+    return out
 
 
 def cut(text: AnyStr, marks: Sequence[AnyStr]) -> tuple[list[AnyStr], list[AnyStr], list[int]]:
@@ -274,8 +285,8 @@ class Pieces:
         ``gap`` within them its gaps and every other mark left out."""
         if not shown[-1]:
             raise ValueError("the last piece closes the stream: it is always shown")
-        parts: list[bytes] = []
-        deflated: list[bytes] = []
+        parts: list[tuple[bytes, ...]] = []
+        deflated: list[tuple[bytes, ...]] = []
         text: list[bytes] = []
         deflate: list[bytes] = []
         for i, piece in enumerate(self.texts):
@@ -284,12 +295,17 @@ class Pieces:
             text.append(piece)
             deflate.append(self.deflated[i])
             if i < len(self.marks) and self.marks[i] == gap:
-                parts.append(b"".join(text))
-                deflated.append(b"".join(deflate))
+                parts.append(tuple(text))
+                deflated.append(tuple(deflate))
                 text, deflate = [], []
-        parts.append(b"".join(text))
-        deflated.append(b"".join(deflate))
+        parts.append(tuple(text))
+        deflated.append(tuple(deflate))
         return Gapped(tuple(parts), tuple(deflated))
+
+    @property
+    def size(self) -> int:
+        """The bytes held: every piece plain and deflated (a :class:`Gapped` made of them adds none)."""
+        return sum(map(len, self.texts)) + sum(map(len, self.deflated))
 
 
 def keep_within(cache: LRUCache[_K, _V], key: _K, value: _V) -> None:

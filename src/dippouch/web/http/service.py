@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.errors import NotFound as NoPower
@@ -30,15 +30,15 @@ from dippouch.store.loop_reads import LoopReads
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
-from dippouch.web.http.encoded import Gapped
-from dippouch.web.http.page_trust import PageTrust
+from dippouch.web.http.encoded import Gapped, Pieces
+from dippouch.web.http.page_trust import PageTrust, Warrant
 from dippouch.web.http.security import BadInput, Forbidden, Viewer, WebNotFound
 from dippouch.web.views.maps import MapCache
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
-__all__ = ["HELD_PAGE_BYTES", "PAGE_TTL", "STATE_TTL", "Web"]
+__all__ = ["HELD_PAGE_BYTES", "PAGE_TTL", "STATE_TTL", "HeldPage", "Web"]
 
 PAGE_TTL = 1.0
 """Seconds an anonymous visitor's game page is served without looking at the database."""
@@ -54,6 +54,29 @@ HELD_PAGE_BYTES = 100_000_000
 """The bound of the visitors' pages a process holds (:attr:`Web.pages`), in bytes of their parts: a standard game's
 page with its picture is some 56 KB held (its plain parts and its deflated ones), so some 1,800 pages (games times
 the languages they are read in) before every one is let go."""
+
+
+class HeldPage(NamedTuple):
+    """A visitor's game page this process holds (:attr:`Web.pages`)."""
+
+    at: float
+    """When it was made or confirmed (monotonic seconds): shown without a look for :data:`PAGE_TTL` after."""
+    made: tuple[str, datetime | None]
+    """Its version and when what it shows last changed (its ETag and Last-Modified)."""
+    visibility: str
+    page: Gapped
+    """The page in parts with CSRF gaps, plain and deflated."""
+    trust: tuple[Warrant, datetime | None] | None
+    """(its warrant, its phase's deadline while that is ahead) or None: whether it is still the game's without
+    asking (:class:`~dippouch.web.http.page_trust.PageTrust`)."""
+    past: tuple[Pieces, str] | None = None
+    """Its pieces and the version it has once its deadline passes, where nothing else changes then (its phase
+    waits for processing, which is heard of): shown past the deadline without asking (routes.games)."""
+
+    @property
+    def size(self) -> int:
+        """Its bytes: its pieces, which the page shown is made of, where it holds them."""
+        return self.past[0].size if self.past is not None else self.page.size
 
 
 class Web:
@@ -78,11 +101,8 @@ class Web:
         self._variant_hashes: dict[str, str | None] = {}
         self._page_locks: dict[str, threading.Lock] = {}
         self._kept: dict[str, Any] = {}
-        self.pages: dict[Any, tuple[float, Any, str, Gapped, Any]] = {}
-        """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
-        seconds), marker, visibility, the page in parts with CSRF gaps, plain and deflated, (warrant, deadline)
-        or None: whether it is still the game's without asking (:class:`~dippouch.web.http.page_trust.PageTrust`)).
-        The parts are held with the page, not looked up by its text in a cache of their own: a page carries its
+        self.pages: dict[Any, HeldPage] = {}
+        """Rendered pages for anonymous visitors, by (page, game, language). The parts are held with the page, not looked up by its text in a cache of their own: a page carries its
         map (some 50 KB), and a thousand games' pages outgrew that cache, whose every drop had each page
         deflated again at its next reading."""
         self._held_bytes = 0
@@ -147,14 +167,14 @@ class Web:
                 self._variant_hashes[name] = variant_hash
         return got
 
-    def hold_page(self, key: Any, entry: tuple[float, Any, str, Gapped, Any]) -> None:
+    def hold_page(self, key: Any, entry: HeldPage) -> None:
         """Hold ``entry`` (:attr:`pages`'s) under ``key``, within :data:`HELD_PAGE_BYTES`: past it every page held
         is let go (each is read again as kept at its next reading, one query), so a process following more games
         than it can hold does not grow without end."""
-        size = entry[3].size
+        size = entry.size
         with self.lock:
             old = self.pages.get(key)
-            self._held_bytes += size - (old[3].size if old is not None else 0)
+            self._held_bytes += size - (old.size if old is not None else 0)
             if self._held_bytes > HELD_PAGE_BYTES:
                 self.pages.clear()
                 self._held_bytes = size
@@ -173,7 +193,7 @@ class Web:
             # that hold_page counts under, so the count is of what is held.
             with self.lock:
                 for key in [k for k in self.pages if k[:2] == ("game", name)]:
-                    self._held_bytes -= self.pages.pop(key)[3].size
+                    self._held_bytes -= self.pages.pop(key).size
 
     def page_lock(self, name: str) -> threading.Lock:
         """The lock held while a game's anonymous page is made (one maker at a time per game)."""

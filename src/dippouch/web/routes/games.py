@@ -53,7 +53,7 @@ from dippouch.web.http.security import (
     request_state,
     session_token,
 )
-from dippouch.web.http.service import PAGE_TTL, Web
+from dippouch.web.http.service import PAGE_TTL, HeldPage, Web
 from dippouch.web.views import games, history, page_cache, practice
 from dippouch.web.views.anonymity import seen_powers, takes_part
 from dippouch.web.views.answers.games import GameFile, GameListing, GameView, PhaseView
@@ -199,14 +199,16 @@ async def visitor_page(request: Request) -> Response | None:
         return None  # tried before the framework already: what it read is the route's
     name: str = request.path_params["name"]
     web = web_of(request)
-    page = web.pages.get(_page_key(request, name))
-    if page is not None and page[2] != "private":
-        if time.monotonic() - page[0] < PAGE_TTL:
+    key = _page_key(request, name)
+    page = web.pages.get(key)
+    if page is not None and page.visibility != "private":
+        if time.monotonic() - page.at < PAGE_TTL:
             SHARED_PAGES.labels("page", "memory").inc()
-            return _from_cache(request, web, page[1], page[3])
-        if _held(web, name, page):
+            return _from_cache(request, web, page.made, page.page)
+        held = page if _held(web, name, page) else _passed(web, key, name, page)
+        if held is not None:
             SHARED_PAGES.labels("page", "held").inc()
-            return _from_cache(request, web, page[1], page[3])
+            return _from_cache(request, web, held.made, held.page)
     reads = web.loop_reads
     if reads is None or not reads.usable:
         return None
@@ -218,11 +220,38 @@ async def visitor_page(request: Request) -> Response | None:
     return _served(request, web, name, now, on_loop=True, warrant=warrant)
 
 
-def _held(web: Web, name: str, page: tuple[float, Any, str, Gapped, Any]) -> bool:
+def _held(web: Web, name: str, page: HeldPage) -> bool:
     """Whether ``page`` is still the game's without asking: heard of no change since it was read (and its
     deadline not passed)."""
-    trust = page[4]
+    trust = page.trust
     return trust is not None and web.page_trust.holds(name, trust[0], trust[1], web.now())
+
+
+def _passed(web: Web, key: tuple[str, ...], name: str, page: HeldPage) -> HeldPage | None:
+    """``page`` past its deadline, held in its place, where nothing else is heard of since it was read and its
+    phase waits for processing alone: the game's state is the one it was read with, and the page kept for it
+    the one it was made of (kept across the deadline), so its pieces are shown as a look would show them,
+    without the look (at a thousand games turning every 30 s, a reader in five came in that second or two).
+    None: it is to be looked at."""
+    trust, past = page.trust, page.past
+    if trust is None or trust[1] is None or past is None or not web.page_trust.holds(name, trust[0], None, web.now()):
+        return None
+    pieces, version = past
+    changed = trust[1] if page.made[1] is None else max(page.made[1], trust[1])
+    shown = page_cache.shown(b"", pieces, "processing")
+    held = HeldPage(time.monotonic(), (version, changed), page.visibility, shown, (trust[0], None))
+    web.hold_page(key, held)
+    return held
+
+
+def _past(now: page_cache.Current, pieces: Pieces | None) -> tuple[Pieces, str] | None:
+    """What a page of the state ``now`` is shown by once its deadline passes without a look (:func:`_passed`):
+    its pieces and its version then. None where that is to be looked at: no deadline, or passed already (the
+    page shows it), a phase that may then wait for the coordinator's review of its mail (read when it is
+    shown), a page kept without its pieces."""
+    if pieces is None or now.due or now.shared.deadline is None or now.shared.may_wait:
+        return None
+    return pieces, now.due_version
 
 
 async def read_in(web: Web, names: list[str], lang: str) -> None:
@@ -296,7 +325,7 @@ def _anonymous_page(
         # this process processed as open.
         if not building.acquire(blocking=False):
             SHARED_PAGES.labels("page", "memory").inc()
-            return _from_cache(request, web, page[1], page[3])
+            return _from_cache(request, web, page.made, page.page)
         waited = False
     else:
         waited = page_cache.hold(building)
@@ -304,7 +333,8 @@ def _anonymous_page(
         make = partial(made_page, request, web, viewer, name, lang, now.reading)
         body, pieces = page_cache.made_deflated(web, name, "page", lang, now, make, waited=waited)
         page_now = _shown(web, name, now, body, pieces)
-        web.hold_page(key, (time.monotonic(), made, now.shared.visibility, page_now, _trust(now, warrant)))
+        trust = _trust(now, warrant)
+        web.hold_page(key, HeldPage(time.monotonic(), made, now.shared.visibility, page_now, trust, _past(now, pieces)))
     finally:
         building.release()
     return _from_cache(request, web, made, page_now)
@@ -319,10 +349,14 @@ def _served(
     key = _page_key(request, name)
     made = (now.version, now.changed)
     page = web.pages.get(key)
-    if page is not None and page[1][0] == now.version and not _rewait(now, warrant):
-        web.hold_page(key, (time.monotonic(), page[1], now.shared.visibility, page[3], _trust(now, warrant)))
+    if page is not None and page.made[0] == now.version and not _rewait(now, warrant):
+        past = _past(now, None if page.past is None else page.past[0])  # the mail may have changed
+        held = page._replace(
+            at=time.monotonic(), visibility=now.shared.visibility, trust=_trust(now, warrant), past=past
+        )
+        web.hold_page(key, held)
         SHARED_PAGES.labels("page", "memory").inc()
-        return _from_cache(request, web, page[1], page[3])
+        return _from_cache(request, web, page.made, page.page)
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
     if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
         return _from_cache(request, web, made, None)  # a 304: nothing made
@@ -344,8 +378,9 @@ def _hold_kept(
     if kept is None:
         return None
     page = _shown(web, name, now, *kept)
+    made = (now.version, now.changed)
     web.hold_page(
-        key, (time.monotonic(), (now.version, now.changed), now.shared.visibility, page, _trust(now, warrant))
+        key, HeldPage(time.monotonic(), made, now.shared.visibility, page, _trust(now, warrant), _past(now, kept[1]))
     )
     return page
 

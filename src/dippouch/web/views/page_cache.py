@@ -104,6 +104,8 @@ class Current:
     """Whether the deadline has passed (part of :attr:`version`, so of the ETag and this process's memory)."""
     changed: datetime | None = field(default=None, compare=False)
     """When what the page shows last changed (:func:`current`), for Last-Modified."""
+    due_version: str = field(default="", compare=False)
+    """:attr:`version` once the deadline has passed, the state as it is (the same while it has passed)."""
 
     @property
     def reading(self) -> tuple[str, Any]:
@@ -175,7 +177,8 @@ def _current(web: Web, name: str, kind: str, lang: str, got: Shared, began: floa
     times = [t for t in (got.changed, got.deadline if due else None, started.at) if t is not None]
     version = f"{code_digest()}:{state}:{due}:{lang}"
     kept_as = f"{code_digest()}:{state}::{lang}" if kind in DUE_APART else version
-    return Current(got, version, kept_as, bool(due), max(times))
+    due_version = f"{code_digest()}:{state}:{'due+mail' if got.may_wait else 'due'}:{lang}"
+    return Current(got, version, kept_as, bool(due), max(times), due_version)
 
 
 DUE_APART = frozenset({"page"})
