@@ -22,7 +22,8 @@ from dippouch.saying import say
 from dippouch.web.http import deps
 from dippouch.web.http.budget import WorkBudget
 from dippouch.web.http.security import BadInput, RateLimiter, TooMany
-from dippouch.web.routes import replay, roster, sandbox, tournaments
+from dippouch.web.routes import roster, sandbox, tournaments
+from dippouch.web.views import maps
 from websupport import Site
 
 NOW = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
@@ -78,7 +79,7 @@ def test_the_json_api_s_days_keep_their_field_names_in_german() -> None:
         tournaments.NEED_CREATOR,
         sandbox.NO_SANDBOX,
         sandbox.READ_ONLY,
-        replay.NO_MAP,
+        str(maps.NO_MAP),
     ],
 )
 def test_the_web_s_sign_in_and_address_texts_are_translated(text: str) -> None:

@@ -70,3 +70,27 @@ def test_the_board_file_of_a_variant_without_a_built_map_is_a_clear_404(site: Si
     assert de.status_code == 404 and "geometry is missing" not in de.text
     wrecked = site.browser().get("/variants/wrecked/board-0000000000000000.svg")
     assert wrecked.status_code == 400 and "nowhere" in wrecked.text
+
+
+def test_every_door_refuses_a_map_that_cannot_be_drawn_with_one_message_said_in_the_reader_s_language(
+    site: Site,
+) -> None:
+    """The game's map, its PDF, its board file, the variant's board file and its thumbnail of a variant without a
+    built map: one refusal, the same English to a reader who asks in English and to the JSON API, German to a
+    German reader (the thumbnail and the variant's board file said it in their own catalogue's words, left English
+    where those had none)."""
+    site.new_game("words", variant="undrawn")
+    english = "no map can be drawn for this game yet"
+    for path in (
+        "/games/words/map.svg",
+        "/games/words/map.pdf",
+        "/games/words/board-0000000000000000.svg",
+        "/variants/undrawn/board-0000000000000000.svg",
+        "/variants/undrawn/thumbnail.png",
+    ):
+        en = site.browser().get(path)
+        assert en.status_code == 404 and english in en.text, (path, en.text[:300])
+        de = site.browser().get(path, headers={"Accept-Language": "de"})
+        assert de.status_code == 404 and english not in de.text and "Karte" in de.text, (path, de.text[:300])
+        api = site.browser().get(path, headers={"Accept": "application/json", "Accept-Language": "de"})
+        assert api.status_code == 404 and english in api.json()["error"], (path, api.text[:300])

@@ -21,7 +21,7 @@ from dippouch.report import phase_report
 from dippouch.store.press.messages import Message
 from dippouch.web.http.security import WebNotFound
 from dippouch.web.views.games import view_drawn
-from dippouch.web.views.maps import phase_drawing
+from dippouch.web.views.maps import NO_MAP, phase_drawing
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -37,9 +37,7 @@ def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str, lan
     after, orders = view_drawn(view)
     svg = phase_drawing(variant, pictures[(phase_id, view)], after=after, orders=orders, lang=lang)
     if svg is None:
-        raise WebNotFound(
-            msg("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
-        )
+        raise WebNotFound(NO_MAP)
     return svg
 
 

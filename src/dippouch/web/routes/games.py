@@ -58,7 +58,7 @@ from dippouch.web.views import games, history, page_cache, practice
 from dippouch.web.views.anonymity import seen_powers, takes_part
 from dippouch.web.views.answers.games import GameFile, GameListing, GameView, PhaseView
 from dippouch.web.views.fog import fog_powers, fog_tag, refuse_in_fog, sight_key
-from dippouch.web.views.maps import pdf_of, preview_of
+from dippouch.web.views.maps import NO_MAP, pdf_of, preview_of
 
 I18N_DOMAIN = "games"
 
@@ -501,9 +501,7 @@ def _game_file(name: str, data: dict[str, Any]) -> Response:
 def _svg(web: Web, viewer: Viewer, name: str, phase: int | None, lang: str = DEFAULT) -> str:
     svg = games.game_map(web, name, viewer, lang=lang) if phase is None else _phase_svg(web, name, phase, viewer, lang)
     if svg is None:
-        raise WebNotFound(
-            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
-        )
+        raise WebNotFound(NO_MAP)
     return svg
 
 

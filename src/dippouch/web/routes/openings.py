@@ -67,6 +67,7 @@ from dippouch.web.views.answers.openings import (
     ResignAnswer,
     SignupAnswer,
 )
+from dippouch.web.views.maps import NO_MAP
 
 __all__ = ["router"]
 
@@ -714,9 +715,7 @@ def variant_thumbnail(request: Request, name: str, v: str = "") -> Response:
     find_variant(name, t.gettext)
     got = new_games.thumbnail(name)
     if got is None:
-        raise WebNotFound(
-            t.gettext("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
-        )
+        raise WebNotFound(NO_MAP)
     png, key = got
     etag = f'"{key}"'
     kept = f"public, max-age={THUMBNAIL_KEPT}, immutable" if v == key else "public, max-age=3600"

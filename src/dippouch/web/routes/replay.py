@@ -39,14 +39,12 @@ from dippouch.web.views import games
 from dippouch.web.views.answers.coach import CoachPhase, CoachPower, CoachView, HintView, TurningPointView
 from dippouch.web.views.answers.replay import ReplayFrame, ReplayView
 from dippouch.web.views.fog import ClearGame, fogged
-from dippouch.web.views.maps import map_available
+from dippouch.web.views.maps import NO_MAP, map_available
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
-
-NO_MAP = "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
 
 
 def _frames(web: Web, name: str) -> list[Frame]:

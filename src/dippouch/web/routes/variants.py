@@ -31,7 +31,7 @@ from dippouch.web.http.security import (
 from dippouch.web.views import variant_pages
 from dippouch.web.views.answers.games import Place, VariantListing
 from dippouch.web.views.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
-from dippouch.web.views.maps import board_file
+from dippouch.web.views.maps import NO_MAP, board_file
 from dippouch.web.views.variant_origin import Origin, origin_of, origins
 
 I18N_DOMAIN = "site"
@@ -79,9 +79,7 @@ def variant_board(request: Request, name: str, digest: str, web: WebDep) -> Resp
     t = words(request)
     made = board_file(variant_pages.find_variant(name, t.gettext))
     if made is None:
-        raise WebNotFound(
-            t.gettext("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
-        )
+        raise WebNotFound(NO_MAP)
     return board_answer(request, web, made, digest, public=True)
 
 

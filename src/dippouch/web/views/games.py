@@ -34,7 +34,7 @@ from dippouch.web.http.service import Web
 from dippouch.web.routes.roster import absences_view
 from dippouch.web.views.anonymity import game_view_seen, shown_marker, takes_part
 from dippouch.web.views.fog import fog_powers, fog_tag, fogged_powers, fogged_record
-from dippouch.web.views.maps import board_file, map_available, variant_board
+from dippouch.web.views.maps import NO_MAP, board_file, map_available, variant_board
 
 I18N_DOMAIN = "site"
 """The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
@@ -560,9 +560,7 @@ def _phase_map(
     key = (name, h.id, h.status, fog_tag(sight))
     svg = web.maps.phase_svg(web.variant_of(name), key, rec, after=after, orders=orders, board=board, lang=lang)
     if svg is None:
-        raise WebNotFound(
-            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
-        )
+        raise WebNotFound(NO_MAP)
     return svg
 
 
@@ -585,9 +583,7 @@ def board(web: Web, name: str, viewer: Viewer) -> tuple[str, str, str]:
     visibility, _ = web.require_visible(name, viewer)
     made = board_file(web.variant_of(name))
     if made is None:
-        raise WebNotFound(
-            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
-        )
+        raise WebNotFound(NO_MAP)
     return made[0], made[1], visibility
 
 

@@ -29,11 +29,13 @@ from xml.sax.saxutils import unescape
 from cachetools import LRUCache
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.web.http.encoded import compressed, keep_within
 
 __all__ = [
+    "NO_MAP",
     "MapCache",
     "board_file",
     "draft_svg",
@@ -46,6 +48,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("dippouch.web.views.maps")
+
+NO_MAP = msg("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+"""The refusal of a map, a board file or a picture that cannot be drawn (said in the reader's language where it is
+shown, as every refusal is)."""
 
 _DRAWING = threading.Lock()
 """One drawing at a time: drawing is pure Python (the GIL lets no two run at once anyway), and a server
