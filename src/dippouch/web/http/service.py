@@ -52,8 +52,8 @@ T = TypeVar("T")
 
 HELD_PAGE_BYTES = 100_000_000
 """The bound of the visitors' pages a process holds (:attr:`Web.pages`), in bytes of their parts: a standard game's
-page with its picture is some 56 KB held (its plain parts and its deflated ones), so some 1,800 pages (games times
-the languages they are read in) before every one is let go."""
+page with its picture is some 63 KB held (its pieces plain and deflated, every form of its deadline box), so some
+1,600 pages (games times the languages they are read in) before every one is let go."""
 
 
 class HeldPage(NamedTuple):
@@ -102,9 +102,9 @@ class Web:
         self._page_locks: dict[str, threading.Lock] = {}
         self._kept: dict[str, Any] = {}
         self.pages: dict[Any, HeldPage] = {}
-        """Rendered pages for anonymous visitors, by (page, game, language). The parts are held with the page, not looked up by its text in a cache of their own: a page carries its
-        map (some 50 KB), and a thousand games' pages outgrew that cache, whose every drop had each page
-        deflated again at its next reading."""
+        """Rendered pages for anonymous visitors, by (page, game, language). The parts are held with the page,
+        not looked up by its text in a cache of their own: a page carries its map (some 50 KB), and a thousand
+        games' pages outgrew that cache, whose every drop had each page deflated again at its next reading."""
         self._held_bytes = 0
         """What :attr:`pages` holds, in bytes of its pages' parts (:meth:`hold_page`)."""
         self.page_trust = PageTrust()
