@@ -49,6 +49,9 @@ __all__ = [
 
 log = logging.getLogger("dippouch.web.views.maps")
 
+I18N_DOMAIN = "site"
+"""The catalogue of the refusal said here (the JSON API gives its English, a page its reader's words)."""
+
 NO_MAP = msg("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
 """The refusal of a map, a board file or a picture that cannot be drawn (said in the reader's language where it is
 shown, as every refusal is)."""
