@@ -69,8 +69,8 @@ class HeldPage(NamedTuple):
     trust: tuple[Warrant, datetime | None] | None
     """(its warrant, its phase's deadline while that is ahead) or None: whether it is still the game's without
     asking (:class:`~dippouch.web.http.page_trust.PageTrust`)."""
-    past: tuple[Pieces, str] | None = None
-    """Its pieces and the version it has once its deadline passes, where nothing else changes then (its phase
+    past: tuple[Pieces, tuple[str, datetime]] | None = None
+    """Its pieces and the :attr:`made` it has once its deadline passes, where nothing else changes then (its phase
     waits for processing, which is heard of): shown past the deadline without asking (routes.games)."""
 
     @property

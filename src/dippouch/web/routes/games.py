@@ -236,22 +236,21 @@ def _passed(web: Web, key: tuple[str, ...], name: str, page: HeldPage) -> HeldPa
     trust, past = page.trust, page.past
     if trust is None or trust[1] is None or past is None or not web.page_trust.holds(name, trust[0], None, web.now()):
         return None
-    pieces, version = past
-    changed = trust[1] if page.made[1] is None else max(page.made[1], trust[1])
+    pieces, made = past
     shown = page_cache.shown(b"", pieces, "processing")
-    held = HeldPage(time.monotonic(), (version, changed), page.visibility, shown, (trust[0], None))
+    held = HeldPage(time.monotonic(), made, page.visibility, shown, (trust[0], None))
     web.hold_page(key, held)
     return held
 
 
-def _past(now: page_cache.Current, pieces: Pieces | None) -> tuple[Pieces, str] | None:
+def _past(now: page_cache.Current, pieces: Pieces | None) -> tuple[Pieces, tuple[str, datetime]] | None:
     """What a page of the state ``now`` is shown by once its deadline passes without a look (:func:`_passed`):
-    its pieces and its version then. None where that is to be looked at: no deadline, or passed already (the
-    page shows it), a phase that may then wait for the coordinator's review of its mail (read when it is
-    shown), a page kept without its pieces."""
-    if pieces is None or now.due or now.shared.deadline is None or now.shared.may_wait:
+    its pieces, and its version and Last-Modified then. None where that is to be looked at: no deadline ahead
+    (none, or passed already: the page shows it), a phase that may then wait for the coordinator's review of its
+    mail (read when it is shown), a page kept without its pieces."""
+    if pieces is None or now.passing is None or now.shared.may_wait:
         return None
-    return pieces, now.due_version
+    return pieces, now.passing
 
 
 async def read_in(web: Web, names: list[str], lang: str) -> None:

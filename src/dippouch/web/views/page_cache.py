@@ -104,8 +104,9 @@ class Current:
     """Whether the deadline has passed (part of :attr:`version`, so of the ETag and this process's memory)."""
     changed: datetime | None = field(default=None, compare=False)
     """When what the page shows last changed (:func:`current`), for Last-Modified."""
-    due_version: str = field(default="", compare=False)
-    """:attr:`version` once the deadline has passed, the state as it is (the same while it has passed)."""
+    passing: tuple[str, datetime] | None = field(default=None, compare=False)
+    """(:attr:`version`, :attr:`changed`) once the deadline passes, the state as it is; None without a deadline
+    ahead."""
 
     @property
     def reading(self) -> tuple[str, Any]:
@@ -165,20 +166,21 @@ def _current(web: Web, name: str, kind: str, lang: str, got: Shared, began: floa
     # may hold the phase (the lookup reads it: mail taken in past the deadline is shown): asking what the phase
     # waits for on every request would cost a reader of an overdue game several queries each time.
     now = web.now()
-    due = ""
-    if got.deadline is not None and now >= got.deadline:
-        due = "due+mail" if got.may_wait else "due"
+    digest = code_digest()
     state = ".".join(str(n) for n in got.state)
     # What the answer shows changed last when the game did, when the deadline passed (a page says so), or when
     # this code started making answers, whichever is latest.
     started = web.kept(__name__, _Started)
     if started.at is None:
         started.at = now
-    times = [t for t in (got.changed, got.deadline if due else None, started.at) if t is not None]
-    version = f"{code_digest()}:{state}:{due}:{lang}"
-    kept_as = f"{code_digest()}:{state}::{lang}" if kind in DUE_APART else version
-    due_version = f"{code_digest()}:{state}:{'due+mail' if got.may_wait else 'due'}:{lang}"
-    return Current(got, version, kept_as, bool(due), max(times), due_version)
+    before = max(t for t in (got.changed, started.at) if t is not None)
+    version = f"{digest}:{state}::{lang}"
+    if got.deadline is None:
+        return Current(got, version, version, False, before)
+    passing = (f"{digest}:{state}:{'due+mail' if got.may_wait else 'due'}:{lang}", max(before, got.deadline))
+    if now >= got.deadline:  # a kind kept across its deadline keeps the version before it
+        return Current(got, passing[0], version if kind in DUE_APART else passing[0], True, passing[1])
+    return Current(got, version, version, False, before, passing)
 
 
 DUE_APART = frozenset({"page"})
