@@ -89,17 +89,18 @@ def _dependencies(tree: ast.Module) -> set[str]:
 
 
 def _first_tries(tree: ast.Module, routes: set[str]) -> set[str]:
-    """The functions the module gives ``routes`` as their first try (``early(route, first)``): a plain route's
-    own part, asked before the framework (web/http/front.py)."""
+    """The functions the module gives ``routes`` as their first try and its answer from memory
+    (``early(route, first, now)``): a plain route's own parts, asked before the framework (web/http/front.py)."""
     return {
-        n.args[1].id
+        arg.id
         for n in ast.walk(tree)
         if isinstance(n, ast.Call)
         and getattr(n.func, "id", None) == "early"
-        and len(n.args) == 2
+        and len(n.args) in (2, 3)
         and isinstance(n.args[0], ast.Name)
         and n.args[0].id in routes
-        and isinstance(n.args[1], ast.Name)
+        for arg in n.args[1:]
+        if isinstance(arg, ast.Name)
     }
 
 

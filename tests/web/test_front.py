@@ -1,7 +1,9 @@
 """A visitor's game page answered before the framework (web/http/front.py): the route's first try, found in the
 one route table, answers what it can with nothing behind it; what it cannot answer (another reader, a HEAD, an
 address another route of the table takes first, a page to be made) goes on to the app, which answers it as
-before; the answer is the one the route gives, headers and compression included."""
+before; the answer is the one the route gives, headers and compression included. A page held in memory is
+answered before every layer (the app's lane), with the layers' own part in it: the host, the pace, the headers,
+the time counted."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from dippouch.store.db import DatabaseBusy
 from dippouch.web.http import front
+from dippouch.web.http.middleware import RequestPace
 from dippouch.web.routes import games as game_routes
 from dippouch.web.views import page_cache
 from websupport import Site, TwoProcesses, without_token
@@ -64,6 +67,7 @@ def test_the_front_gives_the_routes_answer(site: Site, monkeypatch: pytest.Monke
     for coding in ("gzip, deflate, br, zstd", "br", "identity"):
         with_front = _answer(reader, "/games/g", **{"Accept-Encoding": coding})
         monkeypatch.setattr(front, "EARLY", {})
+        monkeypatch.setattr(front, "NOW", {})
         by_route = _answer(reader, "/games/g", **{"Accept-Encoding": coding})
         monkeypatch.undo()
         assert with_front == by_route, coding
@@ -169,3 +173,71 @@ def test_an_error_in_the_first_try_is_said_by_the_app(site: Site, monkeypatch: p
 def test_a_name_the_database_cannot_store_is_refused_as_before(site: Site) -> None:
     r = site.browser().get("/games/a%00b")
     assert r.status_code == 400 and "cannot store" in r.text, r.text
+
+
+def _layers_cut_off(site: Site) -> None:
+    """Not one of the app's layers answers from now on (the app built them at its first request)."""
+    assert site.app.middleware_stack is not None
+    site.app.middleware_stack = _nothing_behind
+
+
+def test_a_held_page_is_answered_before_every_layer(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    reader = site.browser()
+    first = _answer(reader, "/games/g")
+    _layers_cut_off(site)
+    again = _answer(reader, "/games/g")
+    assert again == first and again[1]["content-encoding"] == "gzip"
+    etag = reader.get("/games/g").headers["etag"]
+    assert reader.get("/games/g", headers={"If-None-Match": etag}).status_code == 304
+    # What it leaves meets the layers (cut off here: the test's 500): a browser that takes no gzip, another host,
+    # a body, a signed-in reader, a page to be confirmed.
+    for headers in ({"Accept-Encoding": "br"}, {"Host": "elsewhere.example"}, {"Content-Length": "3"}):
+        assert reader.get("/games/g", headers=headers).status_code == 500, headers
+    assert site.coordinator.get("/games/g").status_code == 500
+    monkeypatch.setattr(game_routes, "PAGE_TTL", 0.0)  # on SQLite nothing is heard: the page is to be looked at
+    if site.app.state.web.loop_reads is None:
+        assert reader.get("/games/g").status_code == 500
+
+
+def test_the_lanes_answer_is_the_layers(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Status, headers (the security headers, Cache-Control, one Vary, the CSRF cookie) and body, but for the
+    reader's token."""
+    reader = site.browser()
+    reader.get("/games/g")
+    reader.cookies.clear()  # a new visitor each time: the CSRF cookie is set
+    lane = reader.get("/games/g")
+    monkeypatch.setattr(front, "NOW", {})
+    reader.cookies.clear()
+    layers = reader.get("/games/g")
+    assert lane.status_code == layers.status_code == 200
+    assert without_token(lane.content) == without_token(layers.content)
+    own = ("set-cookie", "etag", "date", "content-length")
+    assert {k: v for k, v in lane.headers.items() if k not in own} == {
+        k: v for k, v in layers.headers.items() if k not in own
+    }
+    assert [k for k, _ in lane.headers.multi_items()] == [k for k, _ in layers.headers.multi_items()]
+    assert lane.headers["vary"].count("Accept-Encoding") == 1 and lane.headers["cache-control"] == "private, no-cache"
+    assert "csrf" in lane.headers["set-cookie"].lower()
+
+
+def test_another_host_is_refused_as_before(site: Site) -> None:
+    reader = site.browser()
+    reader.get("/games/g")
+    r = reader.get("/games/g", headers={"Host": "elsewhere.example"})
+    assert r.status_code == 400 and "does not answer for host" in r.json()["error"]
+    assert r.headers["content-security-policy"]
+
+
+def test_a_held_page_counts_against_the_visitors_pace(db_url: str) -> None:
+    """Answered before the Pace layer, it counts all the same: a burst of two, then held, then refused."""
+    site = Site(db_url, limits={})
+    site.new_game("g", movement="2d")
+    site.browser().get("/games/g")  # made: held by the process
+    clock = [1000.0]
+    app = site.app
+    app.state.pace = RequestPace(rate=1.0, burst=2, patience=0.5, clock=lambda: clock[0])
+    reader = TestClient(app, base_url="http://testserver", client=("192.0.2.9", 5000))
+    got = [reader.get("/games/g").status_code for _ in range(3)]
+    assert got == [200, 200, 429], got
+    other = TestClient(app, base_url="http://testserver", client=("192.0.2.10", 5000))
+    assert other.get("/games/g").status_code == 200  # another address is another visitor

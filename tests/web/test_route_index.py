@@ -52,6 +52,11 @@ def _same(app: FastAPI, path: str, method: str) -> None:
     matched = _index(app).matched(scope)
     full = whole if whole is not None and whole[1] == Match.FULL else None
     assert (matched[0] if matched else None) == (full[0] if full else None), (path, method)
+    # Remembered (the app's lane, before every layer): the same route and scope, asked once or again.
+    for _ in range(2):
+        fresh = _index(app).fresh_match(dict(scope))
+        assert (fresh[0] if fresh else None) == (matched[0] if matched else None), (path, method)
+        assert (fresh[1] if fresh else None) == (matched[1] if matched else None), (path, method)
 
 
 def _examples(path: str) -> list[str]:
@@ -119,3 +124,29 @@ def test_a_route_added_after_the_app_is_found(tmp_path_factory: pytest.TempPathF
         return {"found": "yes"}
 
     assert c.get("/later").json() == {"found": "yes"}
+
+
+def test_a_remembered_match_is_each_askers_own_and_forgotten_with_the_table(app: FastAPI) -> None:
+    index = _index(app)
+    scope = {"type": "http", "path": "/games/g", "root_path": "", "method": "GET", "headers": []}
+    first = index.fresh_match(dict(scope))
+    assert first is not None and first[1]["path_params"] == {"name": "g"}
+    first[1]["path_params"]["name"] = "changed by its asker"
+    again = index.fresh_match(dict(scope))
+    assert again is not None and again[1]["path_params"] == {"name": "g"} and again[0] is first[0]
+    # Another root path is another address.
+    below = index.fresh_match({**scope, "root_path": "/site", "path": "/site/games/g"})
+    assert below is not None and below[0] is first[0]
+    # A route added to the table: what was remembered of the old one is not given.
+    other = FastAPI()
+    other.router.routes.extend(app.router.routes)
+    seen = RouteIndex(other.router)
+    assert seen.fresh_match(dict(scope)) is not None
+
+    async def ahead() -> None:
+        return None
+
+    other.router.add_api_route("/games/{name}", ahead, methods=["GET"])
+    other.router.routes.insert(0, other.router.routes.pop())
+    moved = seen.fresh_match(dict(scope))
+    assert moved is not None and moved[1]["endpoint"] is ahead

@@ -52,7 +52,7 @@ from dippouch.web.http.budget import Ledger, StoreLedger, WorkBudget, timed_endp
 from dippouch.web.http.deps import api_language, render, time_zone
 from dippouch.web.http.deps import language as page_language
 from dippouch.web.http.forms import refused_form
-from dippouch.web.http.front import SMALLEST, Front
+from dippouch.web.http.front import SMALLEST, App, Front
 from dippouch.web.http.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
 from dippouch.web.http.pool import Inline, Jobs, thinking_in
 from dippouch.web.http.security import (
@@ -434,7 +434,7 @@ def create_app(
             if pool is not None:
                 await run_in_threadpool(pool.close)  # waits for a job under way: not on the loop
 
-    app = FastAPI(
+    app = App(
         title="dippouch",
         description="Games of Diplomacy variants: game pages, orders, coordination, variants, adjudication.",
         version=__version__,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from prometheus_client import Counter, Histogram
 
-__all__ = ["REQUEST_SECONDS", "SHARED_PAGES", "WORK_CHARGED"]
+__all__ = ["REQUEST_SECONDS", "SHARED_PAGES", "WORK_CHARGED", "request_seconds", "shared_pages"]
 
 REQUEST_SECONDS = Histogram(
     "dippouch_http_request_duration_seconds",
@@ -32,3 +35,19 @@ SHARED_PAGES = Counter(
 """How often a reader pays for making a page: at a thousand games turning every 30 s nearly every request finds
 its game changed, so the share made here says whether the workers' pages (``dippouch worker --pages``) reach the
 readers first (benchmarks/bench_web_workers.py prints it)."""
+
+
+# A series looked up once a process: prometheus_client takes a lock and builds its key at each lookup, a few
+# microseconds of every request (the labels' values are the app's own: a route's pattern, a status, a kind).
+
+
+@functools.cache
+def request_seconds(method: str, route: str, status: int) -> Any:
+    """:data:`REQUEST_SECONDS`' series of a method, route pattern and status."""
+    return REQUEST_SECONDS.labels(method, route, str(status))
+
+
+@functools.cache
+def shared_pages(kind: str, source: str) -> Any:
+    """:data:`SHARED_PAGES`' series of a kind and source."""
+    return SHARED_PAGES.labels(kind, source)

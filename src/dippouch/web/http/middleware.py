@@ -5,6 +5,7 @@ latency by route for the metrics."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch.core.messages import msg, quantity
 from dippouch.i18n import best_language
+from dippouch.settings import Site
 from dippouch.web.http import stalls
 from dippouch.web.http.assets import current
 from dippouch.web.http.budget import OnLoop, handled, handling
@@ -29,10 +31,16 @@ __all__ = [
     "MAX_BODY",
     "Headers",
     "Hosts",
+    "KnownHosts",
     "Latency",
     "Pace",
     "RequestPace",
+    "bodiless",
     "cache_lifetime",
+    "finished",
+    "names_site",
+    "pace_client",
+    "timed",
 ]
 
 I18N_DOMAIN = "site"
@@ -92,20 +100,26 @@ class Headers(_HttpLayer):
                 more = False
             return message
 
-        extra = security_headers()
-
-        https = scope.get("scheme") == "https"
-
         async def send_with(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = message.get("headers", [])
-                if https:
-                    headers = [(k, host_prefixed(v) if k == b"set-cookie" else v) for k, v in headers]
-                lifetime = cache_lifetime(scope, int(message["status"]), headers)
-                message["headers"] = [*one_vary(headers), *extra, *lifetime]
+                message["headers"] = finished(scope, int(message["status"]), message.get("headers", []))
             await send(message)
 
         await self.app(scope, counted, send_with)
+
+
+def bodiless(scope: Scope) -> bool:
+    """Whether a request says it sends no body (no Content-Length but 0, no Transfer-Encoding): one that
+    :class:`Headers` need not count or bound."""
+    return all(k not in (b"content-length", b"transfer-encoding") or v == b"0" for k, v in scope.get("headers", []))
+
+
+def finished(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """An answer's headers as they leave (:class:`Headers`): the security headers added, Vary said once, the
+    Cache-Control it lacks (:func:`cache_lifetime`), and over HTTPS its cookies named for the host alone."""
+    if scope.get("scheme") == "https":
+        headers = [(k, host_prefixed(v) if k == b"set-cookie" else v) for k, v in headers]
+    return [*one_vary(headers), *security_headers(), *cache_lifetime(scope, status, headers)]
 
 
 def one_vary(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
@@ -115,14 +129,21 @@ def one_vary(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     said = [v for k, v in headers if k == b"vary"]
     if len(said) < 2 and not any(b"," in v for v in said):
         return headers
+    value = _one_vary(tuple(said))
+    rest = [(k, v) for k, v in headers if k != b"vary"]
+    return [*rest, (b"vary", value)] if value else rest
+
+
+@functools.lru_cache(maxsize=64)
+def _one_vary(said: tuple[bytes, ...]) -> bytes:
+    """The names of Vary values said, each once, in the order first said: the app says a few combinations."""
     names: dict[bytes, bytes] = {}
     for value in said:
         for name in value.split(b","):
             name = name.strip()
             if name:
                 names.setdefault(name.lower(), name)
-    rest = [(k, v) for k, v in headers if k != b"vary"]
-    return [*rest, (b"vary", b", ".join(names.values()))] if names else rest
+    return b", ".join(names.values())
 
 
 IMMUTABLE = b"public, max-age=31536000, immutable"
@@ -158,14 +179,9 @@ class Hosts:
     """Asked for by the machine's own health checks and the operator's Prometheus under internal names
     (``127.0.0.1:8000``, ``web:8000``); they make no links, and ``/metrics`` checks its client itself."""
 
-    KEPT = 16
-    """``Host`` values already allowed, kept as sent: a site answers to a few names, and every request sends one.
-    Only allowed values are kept (refused ones are whatever a client makes up)."""
-
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self._site: object = None
-        self._allowed: set[bytes] = set()
+        self._known = KnownHosts()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or scope.get("path") in self.UNNAMED:
@@ -173,33 +189,54 @@ class Hosts:
             return
         site = scope["app"].state.site
         host = next((v for k, v in scope.get("headers", []) if k == b"host"), b"")
-        if site is self._site and host in self._allowed:
+        if self._known.named(site, host):
             await self.app(scope, receive, send)
             return
-        try:
-            name = host.decode("ascii")
-        except UnicodeDecodeError:
-            name = ""
-        if not site.allows(name):
-            shown = name[:80] if name.isprintable() else "(unreadable)"
-            resp = JSONResponse(
-                error_data(
-                    msg(
-                        "this server does not answer for host %(host)s; it is %(site)s",
-                        host=repr(shown),
-                        site=site.public_url,
-                    ),
-                    "en",
-                    400,
+        name = host.decode("ascii") if host.isascii() else ""
+        shown = name[:80] if name.isprintable() else "(unreadable)"
+        resp = JSONResponse(
+            error_data(
+                msg(
+                    "this server does not answer for host %(host)s; it is %(site)s",
+                    host=repr(shown),
+                    site=site.public_url,
                 ),
-                status_code=400,
-            )
-            await resp(scope, receive, send)
-            return
+                "en",
+                400,
+            ),
+            status_code=400,
+        )
+        await resp(scope, receive, send)
+
+
+class KnownHosts:
+    """``Host`` values that name the site, kept as sent: a site answers to a few names, and every request sends
+    one. Only values that name it are kept (others are whatever a client makes up)."""
+
+    KEPT = 16
+
+    def __init__(self) -> None:
+        self._site: object = None
+        self._allowed: set[bytes] = set()
+
+    def named(self, site: Site, host: bytes) -> bool:
+        """Whether ``host`` (a request's header as sent, empty without one) names ``site``."""
+        if site is self._site and host in self._allowed:
+            return True
+        if not names_site(site, host):
+            return False
         if site is not self._site or len(self._allowed) >= self.KEPT:
             self._site, self._allowed = site, set()
         self._allowed.add(host)
-        await self.app(scope, receive, send)
+        return True
+
+
+def names_site(site: Site, host: bytes) -> bool:
+    """Whether a request's ``Host`` header (as sent; missing: empty) names ``site``."""
+    try:
+        return site.allows(host.decode("ascii"))
+    except UnicodeDecodeError:
+        return False
 
 
 class Latency(_HttpLayer):
@@ -207,8 +244,6 @@ class Latency(_HttpLayer):
     in a task group and turn an exception raised while the body is read into an ExceptionGroup: a 500)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from dippouch.web.http.metrics import REQUEST_SECONDS
-
         started = time.perf_counter()
         status = 500
 
@@ -221,12 +256,20 @@ class Latency(_HttpLayer):
         try:
             await self.app(scope, receive, send_status)
         finally:
-            # The route's pattern (/games/{name}), not the address: one series per page, not per game.
-            path = getattr(scope.get("route"), "path", None) or "unmatched"
-            ended = time.perf_counter()
-            REQUEST_SECONDS.labels(scope.get("method", ""), path, str(status)).observe(ended - started)
-            if ended - started > stalls.SLOW and (tracing := stalls.sampler()) is not None:
-                tracing.slow(scope.get("method", ""), scope.get("path", ""), status, started, ended)
+            timed(scope, status, started)
+
+
+def timed(scope: Scope, status: int, started: float) -> None:
+    """A request's time since ``started`` (:func:`time.perf_counter`) counted under its route's pattern
+    (``/games/{name}``, not the address: one series per page, not per game) and, when slow, traced
+    (:mod:`dippouch.web.http.stalls`)."""
+    from dippouch.web.http.metrics import request_seconds
+
+    path = getattr(scope.get("route"), "path", None) or "unmatched"
+    ended = time.perf_counter()
+    request_seconds(scope.get("method", ""), path, status).observe(ended - started)
+    if ended - started > stalls.SLOW and (tracing := stalls.sampler()) is not None:
+        tracing.slow(scope.get("method", ""), scope.get("path", ""), status, started, ended)
 
 
 class RequestPace:
@@ -300,6 +343,11 @@ class RequestPace:
 
         return give_back
 
+    def free(self, client: bytes) -> bool:
+        """Whether a request of ``client`` would go at once (:meth:`wait` 0), not counting it."""
+        now = self.clock()
+        return max(self.due.get(client, now), now) - self.tolerance <= now
+
     def wait(self, client: bytes) -> float | None:
         """Seconds ``client``'s request must wait for its turn (0: now), or None when it would wait longer
         than ``patience`` (refused, and not counted)."""
@@ -324,7 +372,7 @@ def _nothing() -> None:
     pass
 
 
-def _client(scope: Scope) -> bytes:
+def pace_client(scope: Scope) -> bytes:
     """Who a request is from, for its pace: the session cookie or the key it sends (a person's script goes no
     faster from many addresses), else its address."""
     for k, v in scope.get("headers", []):
@@ -352,7 +400,7 @@ class Pace(_HttpLayer):
         if pace is None or str(scope.get("path", "")).startswith(self.FREE):
             await self.app(scope, receive, send)
             return
-        client = _client(scope)
+        client = pace_client(scope)
         wait = pace.wait(client)
         if wait is None:
             await self.refuse(scope, receive, send, pace.retry_after(client))

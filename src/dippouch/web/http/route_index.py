@@ -21,6 +21,10 @@ from starlette.types import Receive, Scope, Send
 
 __all__ = ["RouteIndex", "first_segment", "install"]
 
+REMEMBERED = 4096
+"""Addresses :meth:`RouteIndex.fresh_match` remembers at most (all forgotten when full): a site's busy addresses
+are its games' pages, a few thousand at most."""
+
 ANY = None
 """The key of a route whose first segment is not literal (a parameter in it): tried for every address."""
 
@@ -54,6 +58,10 @@ class _Index:
     """The routes of :data:`ANY` alone: what an address of no literal segment in the table may match."""
     by_segment: dict[str, APIRouter] = field(default_factory=dict)
     """Each segment's router, made when an address first asks for it (a test's app asks for a few of 34)."""
+    by_path: dict[tuple[str, str, str], tuple[BaseRoute, Scope] | None] | None = None
+    """The route each (method, root path, path) of a request as the server made it goes to
+    (:meth:`RouteIndex.fresh_match`); None where a route of the table may match on more than those (one with no
+    path of its own, such as a host's)."""
 
 
 class RouteIndex:
@@ -82,6 +90,7 @@ class RouteIndex:
             segments,
             frozenset(s for _, s in segments if s is not None),
             self._router([r for r, s in segments if s is ANY]),
+            by_path={} if all(isinstance(getattr(r, "path", None), str) for r in table) else None,
         )
         self._index = index
         return index
@@ -114,6 +123,28 @@ class RouteIndex:
             if match is Match.FULL:
                 return route, child
         return None
+
+    def fresh_match(self, scope: Scope) -> tuple[BaseRoute, Scope] | None:
+        """:meth:`matched` for a request as the server made it (no router has added to its scope), remembered by
+        its method, root path and path: the same address asked again (a game's page, read by every visitor) is
+        found without trying the routes' patterns, which a route's match depends on alone (one that depends on
+        more, a host's route, leaves nothing remembered). Each answer's scope is its own copy."""
+        index = self._made()
+        memo = index.by_path
+        if memo is None or scope["type"] != "http":
+            return self.matched(scope)
+        key = (scope["method"], scope.get("root_path", ""), scope["path"])
+        if key in memo:
+            found = memo[key]
+        else:
+            found = self.matched(scope)
+            if len(memo) >= REMEMBERED:
+                memo.clear()
+            memo[key] = found
+        if found is None:
+            return None
+        route, child = found
+        return route, {**child, "path_params": dict(child.get("path_params", {}))}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # FastAPI's routes of the lowest priority (a front end's files) are tried after every other: kept whole.

@@ -380,12 +380,16 @@ CSP = (
 )
 
 
+_SECURITY_HEADERS: Sequence[tuple[bytes, bytes]] = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""The headers every answer carries (:class:`dippouch.web.http.middleware.Headers`)."""
+
+
 def security_headers() -> Sequence[tuple[bytes, bytes]]:
-    return [
-        (b"content-security-policy", CSP.encode()),
-        (b"x-content-type-options", b"nosniff"),
-        (b"x-frame-options", b"DENY"),
-        (b"referrer-policy", b"same-origin"),
-        (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
-        (b"cross-origin-opener-policy", b"same-origin"),
-    ]
+    return _SECURITY_HEADERS

@@ -43,7 +43,7 @@ from dippouch.web.http.deps import (
 from dippouch.web.http.encoded import OFFERED, Gapped, Pieces, chosen
 from dippouch.web.http.forms import PageForm
 from dippouch.web.http.front import early
-from dippouch.web.http.metrics import SHARED_PAGES
+from dippouch.web.http.metrics import shared_pages
 from dippouch.web.http.page_trust import Warrant
 from dippouch.web.http.security import (
     BadInput,
@@ -199,16 +199,8 @@ async def visitor_page(request: Request) -> Response | None:
         return None  # tried before the framework already: what it read is the route's
     name: str = request.path_params["name"]
     web = web_of(request)
-    key = _page_key(request, name)
-    page = web.pages.get(key)
-    if page is not None and page.visibility != "private":
-        if time.monotonic() - page.at < PAGE_TTL:
-            SHARED_PAGES.labels("page", "memory").inc()
-            return _from_cache(request, web, page.made, page.page)
-        held = page if _held(web, name, page) else _passed(web, key, name, page)
-        if held is not None:
-            SHARED_PAGES.labels("page", "held").inc()
-            return _from_cache(request, web, held.made, held.page)
+    if (answer := _in_memory(request, web, name)) is not None:
+        return answer
     reads = web.loop_reads
     if reads is None or not reads.usable:
         return None
@@ -218,6 +210,31 @@ async def visitor_page(request: Request) -> Response | None:
     if now is None or now.shared.visibility == "private":
         return None
     return _served(request, web, name, now, on_loop=True, warrant=warrant)
+
+
+def visitor_page_now(request: Request) -> Response | None:
+    """:func:`visitor_page` where this process's memory answers it, asking nothing (the front's lane:
+    :mod:`dippouch.web.http.front`); None for anyone else, and where the page is to be confirmed."""
+    if not _anonymous(request):
+        return None
+    return _in_memory(request, web_of(request), request.path_params["name"])
+
+
+def _in_memory(request: Request, web: Web, name: str) -> Response | None:
+    """An anonymous visitor's page from this process's memory: fresh (:data:`PAGE_TTL`), or held with nothing
+    heard of its game since; None: none, or it is to be confirmed."""
+    key = _page_key(request, name)
+    page = web.pages.get(key)
+    if page is None or page.visibility == "private":
+        return None
+    if time.monotonic() - page.at < PAGE_TTL:
+        shared_pages("page", "memory").inc()
+        return _from_cache(request, web, page.made, page.page)
+    held = page if _held(web, name, page) else _passed(web, key, name, page)
+    if held is None:
+        return None
+    shared_pages("page", "held").inc()
+    return _from_cache(request, web, held.made, held.page)
 
 
 def _held(web: Web, name: str, page: HeldPage) -> bool:
@@ -289,7 +306,7 @@ def _asks(now: page_cache.Current) -> bool:
     return now.due and now.shared.may_wait and (kept := now.kept) is not None and page_cache.has_deadline_forms(kept)
 
 
-early(game_page, visitor_page)
+early(game_page, visitor_page, visitor_page_now)
 
 
 def _anonymous_page(
@@ -323,7 +340,7 @@ def _anonymous_page(
         # phase processed by this process drops the page at once (Web.touched), so nobody is shown a phase
         # this process processed as open.
         if not building.acquire(blocking=False):
-            SHARED_PAGES.labels("page", "memory").inc()
+            shared_pages("page", "memory").inc()
             return _from_cache(request, web, page.made, page.page)
         waited = False
     else:
@@ -354,7 +371,7 @@ def _served(
             at=time.monotonic(), visibility=now.shared.visibility, trust=_trust(now, warrant), past=past
         )
         web.hold_page(key, held)
-        SHARED_PAGES.labels("page", "memory").inc()
+        shared_pages("page", "memory").inc()
         return _from_cache(request, web, page.made, page.page)
     etag = page_cache.etag_of(now.version, "page", page_cache.personal(request))
     if page_cache.unchanged(request, {"ETag": etag}, now.changed, forms=True):
@@ -364,7 +381,7 @@ def _served(
     kept = _hold_kept(web, key, name, now, warrant)
     if kept is None:
         return None
-    SHARED_PAGES.labels("page", "kept").inc()
+    shared_pages("page", "kept").inc()
     return _from_cache(request, web, made, kept)
 
 

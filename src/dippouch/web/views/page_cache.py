@@ -36,7 +36,7 @@ from dippouch.store.loop_reads import LoopReads
 from dippouch.store.page_cache import Shared
 from dippouch.web.http.deps import CSRF_PLACEHOLDER, VARY, language, time_zone
 from dippouch.web.http.encoded import Gapped, Pieces, cut
-from dippouch.web.http.metrics import SHARED_PAGES
+from dippouch.web.http.metrics import shared_pages
 from dippouch.web.http.security import (
     Viewer,
     WebNotFound,
@@ -253,14 +253,14 @@ def made_deflated(
     """:func:`made`, and for a kind of :data:`DEFLATED` its pieces deflated (None: kept before they were, or not
     such a kind). The page read back with its pieces is its UTF-8 bytes (:func:`kept_pieces`)."""
     if (got := kept_pieces(now, kind)) is not None:
-        SHARED_PAGES.labels(kind, "kept").inc()
+        shared_pages(kind, "kept").inc()
         return got
     if waited:
         again = current(web, name, kind, lang)
         if again is not None and again.version == now.version and (got := kept_pieces(again, kind)) is not None:
-            SHARED_PAGES.labels(kind, "kept").inc()
+            shared_pages(kind, "kept").inc()
             return got
-    SHARED_PAGES.labels(kind, "made").inc()
+    shared_pages(kind, "made").inc()
     body = make()
     pieces = Pieces.of(body, MARKS) if kind in DEFLATED else None
     try:
