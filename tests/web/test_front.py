@@ -191,7 +191,12 @@ def test_a_held_page_is_answered_before_every_layer(site: Site, monkeypatch: pyt
     assert reader.get("/games/g", headers={"If-None-Match": etag}).status_code == 304
     # What it leaves meets the layers (cut off here: the test's 500): a browser that takes no gzip, another host,
     # a body, a signed-in reader, a page to be confirmed.
-    for headers in ({"Accept-Encoding": "br"}, {"Host": "elsewhere.example"}, {"Content-Length": "3"}):
+    for headers in (
+        {"Accept-Encoding": "br"},
+        {"Host": "elsewhere.example"},
+        {"Content-Length": "3"},
+        {"Transfer-Encoding": "chunked"},
+    ):
         assert reader.get("/games/g", headers=headers).status_code == 500, headers
     assert site.coordinator.get("/games/g").status_code == 500
     monkeypatch.setattr(game_routes, "PAGE_TTL", 0.0)  # on SQLite nothing is heard: the page is to be looked at

@@ -111,7 +111,10 @@ class Headers(_HttpLayer):
 def bodiless(scope: Scope) -> bool:
     """Whether a request says it sends no body (no Content-Length but 0, no Transfer-Encoding): one that
     :class:`Headers` need not count or bound."""
-    return all(k not in (b"content-length", b"transfer-encoding") or v == b"0" for k, v in scope.get("headers", []))
+    for k, v in scope.get("headers", []):
+        if k == b"transfer-encoding" or (k == b"content-length" and v != b"0"):
+            return False
+    return True
 
 
 def finished(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
