@@ -22,6 +22,7 @@ from dippouch.settings import Site
 from dippouch.web.http import stalls
 from dippouch.web.http.assets import current
 from dippouch.web.http.budget import OnLoop, handled, handling
+from dippouch.web.http.metrics import request_seconds
 from dippouch.web.http.security import host_prefixed, security_headers
 from dippouch.web.views.answers.base import error_data
 
@@ -38,7 +39,6 @@ __all__ = [
     "bodiless",
     "cache_lifetime",
     "finished",
-    "names_site",
     "pace_client",
     "timed",
 ]
@@ -226,20 +226,15 @@ class KnownHosts:
         """Whether ``host`` (a request's header as sent, empty without one) names ``site``."""
         if site is self._site and host in self._allowed:
             return True
-        if not names_site(site, host):
+        try:
+            if not site.allows(host.decode("ascii")):
+                return False
+        except UnicodeDecodeError:
             return False
         if site is not self._site or len(self._allowed) >= self.KEPT:
             self._site, self._allowed = site, set()
         self._allowed.add(host)
         return True
-
-
-def names_site(site: Site, host: bytes) -> bool:
-    """Whether a request's ``Host`` header (as sent; missing: empty) names ``site``."""
-    try:
-        return site.allows(host.decode("ascii"))
-    except UnicodeDecodeError:
-        return False
 
 
 class Latency(_HttpLayer):
@@ -266,8 +261,6 @@ def timed(scope: Scope, status: int, started: float) -> None:
     """A request's time since ``started`` (:func:`time.perf_counter`) counted under its route's pattern
     (``/games/{name}``, not the address: one series per page, not per game) and, when slow, traced
     (:mod:`dippouch.web.http.stalls`)."""
-    from dippouch.web.http.metrics import request_seconds
-
     path = getattr(scope.get("route"), "path", None) or "unmatched"
     ended = time.perf_counter()
     request_seconds(scope.get("method", ""), path, status).observe(ended - started)
