@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore, page_cache, work_spent
+from dippouch.store import db as db_module
 from dippouch.store import games as store_games
 from dippouch.store.db import Database
 
@@ -60,17 +61,64 @@ def _game_id(store: GameStore, name: str) -> int:
 def test_the_kept_page_and_the_ledger_are_derived_writes(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     used: list[str] = []
     real = Database.derived_writes
+    real_one = Database.derived_write
 
     def counting(self: Database) -> Any:
         used.append("derived")
         return real(self)
 
+    def counting_one(self: Database, statements: Any, params: Any) -> None:
+        used.append("one")
+        real_one(self, statements, params)
+
     monkeypatch.setattr(Database, "derived_writes", counting)
+    monkeypatch.setattr(Database, "derived_write", counting_one)
     store_games.create_game(store, "demo", "standard", now=NOW)
     page_cache.keep_page(store, _game_id(store, "demo"), "page", "en", "v1", "<p>one</p>", NOW)
-    assert used == ["derived"]
+    # On PostgreSQL the kept page is a statement alone (test below); elsewhere it is sent in a derived transaction.
+    assert used == (["one"] if store.engine.dialect.name == "postgresql" else ["one", "derived"])
+    used.clear()
+    used.append("derived")
     got = work_spent.advance_spent(store, {"person:1": 5.0}, NOW.timestamp())
     assert got == {"person:1": NOW.timestamp() + 5.0} and used == ["derived", "derived"]
     assert work_spent.full_again(store, ["person:1"]) == got  # committed, read by another connection
     assert work_spent.forget_full_shares(store, NOW.timestamp() + 10) == 1 and used.count("derived") == 3
     assert work_spent.full_again(store, ["person:1"]) == {}
+
+
+def test_a_kept_page_on_postgresql_is_one_round_trip_committed_unsynced(store: GameStore) -> None:
+    """A worker keeps a page after every phase it processes: on PostgreSQL one statement, its own transaction, no
+    BEGIN, setting or COMMIT around it, whose commit does not wait for the disk; the connection is then as it was."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite's derived writes are a transaction with its pragma (tested above)")
+    store_games.create_game(store, "demo", "standard", now=NOW)
+    game_id = _game_id(store, "demo")
+    sent: list[tuple[str, bool]] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        # psycopg sends BEGIN before a statement unless its connection is in autocommit (SQLAlchemy's own "begin"
+        # event fires either way).
+        sent.append((statement.split()[0].upper(), conn.connection.driver_connection.autocommit))
+
+    sa.event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        page_cache.keep_page(store, game_id, "page", "en", "v1", "<p>one</p>", NOW, deflated=None)
+        page_cache.keep_page(store, game_id, "page", "en", "v2", "<p>two</p>", NOW, deflated=b"\x01\x02")
+    finally:
+        sa.event.remove(store.engine, "before_cursor_execute", seen)
+    assert sent == [("INSERT", True), ("INSERT", True)]
+    with store.engine.connect() as conn:
+        kept = conn.execute(sa.text("SELECT version, body, deflated FROM shared_pages")).all()
+        assert [(v, b, bytes(d)) for v, b, d in kept] == [("v2", "<p>two</p>", b"\x01\x02")]
+    # The row the statement inserts is selected with the setting off for its transaction, and only for it.
+    row = db_module.unsynced_row(sa.table("t", sa.column("x")), ("x",)).subquery()
+    with store.one_read.connect() as conn:
+        inside = conn.execute(sa.select(sa.func.current_setting("synchronous_commit")).select_from(row), {"x": 1})
+        assert inside.scalar_one() == "off"
+        assert _setting(conn) == "on"
+    conns = [store.engine.connect() for _ in range(3)]
+    try:
+        assert [_setting(conn) for conn in conns] == ["on"] * 3
+    finally:
+        for conn in conns:
+            conn.close()

@@ -91,10 +91,14 @@ def test_a_phase_is_claimed_and_processed_with_one_reading_of_the_clock_and_one_
         assert claims == 1, sent.statements
         assert sent.of("FROM mail_reviews") == 0, sent.statements
         assert sent.of("mail_messages") - claims == 1, sent.statements
-        # All told (11 on PostgreSQL; SQLite's look from a snapshot first adds its own reads, 14), where a phase
-        # took 20 on PostgreSQL before, then 12.
+        # The claim locks and reads the phase's row with its game's: the processing reads it in no statement of its
+        # own (SQLite's look from a snapshot reads it first, the claim again under the write lock).
+        assert sent.of("FOR UPDATE OF games, phases SKIP LOCKED") == (1 if postgres else 0), sent.statements
+        assert sent.of("FROM phases WHERE phases.id =") == (0 if postgres else 1), sent.statements
+        # All told (10 on PostgreSQL; SQLite's look from a snapshot first adds its own reads, 13), where a phase
+        # took 20 on PostgreSQL before, then 12, then 11.
         asked = [s for s in sent.statements if not s.startswith("BEGIN")]
-        assert len(asked) <= (11 if postgres else 14), asked
+        assert len(asked) <= (10 if postgres else 13), asked
     assert store_claims.process_next_due(store) is None
 
 

@@ -169,11 +169,12 @@ def _claim_query(*, clock: bool, lock: bool) -> sa.Select[Any]:
     deadline that has passed the moment ``at`` (``clock``: the database's, as the statement starts), of an active
     game, not in the list ``leave``: its id, its game's row, the game, variant and phase names, its deadline, and
     (``clock``) the clock's reading, the moment it is processed as of; ``lock``: its game's row locked, a game in
-    another worker's hands skipped."""
+    another worker's hands skipped, and the phase's row itself (not its id alone) locked and read with it: the
+    processing then reads it again in no statement of its own (:func:`dippouch.store.processing.process_locked`)."""
     moment: Any = sa.func.statement_timestamp() if clock else sa.bindparam("at", type_=PhaseRow.deadline.type)
     query = (
         sa.select(
-            PhaseRow.id,
+            PhaseRow if lock else PhaseRow.id,
             GameRow,
             GameRow.name,
             GameRow.variant,
@@ -187,7 +188,10 @@ def _claim_query(*, clock: bool, lock: bool) -> sa.Select[Any]:
         .order_by(PhaseRow.deadline, PhaseRow.id)
         .limit(1)
     )
-    return query.with_for_update(of=GameRow, skip_locked=True) if lock else query
+    # Both rows: a phase row read under its game's lock alone is as the statement's snapshot saw it, which a
+    # worker that processed it meanwhile may have changed; locked, it is read as last committed, and the
+    # statement's conditions (still open) are checked again on that.
+    return query.with_for_update(of=(GameRow, PhaseRow), skip_locked=True) if lock else query
 
 
 @dataclass
@@ -249,13 +253,14 @@ def process_next_due(
                 ).first()
                 if row is None:
                     return None
-                phase_id, g, game, variant, phase, deadline, clock = row
+                locked, g, game, variant, phase, deadline, clock = row
+                phase_id = locked.id
                 at: datetime = as_utc(clock) if told is None else told
                 try:
                     # Players away at the deadline get the game's absence policy first, under the same lock: an
                     # extended phase is then not due, and standing or proxy orders are a version at the deadline.
                     before_processing(db, s, g, phase_id, at, forced=False)
-                    ok = process_locked(db, s, g, phase_id, at, only_if_due=True, ahead=ahead)
+                    ok = process_locked(db, s, g, phase_id, at, only_if_due=True, ahead=ahead, locked=locked)
                 except (sa.exc.SQLAlchemyError, PhaseFailed):
                     raise
                 except Exception as e:  # rolled back; the caller skips this phase and goes on

@@ -512,6 +512,16 @@ _KNOWN = "dippouch.known"
 """A session's :attr:`Session.info` key for what its transaction has learnt (:func:`known_in`)."""
 
 
+def unsynced_row(table: sa.TableClause, columns: tuple[str, ...]) -> sa.Select[Any]:
+    """A row of ``table``'s ``columns``, each a bound parameter of its name, to insert (``INSERT ... SELECT``) by
+    :meth:`Database.derived_write` on PostgreSQL: selected from ``set_config('synchronous_commit', 'off', true)``,
+    which holds for the transaction the statement runs in, so a statement sent alone is its own transaction and
+    commits without waiting for the disk. The setting is a condition of the row (not an unused column, which
+    the planner may drop), and ends with that transaction: the connection goes back to its pool as it came."""
+    off = sa.select(sa.func.set_config("synchronous_commit", "off", True).label("off")).subquery()
+    return sa.select(*(sa.bindparam(c, type_=table.c[c].type) for c in columns)).where(off.c.off.is_not(None))
+
+
 def known_in(s: Session) -> dict[Any, Any]:
     """What the transaction in hand of ``s`` has learnt and may take as known until it ends (a phase without
     mail, asked of every phase a worker processes by more than one of its steps), forgotten when it ends."""
@@ -628,6 +638,20 @@ class Database:
                 except Exception:
                     conn.invalidate()  # never handed to a durable write as it is
                     raise
+
+    def derived_write(self, statements: Mapping[str, sa.Executable], params: Mapping[str, Any]) -> None:
+        """One statement of what :meth:`derived_writes` keeps (``statements``: the statement per dialect name), sent
+        as it does. On PostgreSQL the statement (built with :func:`unsynced_row`) is sent alone, outside a
+        transaction, and turns ``synchronous_commit`` off for the transaction it is: one round trip where BEGIN,
+        the setting, the statement and COMMIT were four (a worker's phase and its kept page are made of round
+        trips, each of which waits for a CPU on a busy machine)."""
+        statement = statements[self.engine.dialect.name]
+        if self.engine.dialect.name == "postgresql":
+            with self.one_read.connect() as conn:
+                conn.execute(statement, params)
+            return
+        with self.derived_writes() as conn:
+            conn.execute(statement, params)
 
     def read_session(self) -> Session:
         """A session for a read of several statements that writes nothing (the scheduler's and notifier's scans,

@@ -27,7 +27,7 @@ from sqlalchemy.sql.functions import FunctionElement
 from dippouch.game import as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store import domains
-from dippouch.store.db import Database
+from dippouch.store.db import Database, unsynced_row
 from dippouch.store.loop_reads import LoopReads
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.models_pages import PageVersionRow, SharedPageRow
@@ -284,20 +284,20 @@ def _shared(row: Any) -> Shared | None:
     )
 
 
-def _keep(insert: Any) -> Any:
-    new = insert(_PAGES).values(
-        {
-            c: sa.bindparam(c, type_=_PAGES.c[c].type)
-            for c in ("game_id", "kind", "lang", "version", "body", "deflated", "made_at")
-        }
-    )
+_KEPT = ("game_id", "kind", "lang", "version", "body", "deflated", "made_at")
+
+
+def _keep(new: Any) -> Any:
     return new.on_conflict_do_update(
         index_elements=[_PAGES.c.game_id, _PAGES.c.kind, _PAGES.c.lang],
         set_={c: new.excluded[c] for c in ("version", "body", "deflated", "made_at")},
     )
 
 
-_KEEP = {"postgresql": _keep(pg_insert), "sqlite": _keep(sqlite_insert)}
+_KEEP = {
+    "postgresql": _keep(pg_insert(_PAGES).from_select(_KEPT, unsynced_row(_PAGES, _KEPT))),
+    "sqlite": _keep(sqlite_insert(_PAGES).values({c: sa.bindparam(c, type_=_PAGES.c[c].type) for c in _KEPT})),
+}
 
 
 def keep_page(
@@ -313,20 +313,19 @@ def keep_page(
     """Keep a page made for ``version`` (with its pieces ``deflated``, for a kind served gzipped as kept), replacing
     the one kept before (one row per game, kind and language).
     Two processes making it at once both write; the page is the same. Made again when lost, so its commit does
-    not wait for the disk (:meth:`Database.derived_writes`)."""
-    with db.derived_writes() as conn:  # a statement of its own: no session's bookkeeping
-        conn.execute(
-            _KEEP[db.engine.dialect.name],
-            {
-                "game_id": game_id,
-                "kind": kind,
-                "lang": lang,
-                "version": version,
-                "body": body,
-                "deflated": deflated,
-                "made_at": now,
-            },
-        )
+    not wait for the disk (:meth:`Database.derived_write`)."""
+    db.derived_write(
+        _KEEP,
+        {
+            "game_id": game_id,
+            "kind": kind,
+            "lang": lang,
+            "version": version,
+            "body": body,
+            "deflated": deflated,
+            "made_at": now,
+        },
+    )
 
 
 def kept_languages(db: Database, game: str, kind: str) -> list[str]:

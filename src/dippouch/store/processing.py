@@ -235,11 +235,13 @@ def process_locked(
     *,
     only_if_due: bool,
     ahead: Adjudicated | None = None,
+    locked: PhaseRow | None = None,
 ) -> bool:
     """Process the phase of a game whose row this transaction has locked (see :func:`process_phase`): with the
     adjudication ``ahead`` made before the lock (:func:`adjudicate_ahead`) when it stands on the submissions
-    standing now, else adjudicated here."""
-    ph = s.get(PhaseRow, phase_id, with_for_update=True, populate_existing=True)
+    standing now, else adjudicated here. ``locked``: the phase's row as this transaction has already locked and
+    read it (a worker's claim); None: locked and read here."""
+    ph = locked if locked is not None else s.get(PhaseRow, phase_id, with_for_update=True, populate_existing=True)
     if ph is None or ph.status != "open" or ph.game_id != g.id:
         return False
     now = db.db_now(s) if now is None else as_utc(now)
