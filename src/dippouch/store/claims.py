@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
-from dippouch.store.domains import before_processing, held_phase_ids
+from dippouch.store.domains import ask_before_processing, before_processing, held_phase_ids
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.processing import adjudicate_ahead, process_locked
 from dippouch.store.readiness import phase_due
@@ -257,6 +257,9 @@ def process_next_due(
                 phase_id = locked.id
                 at: datetime = as_utc(clock) if told is None else told
                 try:
+                    # What the domains have for the phase (an absence policy, mail, postal press: nearly always
+                    # nothing), asked in one statement now it is held, rather than each asking for itself.
+                    ask_before_processing(s, locked)
                     # Players away at the deadline get the game's absence policy first, under the same lock: an
                     # extended phase is then not due, and standing or proxy orders are a version at the deadline.
                     before_processing(db, s, g, phase_id, at, forced=False)

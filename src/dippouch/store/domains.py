@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+
+from dippouch.store.db import known_in
+
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
@@ -30,8 +34,10 @@ if TYPE_CHECKING:
     from dippouch.store.models import GameRow, PhaseRow
 
 __all__ = [
+    "Condition",
     "FileRecord",
     "Review",
+    "ask_before_processing",
     "before_processing",
     "file_records",
     "file_shares",
@@ -63,6 +69,14 @@ Recorder = Callable[["Database", "Session", Any], object]
 """In a submission's transaction: records one value its caller's ``then`` made of the result."""
 FileShare = Callable[["Database", str, bool], Any]
 """The part of a game file a reader may have, or ``None``: (db, game, coordinator)."""
+Condition = Callable[[], Any]
+"""() -> an SQL condition over the bound values ``game_id``, ``phase_id``, ``seq`` and ``name`` of a phase about to
+be processed, false where a hook has nothing to do for it (for nearly every phase: no absence policy, no mail, no
+postal press). A deadline worker asks every hook's at once, in one statement, once it holds the phase
+(:func:`ask_before_processing`), and a hook whose condition was false is not called in that transaction: each
+asked for itself with a statement of its own, three round trips of every phase a worker processed. Its answer is
+the transaction's first, so it may not depend on what the processing itself writes. Built when first asked (the
+domain's tables are mapped then)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,9 @@ class Review:
     """(a games table's id column) -> an SQL condition, false where no phase of the game can wait for this domain:
     read with every page's lookup (:mod:`dippouch.store.page_cache`), so that a page past its deadline asks
     :attr:`holds` only of a game where it may be true (at a thousand games, almost none)."""
+    concerns: Condition | None = None
+    """False where the phase has nothing for this domain: :attr:`holds` and :attr:`took_part` are then not asked
+    of it in the transaction that asked (:data:`Condition`)."""
 
 
 @dataclass(frozen=True)
@@ -102,18 +119,35 @@ _recorders: dict[type, Recorder] = {}
 _stand_ins: dict[str, StandIns] = {}
 _records: dict[str, FileRecord] = {}
 _shares: dict[str, FileShare] = {}
+_conditions: dict[tuple[str, str], Condition] = {}
+"""(hook kind, domain) -> the hook's :data:`Condition`."""
+_asking: list[tuple[tuple[tuple[str, str], ...], Any]] = []
+"""The statement of :func:`ask_before_processing` as built for the conditions then registered (one at most)."""
+_ASKED = "domains.asked"
+"""The key of the answers :func:`ask_before_processing` leaves in the session's :func:`known_in`."""
 
 
-def register_before_processing(domain: str, hook: BeforeProcessing) -> None:
+def _condition(kind: str, domain: str, condition: Condition | None) -> None:
+    if condition is None:
+        _conditions.pop((kind, domain), None)
+    else:
+        _conditions[(kind, domain)] = condition
+    _asking.clear()
+
+
+def register_before_processing(domain: str, hook: BeforeProcessing, *, only_if: Condition | None = None) -> None:
     _before[domain] = hook
+    _condition("before", domain, only_if)
 
 
-def register_processed(domain: str, hook: Processed) -> None:
+def register_processed(domain: str, hook: Processed, *, only_if: Condition | None = None) -> None:
     _processed[domain] = hook
+    _condition("processed", domain, only_if)
 
 
 def register_review(domain: str, review: Review) -> None:
     _reviews[domain] = review
+    _condition("review", domain, review.concerns)
 
 
 def register_stand_ins(domain: str, hook: StandIns) -> None:
@@ -146,18 +180,42 @@ def registered() -> dict[str, list[str]]:
     }
 
 
+def ask_before_processing(s: Session, ph: PhaseRow) -> None:
+    """Ask every hook's :data:`Condition` of ``ph``, in one statement; the hooks whose answer is false are then not
+    called for it in this transaction (:func:`before_processing`, :func:`holds`, :func:`took_part`,
+    :func:`phase_processed`). Asked by a deadline worker once it holds the phase, under the game's lock."""
+    if not _asking:
+        keys = tuple(_conditions)
+        _asking.append((keys, sa.select(*(_conditions[k]() for k in keys)) if keys else None))
+    keys, statement = _asking[0]
+    if statement is None:
+        return
+    row = s.execute(statement, {"game_id": ph.game_id, "phase_id": ph.id, "seq": ph.seq, "name": ph.name}).one()
+    known = known_in(s)
+    for key, answer in zip(keys, row, strict=True):
+        known[(_ASKED, *key, ph.id)] = bool(answer)
+
+
+def _nothing(s: Session, kind: str, domain: str, phase_id: int) -> bool:
+    """Whether :func:`ask_before_processing` found nothing for the domain's hook in this phase (else: not asked, or
+    something)."""
+    return known_in(s).get((_ASKED, kind, domain, phase_id)) is False
+
+
 def before_processing(db: Database, s: Session, g: GameRow, phase_id: int, now: datetime, *, forced: bool) -> None:
-    for hook in _before.values():
-        hook(db, s, g, phase_id, now, forced)
+    for domain, hook in _before.items():
+        if not _nothing(s, "before", domain, phase_id):
+            hook(db, s, g, phase_id, now, forced)
 
 
 def phase_processed(s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> None:
-    for hook in _processed.values():
-        hook(s, g, ph, now)
+    for domain, hook in _processed.items():
+        if not _nothing(s, "processed", domain, ph.id):
+            hook(s, g, ph, now)
 
 
 def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
-    return any(r.holds(s, ph, now) for r in _reviews.values())
+    return any(r.holds(s, ph, now) for d, r in _reviews.items() if not _nothing(s, "review", d, ph.id))
 
 
 def held_phase_ids(s: Session, now: datetime) -> list[int]:
@@ -170,7 +228,7 @@ def may_hold(game_id: Any) -> list[Any]:
 
 
 def took_part(s: Session, ph: PhaseRow) -> set[str]:
-    return {p for r in _reviews.values() for p in r.took_part(s, ph)}
+    return {p for d, r in _reviews.items() if not _nothing(s, "review", d, ph.id) for p in r.took_part(s, ph)}
 
 
 def stand_in_seats(s: Session, person_id: int, today: date) -> list[tuple[str, str]]:

@@ -77,6 +77,15 @@ def _seal(data: dict[str, Any], sealed_phases: set[int]) -> object:
     return seal_mail_record(data, sealed_phases)
 
 
-register_review(DOMAIN, Review(holds=_holds, held_phase_ids=_held_phase_ids, took_part=_took_part, may_hold=_may_hold))
+def _concerns() -> Any:
+    from dippouch.store.mail.review import ANY_MAIL
+
+    return ANY_MAIL
+
+
+register_review(
+    DOMAIN,
+    Review(holds=_holds, held_phase_ids=_held_phase_ids, took_part=_took_part, may_hold=_may_hold, concerns=_concerns),
+)
 register_recorder(Finish, _finish)
 register_file_record(DOMAIN, FileRecord(write=_write, read=_read, seal=_seal))

@@ -137,17 +137,18 @@ def _has_mail(s: Session, ph: PhaseRow) -> bool:
 _NO_MAIL = "mail.none"
 """What :func:`known_in` knows of a phase :func:`_has_mail` found no mail for (by its id)."""
 
-_ANY_MAIL = sa.select(
-    sa.exists().where(
-        MailMessageRow.phase_id.in_(
-            sa.select(PhaseRow.id).where(
-                PhaseRow.game_id == sa.bindparam("game_id"),
-                PhaseRow.seq == sa.bindparam("seq"),
-                PhaseRow.name == sa.bindparam("name"),
-            )
+ANY_MAIL = sa.exists().where(
+    MailMessageRow.phase_id.in_(
+        sa.select(PhaseRow.id).where(
+            PhaseRow.game_id == sa.bindparam("game_id"),
+            PhaseRow.seq == sa.bindparam("seq"),
+            PhaseRow.name == sa.bindparam("name"),
         )
     )
 )
+"""Whether any message was taken in for the phase of the bound ``game_id``, ``seq`` and ``name`` (or an earlier
+opening of it): the domain's condition (:data:`dippouch.store.domains.Condition`), false for nearly every phase."""
+_ANY_MAIL = sa.select(ANY_MAIL)
 """:func:`_has_mail`'s question (:func:`_same_phase`'s phases), built once: asked of every phase processed."""
 
 

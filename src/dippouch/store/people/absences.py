@@ -667,6 +667,11 @@ def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetim
     return out
 
 
+HAS_POLICY = sa.exists().where(GameRosterRow.game_id == sa.bindparam("game_id"), GameRosterRow.absence_policy != "none")
+"""Whether the game of the bound ``game_id`` has an absence policy (:func:`apply_locked` does nothing without one):
+the domain's condition (:data:`dippouch.store.domains.Condition`), false for most games."""
+
+
 def apply_locked(
     db: Database, s: Session, g: GameRow, phase_id: int, now: datetime, *, forced: bool = False
 ) -> list[Applied]:

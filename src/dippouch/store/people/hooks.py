@@ -10,7 +10,7 @@ processed or a person's grants are read.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dippouch.store.domains import register_before_processing, register_stand_ins
 
@@ -37,5 +37,11 @@ def _stand_ins(s: Session, person_id: int, today: date) -> list[tuple[str, str]]
     return stand_in_seats_in(s, person_id, today)
 
 
-register_before_processing(DOMAIN, _absences)
+def _has_policy() -> Any:
+    from dippouch.store.people.absences import HAS_POLICY
+
+    return HAS_POLICY
+
+
+register_before_processing(DOMAIN, _absences, only_if=_has_policy)
 register_stand_ins(DOMAIN, _stand_ins)

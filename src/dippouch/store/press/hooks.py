@@ -36,5 +36,11 @@ def _share(db: Database, name: str, coordinator: bool) -> Any:
     return export_press(db, name, coordinator=coordinator)
 
 
-register_processed(DOMAIN, _release)
+def _any_held() -> Any:
+    from dippouch.store.press.messages import ANY_HELD
+
+    return ANY_HELD
+
+
+register_processed(DOMAIN, _release, only_if=_any_held)
 register_file_share(DOMAIN, _share)

@@ -735,11 +735,11 @@ def token_owner(db: Database, token: str) -> TokenOwner | None:
         return TokenOwner(game=g.name, power=row.power, address=row.address, channel_id=row.channel_id)
 
 
-_HELD = (
-    sa.select(PressMessageRow)
-    .where(PressMessageRow.phase_id == sa.bindparam("phase_id"), PressMessageRow.released_at.is_(None))
-    .order_by(PressMessageRow.id)
-)
+_HELD_IN = (PressMessageRow.phase_id == sa.bindparam("phase_id"), PressMessageRow.released_at.is_(None))
+_HELD = sa.select(PressMessageRow).where(*_HELD_IN).order_by(PressMessageRow.id)
+ANY_HELD = sa.exists().where(*_HELD_IN)
+"""Whether any postal press written in the phase of the bound ``phase_id`` waits for its release: the domain's
+condition (:data:`dippouch.store.domains.Condition`), false for nearly every phase."""
 """:func:`release_held`'s question, built once: asked of every phase processed (nearly always of none)."""
 
 
