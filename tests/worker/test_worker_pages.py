@@ -136,8 +136,14 @@ def test_the_maker_reads_the_game_s_state_without_the_page_kept_for_the_state_be
     assert full is not None and full.body is not None and "Fall 1901" in full.body and full.deflated is not None
     assert state is not None and state.body is None and state.deflated is None
     assert (state.version, state.state, state.marker) == (full.version, full.state, full.marker)
+    # The lookup without the page says which languages the page is kept in (the maker's one statement a game read
+    # in one language: the languages were a statement of their own before); with the page, not asked.
+    assert state.languages == ("en",) and full.languages is None
     maker(store, ["g"], lambda: False)  # made already: told by the version alone
     assert maker.made == 1 and asked == [False, False]
+    site.browser().get("/games/g", headers=GERMAN)
+    again = real(store, "g", "page", "fr", page=False)
+    assert again is not None and again.languages == ("de", "en") and again.version is None
 
 
 def test_a_page_made_by_the_worker_is_never_shown_stale(site: Site, store: GameStore) -> None:

@@ -39,7 +39,6 @@ __all__ = [
     "bump_pages",
     "bump_pages_in",
     "keep_page",
-    "kept_languages",
     "phase_submissions",
     "phase_submissions_in",
     "seat_submissions",
@@ -80,6 +79,9 @@ class Shared:
     """Whether a phase of the game may wait for the coordinator (mail held for review:
     :attr:`dippouch.store.domains.Review.may_hold`). False: past its deadline the open phase waits for
     processing, and nothing more need be asked to say so."""
+    languages: tuple[str, ...] | None = None
+    """The languages a page of this kind of the game is kept in, whatever its version (those its readers read it
+    in: a worker that processed the game makes it in each), read by a lookup without the page; None: not read."""
 
     @property
     def body(self) -> str | None:
@@ -106,8 +108,38 @@ def _utf8_postgresql(element: _Utf8, compiler: SQLCompiler, **kw: Any) -> str:
     return f"convert_to({compiler.process(element.clauses, **kw)}, 'UTF8')"
 
 
+class _Joined(FunctionElement[str]):
+    """A text column's values joined by commas (PostgreSQL's ``string_agg``, SQLite's ``group_concat``), the comma
+    written in the statement: SQLAlchemy's own ``aggregate_strings`` leaves it to be filled in when sent, which a
+    statement sent as the driver's SQL (:class:`_Driver`) is not."""
+
+    type = sa.Text()
+    inherit_cache = True
+    name = "joined"
+
+
+@compiles(_Joined)
+def _joined_sqlite(element: _Joined, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"group_concat({compiler.process(element.clauses, **kw)}, ',')"
+
+
+@compiles(_Joined, "postgresql")
+def _joined_postgresql(element: _Joined, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"string_agg({compiler.process(element.clauses, **kw)}, ',')"
+
+
 _PAGES = cast(sa.Table, SharedPageRow.__table__)
 _VERSIONS = cast(sa.Table, PageVersionRow.__table__)
+
+
+def _languages(g: Any) -> Any:
+    """The languages a page of the bound ``kind`` of game ``g`` is kept in, joined by commas (None: none)."""
+    kept = _PAGES.alias("kept")
+    return (
+        sa.select(_Joined(kept.c.lang))
+        .where(kept.c.game_id == g.c.id, kept.c.kind == sa.bindparam("kind"))
+        .scalar_subquery()
+    )
 
 
 @functools.cache
@@ -117,7 +149,9 @@ def _lookup(*, many: bool = False, page: bool = True) -> sa.Select[Any]:
     trip; ``many``: of every game named in the list ``games``, each row ending with the game's name. Without
     ``page``, the kept page's version alone (its text and pieces None): what the maker of a page ahead of its
     readers asks, to learn whether the state's page is made already (the page kept is nearly always an older
-    state's then, some 60 KB read for nothing). The page's text comes as its UTF-8 bytes (:class:`_Utf8`)."""
+    state's then, some 60 KB read for nothing), with the languages the page is kept in where the pieces would be
+    (:attr:`Shared.languages`: which it makes, a statement of its own before). The page's text comes as its UTF-8
+    bytes (:class:`_Utf8`)."""
     g = cast(sa.Table, GameRow.__table__).alias("g")
 
     def most(col: Any, *where: Any) -> Any:
@@ -163,7 +197,7 @@ def _lookup(*, many: bool = False, page: bool = True) -> sa.Select[Any]:
             # (As plain comparisons: an IN list would be expanded when sent, which the driver's SQL is not.)
             most(EventRow.id, EventRow.game_id == g.c.id, *(EventRow.kind != kind for kind in PERSONAL_EVENTS)),
             g.c.variant_hash,
-            _PAGES.c.deflated if page else sa.null(),
+            _PAGES.c.deflated if page else _languages(g),
             sa.or_(*waits) if (waits := domains.may_hold(g.c.id)) else sa.false(),
             *([g.c.name] if many else []),
         )
@@ -244,7 +278,7 @@ def shared_page(db: Database, game: str, kind: str, lang: str, *, page: bool = T
     with db.one_read.connect() as conn:
         row = _lookup_row(conn, {"game": game, "kind": kind, "lang": lang}, page=page)
         conn.rollback()
-    return _shared(row)
+    return _shared(row, page=page)
 
 
 async def shared_page_on_loop(reads: LoopReads, game: str, kind: str, lang: str) -> Shared | None:
@@ -260,15 +294,16 @@ async def shared_pages_on_loop(reads: LoopReads, games: list[str], kind: str, la
     return {str(row[19]): got for row in rows if (got := _shared(row)) is not None}
 
 
-def _shared(row: Any) -> Shared | None:
+def _shared(row: Any, *, page: bool = True) -> Shared | None:
     if row is None:
         return None
+    languages = None if page else tuple(sorted(str(row[17]).split(","))) if row[17] else ()
     deadline = as_utc(row[7]) if row[7] is not None else None
     times = [as_utc(t) for t in row[10:15] if t is not None]
     changed = max(times) if times else None
     state = tuple(int(x) for x in row[2:7])
     marker = (state[0], state[1], state[2], state[3], int(row[15]))
-    deflated = bytes(row[17]) if row[17] is not None else None  # a memoryview from some drivers
+    deflated = bytes(row[17]) if page and row[17] is not None else None  # a memoryview from some drivers
     return Shared(
         int(row[0]),
         row[1] or "public",
@@ -281,6 +316,7 @@ def _shared(row: Any) -> Shared | None:
         row[16],
         deflated,
         bool(row[18]),
+        languages,
     )
 
 
@@ -326,24 +362,6 @@ def keep_page(
             "made_at": now,
         },
     )
-
-
-def kept_languages(db: Database, game: str, kind: str) -> list[str]:
-    """The languages a page of ``kind`` of ``game`` was kept in (whatever its version): those its readers read it
-    in, which whoever makes it ahead of them (a worker that processed the game) makes it in."""
-    with db.one_read.connect() as conn:
-        langs = [str(lang) for (lang,) in conn.execute(_KEPT_LANGUAGES, {"game": game, "kind": kind})]
-        conn.rollback()
-    return langs
-
-
-_KEPT_LANGUAGES = (
-    sa.select(_PAGES.c.lang)
-    .join(GameRow, GameRow.id == _PAGES.c.game_id)
-    .where(GameRow.name == sa.bindparam("game"), _PAGES.c.kind == sa.bindparam("kind"))
-    .order_by(_PAGES.c.lang)
-)
-"""Built once: a worker that makes pages asks it after every phase."""
 
 
 def _bump(insert: Any) -> Any:

@@ -1,8 +1,8 @@
 """A game's shared page made by the process that processed the game, before any reader asks for it.
 
 A worker (:class:`dippouch.worker.service.Worker`) processes a game's phase and, right after, has this module
-make the game's visitors' page in every language a reader read it in (:func:`dippouch.store.page_cache.
-kept_languages`), kept for every web process as the first reader would have kept it
+make the game's visitors' page in every language a reader read it in (:attr:`dippouch.store.page_cache.Shared.
+languages`), kept for every web process as the first reader would have kept it
 (:func:`dippouch.web.views.page_cache.made`): the web's readers then read it back in the state's one query. The
 worker sits below the web and never imports it; ``dippouch worker`` passes this maker in
 (:data:`dippouch.worker.service.AfterProcessing`). The page is made by the web's own code, in an app of the
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 
-from dippouch.store import page_cache as store_pages
+from dippouch.i18n import LANGUAGES
 from dippouch.web.http.security import Viewer
 from dippouch.web.views import page_cache
 
@@ -92,11 +92,13 @@ class PageMaker:
         made = 0
         for name in games:
             web.touched(name)  # this process's memory of the game is older than the processing
-            for lang in store_pages.kept_languages(web.read, name, "page"):
+            # The state alone, not the page kept (an older state's, nearly always: the game was just processed),
+            # with the languages the page is kept in: the first language's lookup is the state's for it too.
+            first = page_cache.current(web, name, "page", LANGUAGES[0], page=False)
+            for lang in () if first is None else first.shared.languages or ():
                 if stop():
                     return made
-                # The state alone, not the page kept: an older state's, nearly always (the game was just processed).
-                now = page_cache.current(web, name, "page", lang, page=False)
+                now = first if lang == LANGUAGES[0] else page_cache.current(web, name, "page", lang, page=False)
                 if now is None or now.shared.visibility == "private" or now.made:
                     continue  # gone, for its own people only (never a visitor's page), or made already
                 make = partial(made_page, page_request(app, name, lang), web, Viewer(), name, lang, now.reading)
