@@ -73,8 +73,8 @@ Condition = Callable[[], Any]
 """() -> an SQL condition over the bound values ``game_id``, ``phase_id``, ``seq`` and ``name`` of a phase about to
 be processed, false where a hook has nothing to do for it (for nearly every phase: no absence policy, no mail, no
 postal press). A deadline worker asks every hook's at once, in one statement, once it holds the phase
-(:func:`ask_before_processing`), and a hook whose condition was false is not called in that transaction: each
-asked for itself with a statement of its own, three round trips of every phase a worker processed. Its answer is
+(:func:`ask_before_processing`), and a hook whose condition was false is not called in that transaction: a
+worker's phase is made of round trips, and a hook asking for itself is one more for every phase. Its answer is
 the transaction's first, so it may not depend on what the processing itself writes. Built when first asked (the
 domain's tables are mapped then)."""
 
