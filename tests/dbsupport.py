@@ -12,6 +12,7 @@ import shutil
 import tempfile
 import time
 import uuid
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
@@ -187,3 +188,25 @@ class PostgresPool:
         self.drop(*self.free, self.template)
         self.free.clear()
         self.admin.dispose()
+
+
+def stored_message(store: GameStore, text: str, sender: str, at: datetime) -> int:
+    """A message taken in by IMAP (its text ``text``, no attachment), stored before it is read: its id, for a test
+    that records what became of it (held, accepted)."""
+    from dippouch.store.mail.inbox import Claim, store_message
+
+    claim = store_message(
+        store,
+        raw=text.encode(),
+        message_id=f"<{uuid.uuid5(uuid.NAMESPACE_URL, text)}@example.org>",
+        sender=sender,
+        subject="orders",
+        origin="imap",
+        received_at=at,
+        fetched_at=at,
+        reading={},
+        attachments=[],
+        is_copy=lambda raw: False,
+    )
+    assert isinstance(claim, Claim), claim
+    return claim.id

@@ -14,11 +14,12 @@ import pytest
 import sqlalchemy as sa
 
 import dippouch.store.press.messages as press
+from dbsupport import stored_message
 from dippouch.store import GameStore, domains
 from dippouch.store import claims as store_claims
 from dippouch.store import games as store_games
 from dippouch.store import rows as store_rows
-from dippouch.store.mail.inbox import Claim, record_message, store_message
+from dippouch.store.mail.inbox import record_message
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.people import absences
 
@@ -94,21 +95,8 @@ def test_the_domains_that_have_something_do_their_part(store: GameStore, monkeyp
         ph = store_rows.current_phase(s, g)
         assert ph is not None
         game_id, phase_id = g.id, ph.id
-    claim = store_message(
-        store,
-        raw=b"held",
-        message_id="<held@example.org>",
-        sender="france@example.org",
-        subject="orders",
-        origin="imap",
-        received_at=T0,
-        fetched_at=T0,
-        reading={},
-        attachments=[],
-        is_copy=lambda raw: False,
-    )
-    assert isinstance(claim, Claim)
-    record_message(store, claim.id, status="held", game_id=game_id, phase_id=phase_id, power="France", was=None)
+    mail_id = stored_message(store, "held", "france@example.org", T0)
+    record_message(store, mail_id, status="held", game_id=game_id, phase_id=phase_id, power="France", was=None)
     _due(store, "plain", "postal", "away", "mailed")
 
     processed = []

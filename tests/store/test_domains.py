@@ -22,12 +22,12 @@ import sqlalchemy as sa
 
 import dippouch.store
 import dippouch.store.press.messages as press
-from dbsupport import migrated_sqlite
+from dbsupport import migrated_sqlite, stored_message
 from dippouch.store import GameStore
 from dippouch.store import games as store_games
 from dippouch.store import rows as store_rows
 from dippouch.store.domains import registered
-from dippouch.store.mail.inbox import Claim, message_record, record_message, store_message
+from dippouch.store.mail.inbox import message_record, record_message
 from dippouch.store.mail.models import MailMessageRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -74,21 +74,7 @@ def _game(store: GameStore, name: str) -> None:
 
 
 def _message(store: GameStore, text: str) -> int:
-    claim = store_message(
-        store,
-        raw=text.encode(),
-        message_id=f"<{abs(hash(text))}@example.org>",
-        sender="england@example.org",
-        subject="orders",
-        origin="imap",
-        received_at=T0,
-        fetched_at=T0,
-        reading={},
-        attachments=[],
-        is_copy=lambda raw: False,
-    )
-    assert isinstance(claim, Claim), claim
-    return claim.id
+    return stored_message(store, text, "england@example.org", T0)
 
 
 def test_a_fresh_process_holding_only_a_store_gets_every_domains_part(tmp_path: Path) -> None:
