@@ -34,7 +34,7 @@ def worker(
         False,
         "--pages/--no-pages",
         help="Make each processed game's page ahead of its readers (building the web's app costs a start 2 s of "
-        "CPU and 60 MB; each page 20-30 ms, which at 1,000 games kept the workers from keeping up); without it "
+        "CPU and 60 MB; each page some 10 ms, given way to deadlines when the worker falls behind); without it "
         "the first reader after a phase makes it.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Log only problems, not every phase processed."),
@@ -76,10 +76,10 @@ def worker(
         os.nice(nice)  # lowering one's own priority needs no privilege
     store = GameStore(db)
     # With --pages the visitors' page of each game processed is made here, ahead of its readers (the web's
-    # code, passed in: the worker never imports the web). Off by default: at 1,000 games turning every 30 s the
-    # pages (20-30 ms each) kept two workers to 5.5 phases a second, against 21.6 without them
-    # (benchmarks/README.md, issue 57). Never for a worker run --once (from cron): building the web's app
-    # would cost it two seconds of CPU and 60 MB at every start.
+    # code, passed in: the worker never imports the web). Off by default: the web's app costs a worker 60 MB,
+    # and an installation whose games are seldom read would make pages nobody reads (at 1,000 games turning
+    # every 30 s, two workers making them keep up: benchmarks/README.md, issue 57). Never for a worker run
+    # --once (from cron): building the web's app would cost it two seconds of CPU and 60 MB at every start.
     after = []
     if pages and not once:
         from dippouch.web.views.prepared import PageMaker
