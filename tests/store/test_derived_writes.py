@@ -86,11 +86,10 @@ def test_the_kept_page_and_the_ledger_are_derived_writes(store: GameStore, monke
     assert work_spent.full_again(store, ["person:1"]) == {}
 
 
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)  # SQLite's: a transaction with its pragma (above)
 def test_a_kept_page_on_postgresql_is_one_round_trip_committed_unsynced(store: GameStore) -> None:
     """A worker keeps a page after every phase it processes: on PostgreSQL one statement, its own transaction, no
     BEGIN, setting or COMMIT around it, whose commit does not wait for the disk; the connection is then as it was."""
-    if store.engine.dialect.name != "postgresql":
-        pytest.skip("SQLite's derived writes are a transaction with its pragma (tested above)")
     store_games.create_game(store, "demo", "standard", now=NOW)
     game_id = _game_id(store, "demo")
     sent: list[tuple[str, bool]] = []
