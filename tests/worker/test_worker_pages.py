@@ -164,12 +164,26 @@ def test_a_page_made_by_the_worker_is_never_shown_stale(site: Site, store: GameS
     assert france.get("/games/g").status_code == 200
 
 
-def test_the_maker_stops_when_told_and_leaves_the_page_to_its_reader(site: Site, store: GameStore) -> None:
+def test_the_maker_stops_when_told_and_leaves_the_page_to_its_reader(
+    site: Site, store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dippouch.store import page_cache as store_pages
+
     site.browser().get("/games/g")
     _due(store, "g")
     Worker(store, tasks=[], fetch=None).look()
     maker = _maker(site)
+    asked: list[str] = []
+    real = store_pages.shared_page
+
+    def lookup(*args: Any, **kwargs: Any) -> Any:
+        asked.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store_pages, "shared_page", lookup)
     assert maker(store, ["g"], lambda: True) == 0
+    assert asked == []  # told to stop before the game's first lookup: not even that is asked
+    monkeypatch.setattr(store_pages, "shared_page", real)
     kept = shared_page(store, "g", "page", "en")
     assert kept is not None and kept.body is not None and "Spring 1901" in kept.body  # the old page, not re-made
     site.web.pages.clear()  # past the second the web process keeps a visitor's page in memory

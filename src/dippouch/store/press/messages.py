@@ -737,10 +737,11 @@ def token_owner(db: Database, token: str) -> TokenOwner | None:
 
 _HELD_IN = (PressMessageRow.phase_id == sa.bindparam("phase_id"), PressMessageRow.released_at.is_(None))
 _HELD = sa.select(PressMessageRow).where(*_HELD_IN).order_by(PressMessageRow.id)
+""":func:`release_held`'s question, built once."""
 ANY_HELD = sa.exists().where(*_HELD_IN)
 """Whether any postal press written in the phase of the bound ``phase_id`` waits for its release: the domain's
-condition (:data:`dippouch.store.domains.Condition`), false for nearly every phase."""
-""":func:`release_held`'s question, built once: asked of every phase processed (nearly always of none)."""
+condition (:data:`dippouch.store.domains.Condition`), asked of every phase a worker processes (nearly always of
+none), so that :func:`release_held` is called only where some does."""
 
 
 def release_held(s: Session, g: GameRow, phase: PhaseRow, now: datetime) -> int:

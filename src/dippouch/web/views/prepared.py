@@ -92,11 +92,13 @@ class PageMaker:
         made = 0
         for name in games:
             web.touched(name)  # this process's memory of the game is older than the processing
+            if stop():
+                return made
             # The state alone, not the page kept (an older state's, nearly always: the game was just processed),
             # with the languages the page is kept in: the first language's lookup is the state's for it too.
             first = page_cache.current(web, name, "page", LANGUAGES[0], page=False)
-            for lang in () if first is None else first.shared.languages or ():
-                if stop():
+            for i, lang in enumerate(() if first is None else first.shared.languages or ()):
+                if i and stop():
                     return made
                 now = first if lang == LANGUAGES[0] else page_cache.current(web, name, "page", lang, page=False)
                 if now is None or now.shared.visibility == "private" or now.made:
