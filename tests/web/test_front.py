@@ -231,6 +231,9 @@ def test_another_host_is_refused_as_before(site: Site) -> None:
     r = reader.get("/games/g", headers={"Host": "elsewhere.example"})
     assert r.status_code == 400 and "does not answer for host" in r.json()["error"]
     assert r.headers["content-security-policy"]
+    # A Host of bytes beyond ASCII names no site (the lane and the layer alike), and is not shown as sent.
+    r = reader.get("/games/g", headers={"Host": b"caf\xc3\xa9.example"})
+    assert r.status_code == 400 and "for host ''" in r.json()["error"]
 
 
 def test_a_held_page_counts_against_the_visitors_pace(db_url: str) -> None:

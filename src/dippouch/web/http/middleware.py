@@ -226,10 +226,7 @@ class KnownHosts:
         """Whether ``host`` (a request's header as sent, empty without one) names ``site``."""
         if site is self._site and host in self._allowed:
             return True
-        try:
-            if not site.allows(host.decode("ascii")):
-                return False
-        except UnicodeDecodeError:
+        if not host.isascii() or not site.allows(host.decode("ascii")):
             return False
         if site is not self._site or len(self._allowed) >= self.KEPT:
             self._site, self._allowed = site, set()
