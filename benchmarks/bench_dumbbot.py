@@ -41,7 +41,9 @@ SC", ties included), and its mean centres at the end.
 
 With ``--evaluations`` the search's budget is a count of adjudications, so a seed plays the same games however
 busy the machine is, and ``--trace`` plays chosen games of a run again, exactly, with each power's centres every
-year: ``--pairings dumbbot:search --evaluations 4000 --seed 17001 --trace 9`` is game 9 of that run.
+year: ``--pairings dumbbot:search --evaluations 4000 --seed 17001 --trace 9`` is game 9 of that run. ``--seats
+Turkey`` plays only the games with Turkey in the lone seat (``--games`` of them, each as in the full run), where a
+change aimed at one corner is measured for a seventh of the full run's time.
 """
 
 from __future__ import annotations
@@ -360,6 +362,22 @@ def seats_for(powers: tuple[str, ...], lone: str, field_level: str, game: int) -
     return alone, {p: lone if p == alone else field_level for p in powers}
 
 
+def games_of(powers: tuple[str, ...], games: int, seats: Sequence[str]) -> list[int]:
+    """The first ``games`` games (by index) whose lone seat is one of ``seats``; all of the first ``games`` without.
+
+    A seat's games alone are its games in the full run with the same seed (game ``g`` always plays from seed
+    ``seed + g``), so a change aimed at one corner is measured on that corner's games for a seventh of the cost."""
+    if not seats:
+        return list(range(games))
+    chosen: list[int] = []
+    g = 0
+    while len(chosen) < games:
+        if powers[g % len(powers)] in seats:
+            chosen.append(g)
+        g += 1
+    return chosen
+
+
 def classify(record: PlayedGame, power: str) -> str:
     """The lone power's result: ``win``, ``draw``, ``survive`` or ``eliminated`` (see the module docstring)."""
     alive = record.centres.get(power, 0) > 0 or (
@@ -476,12 +494,14 @@ def run_pairing(
     pool: Executor | None = None,
     evaluations: int = 0,
     only: Sequence[int] = (),
+    seats: Sequence[str] = (),
 ) -> PairingFigures:
     """The pairing's figures over ``games`` games, played here or, given a ``pool`` (whose processes were
     started by :func:`_start_worker`), in its processes; a game's figures never depend on where it ran.
-    ``only``: these games alone (by index), each traced in ``progress``: every power's centres every year."""
+    ``only``: these games alone (by index), each traced in ``progress``: every power's centres every year.
+    ``seats``: ``games`` games with one of these powers in the lone seat (:func:`games_of`)."""
     figures = PairingFigures(lone, field_level)
-    chosen = list(only) if only else list(range(games))
+    chosen = list(only) if only else games_of(variant.power_names, games, seats)
     games = len(chosen)
     if pool is None:
         played: Iterator[GameResult] = (
@@ -580,6 +600,10 @@ def main(argv: list[str] | None = None) -> int:
         "--trace", default="", metavar="N,N",
         help="only these games of each pairing (as the lines number them), with each power's centres every year",
     )  # fmt: skip
+    ap.add_argument(
+        "--seats", default="", metavar="POWER,POWER",
+        help="only games with one of these powers in the lone seat, --games of them (the same games as in a full run)",
+    )  # fmt: skip
     ap.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS), help="LONE:FIELD,...")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--as-published", action="store_true", help="the port without the two corrections")
@@ -596,6 +620,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--trace takes game numbers separated by commas, as 3,10; not {args.trace!r}")
     if any(g < 0 for g in only):
         ap.error("--trace counts games from 1")
+    variant = load_variant("standard")
+    seats = [p.strip() for p in args.seats.split(",") if p.strip()]
+    unknown = [p for p in seats if p not in variant.power_names]
+    if unknown:
+        ap.error(
+            f"--seats: no power {', '.join(unknown)} on the standard map; the powers: {', '.join(variant.power_names)}"
+        )
     if args.games < 1 or args.years < 1 or args.budget <= 0 or args.jobs < 1 or args.evaluations < 0:
         ap.error("--games, --years and --jobs must be at least 1, --budget above 0 and --evaluations not below 0")
     if not args.dumbbot:
@@ -604,7 +635,6 @@ def main(argv: list[str] | None = None) -> int:
         port = load_port(args.dumbbot, corrected=not args.as_published)
     except (OSError, ImportError) as e:
         ap.error(str(e))
-    variant = load_variant("standard")
     settle(variant)
     started = time.perf_counter()
     what = (
@@ -614,7 +644,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"DumbBot: {port_file(args.dumbbot)} ({what})")
     spent = f"{args.evaluations} adjudications" if args.evaluations else f"{args.budget} s CPU"
-    print(f"{args.games} game(s) a pairing, {args.years} year(s), seed {args.seed}, search budget {spent} a decision")
+    seated = f" with {' or '.join(seats)} in the lone seat" if seats else ""
+    print(
+        f"{args.games} game(s) a pairing{seated}, {args.years} year(s), seed {args.seed}, search budget {spent} a decision"
+    )
     results: list[PairingFigures] = []
     pool = (
         ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(args.dumbbot, not args.as_published))
@@ -625,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n== one {lone} against six {other}", flush=True)
         figures = run_pairing(
             variant, lone, other, args.games, args.years, args.budget, args.seed, port,
-            None if args.quiet else lambda line: print(line, flush=True), pool, args.evaluations, only,
+            None if args.quiet else lambda line: print(line, flush=True), pool, args.evaluations, only, seats,
         )  # fmt: skip
         results.append(figures)
         for line in figures.examples:

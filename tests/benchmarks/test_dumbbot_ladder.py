@@ -121,6 +121,25 @@ def test_each_power_takes_the_lone_seat_in_turn() -> None:
     assert levels[alone] == "search" and sorted(levels.values()).count("dumbbot") == 6
 
 
+def test_a_seats_games_are_its_games_of_the_full_run() -> None:
+    bench = _load()
+    powers = load_variant("standard").power_names
+    assert bench.games_of(powers, 3, ["Turkey"]) == [6, 13, 20]
+    assert bench.games_of(powers, 4, ["England", "Turkey"]) == [1, 6, 8, 13]
+    assert bench.games_of(powers, 3, []) == [0, 1, 2]
+    full = [bench.seats_for(powers, "dumbbot", "search", g)[0] for g in range(21)]
+    assert [g for g in range(21) if full[g] == "Turkey"] == bench.games_of(powers, 3, ["Turkey"])
+
+
+def test_a_seat_that_is_no_power_is_refused_with_the_powers(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    with pytest.raises(SystemExit):
+        bench.main(["--seats", "Turkey,Prussia", "--dumbbot", "/nonexistent"])
+    err = capsys.readouterr().err
+    assert "--seats: no power Prussia on the standard map" in err
+    assert "Austria, England, France, Germany, Italy, Russia, Turkey" in err
+
+
 def test_without_a_port_the_ladder_says_how_to_get_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
