@@ -369,6 +369,8 @@ def games_of(powers: tuple[str, ...], games: int, seats: Sequence[str]) -> list[
     ``seed + g``), so a change aimed at one corner is measured on that corner's games for a seventh of the cost."""
     if not seats:
         return list(range(games))
+    if not set(seats) & set(powers):
+        raise ValueError(f"no power {', '.join(seats)} among {', '.join(powers)}")
     chosen: list[int] = []
     g = 0
     while len(chosen) < games:

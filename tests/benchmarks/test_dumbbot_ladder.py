@@ -129,6 +129,8 @@ def test_a_seats_games_are_its_games_of_the_full_run() -> None:
     assert bench.games_of(powers, 3, []) == [0, 1, 2]
     full = [bench.seats_for(powers, "dumbbot", "search", g)[0] for g in range(21)]
     assert [g for g in range(21) if full[g] == "Turkey"] == bench.games_of(powers, 3, ["Turkey"])
+    with pytest.raises(ValueError, match="no power Prussia"):
+        bench.games_of(powers, 3, ["Prussia"])
 
 
 def test_a_seat_that_is_no_power_is_refused_with_the_powers(capsys: pytest.CaptureFixture[str]) -> None:
