@@ -629,6 +629,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(
             f"--seats: no power {', '.join(unknown)} on the standard map; the powers: {', '.join(variant.power_names)}"
         )
+    if seats and only:
+        ap.error("--trace names its games itself: give --trace with game numbers, or --seats with --games, not both")
     if args.games < 1 or args.years < 1 or args.budget <= 0 or args.jobs < 1 or args.evaluations < 0:
         ap.error("--games, --years and --jobs must be at least 1, --budget above 0 and --evaluations not below 0")
     if not args.dumbbot:

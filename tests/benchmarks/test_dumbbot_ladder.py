@@ -140,6 +140,9 @@ def test_a_seat_that_is_no_power_is_refused_with_the_powers(capsys: pytest.Captu
     err = capsys.readouterr().err
     assert "--seats: no power Prussia on the standard map" in err
     assert "Austria, England, France, Germany, Italy, Russia, Turkey" in err
+    with pytest.raises(SystemExit):
+        bench.main(["--seats", "Turkey", "--trace", "7", "--dumbbot", "/nonexistent"])
+    assert "not both" in capsys.readouterr().err
 
 
 def test_without_a_port_the_ladder_says_how_to_get_one(
