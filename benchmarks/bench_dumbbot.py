@@ -356,9 +356,14 @@ class PairingFigures:
     """DumbBot's movement orders, those the lone search power's first reply foresaw, those any reply did."""
 
 
+def lone_seat(powers: tuple[str, ...], game: int) -> str:
+    """The power alone against the six in game ``game``: each power in turn."""
+    return powers[game % len(powers)]
+
+
 def seats_for(powers: tuple[str, ...], lone: str, field_level: str, game: int) -> tuple[str, dict[str, str]]:
-    """The lone power of game ``game`` (each power in turn) and every power's level."""
-    alone = powers[game % len(powers)]
+    """The lone power of game ``game`` (:func:`lone_seat`) and every power's level."""
+    alone = lone_seat(powers, game)
     return alone, {p: lone if p == alone else field_level for p in powers}
 
 
@@ -374,7 +379,7 @@ def games_of(powers: tuple[str, ...], games: int, seats: Sequence[str]) -> list[
     chosen: list[int] = []
     g = 0
     while len(chosen) < games:
-        if powers[g % len(powers)] in seats:
+        if lone_seat(powers, g) in seats:
             chosen.append(g)
         g += 1
     return chosen
