@@ -223,6 +223,7 @@ _YES = ("1", "true", "yes", "on")
 _NO = ("", "0", "false", "no", "off")
 SECURITY = ("tls", "starttls", "none")
 PROOF_MODES = ("required", "from-address")
+POOLERS = ("session", "transaction")
 
 
 def _bad(name: str, raw: str, what: Msg, example: str) -> DippouchError:
@@ -386,6 +387,25 @@ class Settings:
                 )
             )
         return PoolSize(numbers[0], numbers[1] if len(numbers) == 2 else None)
+
+    @cached_property
+    def db_pooler(self) -> str:
+        """``DIPPOUCH_DB_POOLER``: ``transaction`` where a pooler in transaction mode (PgBouncer's usual mode)
+        stands between the processes and PostgreSQL, ``session`` (the default) where each connection is a server
+        session of its own, direct or through a pooler in session mode."""
+        raw = self._given("DIPPOUCH_DB_POOLER")
+        value = (raw or "session").lower()
+        if value not in POOLERS:
+            raise _bad(
+                "DIPPOUCH_DB_POOLER",
+                raw or "",
+                msg(
+                    "a pooling mode: transaction (a pooler such as PgBouncer in transaction mode between dippouch and "
+                    "PostgreSQL) or session (the default)"
+                ),
+                "transaction",
+            )
+        return value
 
     # --- variants
 

@@ -180,7 +180,7 @@ def test_nothing_set_means_the_documented_defaults() -> None:
     assert given.public_url is None and given.allowed_hosts is None
     assert given.metrics_from == networks("127.0.0.0/8,::1", "")
     assert given.workers is False and given.notify_allow_private is False
-    assert given.database_url is None and given.db_pool is None
+    assert given.database_url is None and given.db_pool is None and given.db_pooler == "session"
     assert given.variant_path == ()
     assert given.settings_file == Path("/home/ann/.config/dippouch/settings.toml")
     assert given.cache_dir == Path.home() / ".cache" / "dippouch"  # as before: the user's home, not $HOME
@@ -239,6 +239,7 @@ def test_the_passwords_are_not_in_what_the_settings_print() -> None:
     ("name", "value", "attribute"),
     [
         ("DIPPOUCH_DB_POOL", "many", "db_pool"),
+        ("DIPPOUCH_DB_POOLER", "statement", "db_pooler"),
         ("DIPPOUCH_SMTP_PORT", "abc", "smtp"),
         ("DIPPOUCH_IMAP_PORT", "70000", "imap"),
         ("DIPPOUCH_SMTP_SECURITY", "ssl", "smtp"),

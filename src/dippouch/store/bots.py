@@ -157,24 +157,21 @@ def practice_slot(db: Database) -> Iterator[None]:
     is committed, and the caps hold exactly.
 
     Within a process, a lock per store (one database connection waits for the turn, not one per request:
-    the pool is never emptied by waiters). Across processes on PostgreSQL, a session advisory lock held on
-    a connection of its own for the whole block (the block's writes are several transactions, so a lock
-    scoped to one transaction would not cover them). SQLite is served by one process: the local lock is
-    the whole story."""
+    the pool is never emptied by waiters). Across processes on PostgreSQL, an advisory lock taken in a
+    transaction left open on a connection of its own for the whole block (the block's writes are several
+    transactions of other connections). Not a session's lock, unlocked after: behind a pooler in transaction
+    mode the session is the server's, handed to whoever asks next once a transaction ends, and so would be
+    the lock (tests/store/test_pgbouncer.py); an open transaction keeps its session. SQLite is served by one
+    process: the local lock is the whole story."""
     with _slot_guard:
         local = _slot_locks.setdefault(db, threading.Lock())
     with local:
         if db.engine.dialect.name != "postgresql":
             yield
             return
-        with db.engine.connect() as conn:
-            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": PRACTICE_LOCK})
-            conn.commit()
-            try:
-                yield
-            finally:
-                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": PRACTICE_LOCK})
-                conn.commit()
+        with db.engine.connect() as conn, conn.begin():
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": PRACTICE_LOCK})
+            yield
 
 
 def note_practice_visit(db: Database, game: str, *, now: datetime) -> None:

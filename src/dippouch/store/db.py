@@ -111,7 +111,9 @@ def _engine(text: str) -> sa.Engine:
         ) from None
     kind = parsed.get_backend_name()
     try:
-        return sa.create_engine(parsed, **(_pool_size() if kind == "postgresql" else {}))
+        if kind != "postgresql":
+            return sa.create_engine(parsed)
+        return sa.create_engine(parsed, connect_args=driver_settings(), **_pool_size())
     except sa.exc.NoSuchModuleError:
         raise DatabaseURLError(
             msg(
@@ -152,6 +154,20 @@ def _pool_size() -> dict[str, int]:
     if pool is None:
         return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
     return {"pool_size": pool.keep, "max_overflow": POOL_OVERFLOW if pool.extra is None else pool.extra}
+
+
+def driver_settings() -> dict[str, Any]:
+    """What psycopg is told for every PostgreSQL connection a process opens (the engine's and those beside it).
+
+    Behind a pooler in transaction mode (``DIPPOUCH_DB_POOLER=transaction``) a connection's next transaction may
+    run in another server session, where the statements psycopg prepares on their fifth run in one (its
+    ``prepare_threshold``) do not exist: every query then fails with "prepared statement does not exist"
+    (PgBouncer 1.18, Debian 12's, tried in tests/store/test_pgbouncer.py), so psycopg prepares none."""
+    try:
+        pooler = settings.current().db_pooler
+    except DippouchError as e:
+        raise DatabaseURLError(e.msg) from None
+    return {"prepare_threshold": None} if pooler == "transaction" else {}
 
 
 def _shown(text: str) -> str:

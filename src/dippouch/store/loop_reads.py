@@ -21,7 +21,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.store.db import Database
+from dippouch.store.db import Database, driver_settings
 
 __all__ = ["LOOP_CONNECTIONS", "NAME", "LoopReads", "driver_connection"]
 
@@ -45,7 +45,7 @@ def driver_connection(engine: sa.Engine, name: str) -> tuple[str, dict[str, Any]
     in autocommit (reads and notices alone: no transaction to begin or end), named ``name`` to the server
     unless the URL names one."""
     args, kwargs = engine.dialect.create_connect_args(engine.url)
-    return " ".join(args), {"application_name": name, **kwargs, "autocommit": True}
+    return " ".join(args), {"application_name": name, **kwargs, **driver_settings(), "autocommit": True}
 
 
 class LoopReads:

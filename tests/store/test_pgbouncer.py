@@ -1,0 +1,245 @@
+"""dippouch behind PgBouncer in transaction mode, the pooler docs/deployment.md advises beyond a few processes: a real
+PgBouncer (Debian's, 1.18) started by the test in front of the PostgreSQL test server.
+
+In transaction mode a client connection's next transaction may run in another server session. Two things of one
+session then break: the statements psycopg prepares on a query's fifth run in one connection ("prepared statement
+does not exist" in the next session), so ``DIPPOUCH_DB_POOLER=transaction`` has psycopg prepare none; and a session's
+advisory lock, which the practice games' caps took and released in two transactions (the release ran in another
+session and the lock stayed with a session every other client is handed in turn), so the caps' lock is now held in
+one open transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from conftest import in_ci
+from dippouch import settings
+from dippouch.core.errors import DippouchError
+from dippouch.store import GameStore
+from dippouch.store import games as store_games
+from dippouch.store.bots import practice_slot
+from dippouch.store.db import DatabaseURLError, make_engine
+from dippouch.store.loop_reads import LoopReads, driver_connection
+from mailservers import free_port
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _pgbouncer_binary() -> str:
+    found = shutil.which("pgbouncer") or next(
+        (p for p in ("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer") if os.access(p, os.X_OK)), None
+    )
+    if found is None:
+        if in_ci():
+            pytest.fail("PgBouncer is not installed: CI must run these tests (scripts/postgres installs it)")
+        pytest.skip("no PgBouncer here (apt-get install pgbouncer)")
+    return found
+
+
+@pytest.fixture
+def bouncer(db_url: str, tmp_path: Path) -> Iterator[str]:
+    """The URL of the test's PostgreSQL database through a PgBouncer in transaction mode of its own."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("a pooler of PostgreSQL's connections")
+    binary = _pgbouncer_binary()
+    direct = sa.make_url(db_url)
+    port = free_port()
+    (tmp_path / "users.txt").write_text(f'"{direct.username}" ""\n')
+    (tmp_path / "pgbouncer.ini").write_text(
+        "[databases]\n"
+        f"* = host={direct.host} port={direct.port}\n"
+        "[pgbouncer]\n"
+        f"listen_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\n"
+        f"auth_type = trust\nauth_file = {tmp_path / 'users.txt'}\n"
+        "pool_mode = transaction\ndefault_pool_size = 10\nmax_client_conn = 200\n"
+        "logfile =\npidfile =\n"
+    )
+    # PgBouncer will not run as root: it reads its files, then becomes nobody.
+    user = ["-u", "nobody"] if os.geteuid() == 0 else []
+    proc = subprocess.Popen(
+        [binary, *user, str(tmp_path / "pgbouncer.ini")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    said = proc.communicate(timeout=5)[1]
+                    raise RuntimeError(f"PgBouncer did not start: {said!r}") from None
+                time.sleep(0.02)
+        yield direct.set(port=port).render_as_string(hide_password=False)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _interleaved(engine: sa.Engine, rounds: int = 12) -> str | None:
+    """Two of ``engine``'s connections in transactions that overlap, round after round (PgBouncer hands each the
+    session the other just left: it reuses the last released first, as between busy processes' requests); what
+    went wrong (None: nothing)."""
+    with engine.connect() as a, engine.connect() as b:
+        for i in range(rounds):
+            try:
+                ta, tb = a.begin(), b.begin()
+                got = (
+                    a.execute(sa.text("SELECT CAST(:i AS integer) + 1"), {"i": i}).scalar_one(),
+                    b.execute(sa.text("SELECT CAST(:i AS integer) + 2"), {"i": i}).scalar_one(),
+                )
+                ta.commit()
+                tb.commit()
+            except sa.exc.DBAPIError as e:
+                return f"round {i}: {e.orig}"
+            if got != (i + 1, i + 2):
+                return f"round {i}: {got}, not {(i + 1, i + 2)}"
+    return None
+
+
+def _pooler(monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
+    if value is None:
+        monkeypatch.delenv("DIPPOUCH_DB_POOLER", raising=False)
+    else:
+        monkeypatch.setenv("DIPPOUCH_DB_POOLER", value)
+    settings.reread()
+
+
+def test_without_the_setting_psycopg_s_prepared_statements_are_lost_between_sessions(
+    bouncer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Why the setting exists: psycopg's default, through the pooler, fails within a dozen transactions, and may
+    answer one query with another's result."""
+    _pooler(monkeypatch, None)
+    engine = make_engine(bouncer)
+    try:
+        wrong = _interleaved(engine)
+        # An error, or worse, the other query's answer: its statement prepared under the same name in that session.
+        assert wrong is not None
+        assert "prepared statement" in wrong or ", not (" in wrong
+    finally:
+        engine.dispose()
+
+
+def test_with_the_setting_the_store_and_the_loop_s_reads_work_through_the_pooler(
+    bouncer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _pooler(monkeypatch, "transaction")
+    engine = make_engine(bouncer)
+    try:
+        assert _interleaved(engine, rounds=20) is None
+    finally:
+        engine.dispose()
+    store = GameStore(bouncer)
+    try:
+        errors: list[BaseException] = []
+
+        def play(k: int) -> None:
+            try:
+                for i in range(8):
+                    store_games.create_game(store, f"g{k}-{i}", "standard", now=T0)
+                    assert [g[0] for g in store_games.games(store)].count(f"g{k}-{i}") == 1
+            except BaseException as e:  # reported below, with the thread's name
+                errors.append(e)
+
+        threads = [threading.Thread(target=play, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert len(store_games.games(store)) == 48
+
+        assert driver_connection(store.engine, "reads")[1]["prepare_threshold"] is None
+
+        async def read() -> list[int]:
+            reads = LoopReads(store.engine, wait=5)
+            await reads.open()
+            try:
+                rounds = [
+                    await asyncio.gather(*(reads.first("SELECT count(*) FROM games", {}) for _ in range(4)))
+                    for _ in range(8)
+                ]
+                return [row[0] for batch in rounds for row in batch]
+            finally:
+                await reads.close()
+
+        assert set(asyncio.run(read())) == {48}
+    finally:
+        store.close()
+
+
+def test_the_practice_games_lock_takes_turns_through_the_pooler(bouncer: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes' stores (two engines, so the lock within a process does not decide): the second waits
+    for the first to leave, and takes it as soon as it has."""
+    _pooler(monkeypatch, "transaction")
+    first, second = GameStore(bouncer), GameStore(bouncer)
+    try:
+        inside = threading.Event()
+        leave = threading.Event()
+        order: list[str] = []
+
+        def hold() -> None:
+            with practice_slot(first):
+                order.append("first in")
+                inside.set()
+                leave.wait(10)
+                # Other transactions of the store meanwhile: the pooler hands their sessions round.
+                store_games.create_game(first, "held", "standard", now=T0)
+                order.append("first out")
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        assert inside.wait(10)
+        for i in range(6):  # sessions handed round while the first holds the lock
+            store_games.create_game(second, f"meanwhile-{i}", "standard", now=T0)
+
+        def take() -> None:
+            with practice_slot(second):
+                order.append("second in")
+
+        taker = threading.Thread(target=take)
+        taker.start()
+        taker.join(0.5)
+        assert order == ["first in"], "the second store took the lock while the first held it"
+        leave.set()
+        holder.join(10)
+        taker.join(10)
+        assert order == ["first in", "first out", "second in"]
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.parametrize("wrong", ["statement", "pgbouncer", "yes"])
+def test_a_pooling_mode_that_is_not_one_is_refused_with_both_modes_named(
+    wrong: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DIPPOUCH_DB_POOLER", wrong)
+    settings.reread()
+    with pytest.raises(
+        DatabaseURLError,
+        match=r"DIPPOUCH_DB_POOLER='.*' is not a pooling mode: transaction .* or session .*; e\.g\. DIPPOUCH_DB_POOLER=transaction",
+    ):
+        make_engine("postgresql://dippouch@127.0.0.1:1/nothing")
+    with pytest.raises(DippouchError, match="is not a pooling mode"):
+        print(settings.current().db_pooler)
+
+
+def test_the_modes_are_read_in_any_case_and_session_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    for raw, read in ((None, "session"), (" Transaction ", "transaction"), ("session", "session"), ("", "session")):
+        _pooler(monkeypatch, raw)
+        assert settings.current().db_pooler == read
