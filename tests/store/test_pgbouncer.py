@@ -11,6 +11,7 @@ one open transaction."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import socket
@@ -32,6 +33,7 @@ from dippouch.store import games as store_games
 from dippouch.store.bots import practice_slot
 from dippouch.store.db import DatabaseURLError, make_engine
 from dippouch.store.loop_reads import LoopReads, driver_connection
+from dippouch.store.page_notices import PageNotices
 from mailservers import free_port
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -243,3 +245,30 @@ def test_the_modes_are_read_in_any_case_and_session_is_the_default(monkeypatch: 
     for raw, read in ((None, "session"), (" Transaction ", "transaction"), ("session", "session"), ("", "session")):
         _pooler(monkeypatch, raw)
         assert settings.current().db_pooler == read
+
+
+def test_the_page_notices_never_claim_to_listen_through_the_pooler_and_say_so_once(
+    bouncer: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The pooler keeps no session's LISTEN: the listener's pings never come back to it, so it never says it
+    listens (every page is confirmed by a query), and its log says why once, not at each try."""
+    _pooler(monkeypatch, "transaction")
+    store = GameStore(bouncer)
+    said: list[bool] = []
+
+    async def run() -> None:
+        notices = PageNotices(store.engine, lambda n: None, said.append, retry=0.2, ping_every=0.3)
+        notices.start()
+        try:
+            await asyncio.sleep(2.5)  # some five tries
+        finally:
+            await notices.stop()
+
+    try:
+        with caplog.at_level(logging.WARNING, logger="dippouch.store.page_notices"):
+            asyncio.run(run())
+    finally:
+        store.close()
+    assert True not in said and said.count(False) >= 3
+    warned = [r.getMessage() for r in caplog.records if "not listening for changed games" in r.getMessage()]
+    assert len(warned) == 1 and "ping not heard back" in warned[0], warned
