@@ -1,4 +1,5 @@
-"""How many PostgreSQL connections a process keeps: ``DIPPOUCH_DB_POOL``, and the words for a wrong value."""
+"""How many PostgreSQL connections a process keeps (``DIPPOUCH_DB_POOL``, and the words for a wrong value), and that a
+kept connection the server ended is replaced before use."""
 
 from __future__ import annotations
 
@@ -43,3 +44,30 @@ def test_a_pool_size_that_is_not_one_is_refused_with_an_example(wrong: str, monk
     monkeypatch.setenv("DIPPOUCH_DB_POOL", wrong)
     with pytest.raises(DatabaseURLError, match=r"DIPPOUCH_DB_POOL=.* is not a pool size: .* e\.g\. 20"):
         make_engine("postgresql://dippouch@127.0.0.1:1/nothing")
+
+
+def test_a_kept_connection_the_server_ended_is_replaced_before_use(db_url: str) -> None:
+    """A restart or fail-over of PostgreSQL ends every connection a process keeps: the next use of each must open
+    a new one, not fail (a web request answered 503, an order form lost with it). Here the server ends the store's
+    connections as a restart does ("terminating connection due to administrator command")."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite keeps no connection a server can end")
+    store = GameStore(db_url)
+    try:
+        store_games.create_game(store, "before", "standard", now=datetime.now(UTC))
+        name = sa.make_url(db_url).database
+        admin = sa.create_engine(db_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+        with admin.connect() as c:
+            ended = c.execute(
+                sa.text(
+                    "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = :db AND pid <> pg_backend_pid()"
+                ),
+                {"db": name},
+            ).scalar_one()
+        admin.dispose()
+        assert ended >= 1  # the store's kept connection(s)
+        store_games.create_game(store, "after", "standard", now=datetime.now(UTC))
+        assert [g[0] for g in store_games.games(store)] == ["after", "before"]
+    finally:
+        store.close()

@@ -113,7 +113,10 @@ def _engine(text: str) -> sa.Engine:
     try:
         if kind != "postgresql":
             return sa.create_engine(parsed)
-        return sa.create_engine(parsed, connect_args=driver_settings(), **_pool_size())
+        # A kept connection is tried before each use (pre-ping): after the server restarts or fails over, every
+        # connection kept is dead, and the first request of each process was answered 503 (an order form sent
+        # then, with the page it was typed on). The ping costs a round trip a checkout (docs/deployment.md).
+        return sa.create_engine(parsed, connect_args=driver_settings(), pool_pre_ping=True, **_pool_size())
     except sa.exc.NoSuchModuleError:
         raise DatabaseURLError(
             msg(
