@@ -27,8 +27,8 @@ refused, which also keeps a page elsewhere from reaching a server on this machin
 to 127.0.0.1.
 
 ``DIPPOUCH_PUBLIC_URL``
-    The address people open, e.g. ``https://diplomacy.example.org`` (a path is allowed when a proxy serves the
-    site under one). Unset: the address ``dippouch serve`` prints (``http://localhost:PORT``).
+    The address people open, e.g. ``https://diplomacy.example.org``: the root of a host (the pages link from
+    it; a path is refused). Unset: the address ``dippouch serve`` prints (``http://localhost:PORT``).
 ``DIPPOUCH_ALLOWED_HOSTS``
     Comma-separated host names the server answers to besides the public address's own (``*.example.org``
     allows the subdomains). Unset: the public address's host, and when that is a loopback name, all of them
@@ -100,7 +100,7 @@ class Site:
     """The installation's public address and the hosts it answers to."""
 
     public_url: str
-    """Scheme, host, optional port and path, without a trailing slash: links are this plus a path."""
+    """Scheme, host and optional port, without a trailing slash: links are this plus a path."""
     allowed_hosts: tuple[str, ...]
     configured: bool = True
     """False when the address is the embedded default rather than a setting (the pages then say how to set it)."""
@@ -124,6 +124,19 @@ class Site:
                     "DIPPOUCH_PUBLIC_URL %(url)s has a query, fragment or user name; give only %(only)s",
                     url=repr(public_url),
                     only=f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}{parts.path}",
+                )
+            )
+        if parts.path not in ("", "/"):
+            # Every page links to /games/..., /static/..., /signin from the host's root, and the server answers
+            # there: under a path, the mailed links would work and every link on the pages would not.
+            raise DippouchError(
+                msg(
+                    "DIPPOUCH_PUBLIC_URL %(url)s has a path (%(path)s): dippouch is served at the root of its host, "
+                    "where its pages link; give %(root)s, or a host of its own (a subdomain such as "
+                    "diplomacy.example.org) where another site holds that root",
+                    url=repr(public_url),
+                    path=parts.path,
+                    root=f"{parts.scheme}://{parts.netloc}",
                 )
             )
         try:

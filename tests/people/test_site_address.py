@@ -133,6 +133,8 @@ def test_calendar_and_passkey_bind_to_the_public_address(public_site: Site, smtp
         ("https://user@dip.example.org", None, "user name"),
         ("https://dip.example.org:http", None, "port"),
         ("https://dip.example.org", "*", "may not be '*'"),
+        ("https://example.org/diplomacy", None, "has a path (/diplomacy)"),
+        ("https://example.org:8443/dip/", None, "give https://example.org:8443, or a host of its own"),
     ],
 )
 def test_a_bad_public_address_setting_says_what_is_wrong(url: str, hosts: str | None, words: str) -> None:
