@@ -41,7 +41,10 @@ def write_link_file(directory: Path, link: str) -> Path:
 @app.command()
 def serve(
     host: str = typer.Option(
-        "127.0.0.1", "--host", envvar="DIPPOUCH_HOST", help="Address to listen on (0.0.0.0: every interface)."
+        "127.0.0.1",
+        "--host",
+        envvar="DIPPOUCH_HOST",
+        help="Address to listen on (0.0.0.0: every IPv4 interface; ::, every interface).",
     ),
     port: int = typer.Option(8000, "--port", envvar="DIPPOUCH_PORT", help="Port to listen on."),
     db: str | None = typer.Option(
@@ -156,7 +159,7 @@ def serve(
     )
     from dippouch.catalog import variants_usable
     from dippouch.web.http.collector import install as collect_young
-    from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
+    from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer, every_interface
 
     # Every variant built before the first request: the lobby's templates and the home page's choices list them
     # all, and building them from the disk cache (130 ms) inside a request held every other one up.
@@ -180,7 +183,13 @@ def serve(
         http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.http.server)
         **SERVER_LIMITS,
     )
+    try:
+        sockets = every_interface(host, port)
+    except OSError as e:  # taken since the probe above
+        raise DippouchError(
+            msg("cannot listen on %(host)s port %(port)s: %(error)s", host=host, port=port, error=str(e.strerror or e))
+        ) from None
     server = StoppingServer(config, application.state.web.stopping)
-    server.run()
+    server.run(sockets=sockets)
     if not server.started:
         raise SystemExit(3)  # as uvicorn.run says a start-up that failed (its error is logged above)
