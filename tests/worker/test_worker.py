@@ -7,6 +7,7 @@ submissions racing the processing of their phase in test_worker_races.py.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.game import GameError, GameSettings
+from dippouch.play.processing import Processed
 from dippouch.store import GameStore
 from dippouch.store import claims as store_claims
 from dippouch.store import deadlines as store_deadlines
@@ -368,6 +370,38 @@ def test_health_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> None
     ok, detail = w.health()
     assert ok is False and detail["last_error"] == "database unavailable"
     assert "g.db" not in json.dumps(detail) and "OperationalError" not in json.dumps(detail)  # the log has it
+
+
+def test_a_worker_whose_database_comes_back_says_so_after_its_failures(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A restart of the database: the looks fail, back off, then succeed. The log (kept at warnings by --quiet)
+    must not end on the last failure, as if the worker were still failing."""
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    w = Worker(store, interval=0.001)
+    looks = iter(["restarting", "restarting", "answers"])
+
+    def look() -> list[Processed]:
+        database = next(looks, "enough")
+        if database == "restarting":
+            raise sa.exc.OperationalError("SELECT", {}, RuntimeError(database))
+        if database == "enough":
+            w.stopping.set()  # the look after the first that succeeded
+        return []
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+    w.look = look  # type: ignore[method-assign]
+    with caplog.at_level(logging.WARNING, logger="dippouch.worker"):
+        w.run()
+    store.close()
+    assert [m.split(":")[0] for m in said()] == [
+        "look for due phases failed (1 in a row)",
+        "look for due phases failed (2 in a row)",
+        "looking again",
+    ]
+    assert said()[-1] == "looking again: the database answered after 2 failed looks"
 
 
 @pytest.mark.parametrize(

@@ -486,6 +486,9 @@ class Worker:
         while not self.stopping.is_set():
             try:
                 self.look()
+                if failures:
+                    # A warning, so that a log kept at warnings (--quiet) does not end on the last failure.
+                    log.warning("looking again: the database answered after %d failed looks", failures)
                 failures = 0
             except Exception as e:  # the database may be down or restarting: wait and try again
                 failures += 1
