@@ -20,11 +20,10 @@ def _pool(engine: sa.Engine) -> tuple[int, int]:
     return pool.size(), pool._max_overflow
 
 
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 def test_a_postgresql_pool_keeps_the_connections_the_setting_asks_for(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if not db_url.startswith("postgresql"):
-        pytest.skip("SQLite keeps no pool of server connections")
     assert _pool(make_engine(db_url)) == (POOL_SIZE, POOL_OVERFLOW)
     monkeypatch.setenv("DIPPOUCH_DB_POOL", "20")
     settings.reread()  # the setting was read by the engine above: a process reads it once
@@ -46,12 +45,11 @@ def test_a_pool_size_that_is_not_one_is_refused_with_an_example(wrong: str, monk
         make_engine("postgresql://dippouch@127.0.0.1:1/nothing")
 
 
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 def test_a_kept_connection_the_server_ended_is_replaced_before_use(db_url: str) -> None:
     """A restart or fail-over of PostgreSQL ends every connection a process keeps: the next use of each must open
     a new one, not fail (a web request answered 503, an order form lost with it). Here the server ends the store's
     connections as a restart does ("terminating connection due to administrator command")."""
-    if not db_url.startswith("postgresql"):
-        pytest.skip("SQLite keeps no connection a server can end")
     store = GameStore(db_url)
     try:
         store_games.create_game(store, "before", "standard", now=datetime.now(UTC))

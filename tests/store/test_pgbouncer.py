@@ -37,6 +37,7 @@ from dippouch.store.page_notices import PageNotices
 from mailservers import free_port
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+ON_POSTGRES = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 
 
 def _pgbouncer_binary() -> str:
@@ -53,8 +54,6 @@ def _pgbouncer_binary() -> str:
 @pytest.fixture
 def bouncer(db_url: str, tmp_path: Path) -> Iterator[str]:
     """The URL of the test's PostgreSQL database through a PgBouncer in transaction mode of its own."""
-    if not db_url.startswith("postgresql"):
-        pytest.skip("a pooler of PostgreSQL's connections")
     binary = _pgbouncer_binary()
     direct = sa.make_url(db_url)
     port = free_port()
@@ -120,6 +119,7 @@ def _pooler(monkeypatch: pytest.MonkeyPatch, value: str | None) -> None:
     settings.reread()
 
 
+@ON_POSTGRES
 def test_without_the_setting_psycopg_s_prepared_statements_are_lost_between_sessions(
     bouncer: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,6 +136,7 @@ def test_without_the_setting_psycopg_s_prepared_statements_are_lost_between_sess
         engine.dispose()
 
 
+@ON_POSTGRES
 def test_with_the_setting_the_store_and_the_loop_s_reads_work_through_the_pooler(
     bouncer: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,6 +185,7 @@ def test_with_the_setting_the_store_and_the_loop_s_reads_work_through_the_pooler
         store.close()
 
 
+@ON_POSTGRES
 def test_the_practice_games_lock_takes_turns_through_the_pooler(bouncer: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two processes' stores (two engines, so the lock within a process does not decide): the second waits
     for the first to leave, and takes it as soon as it has."""
@@ -247,6 +249,7 @@ def test_the_modes_are_read_in_any_case_and_session_is_the_default(monkeypatch: 
         assert settings.current().db_pooler == read
 
 
+@ON_POSTGRES
 def test_the_page_notices_never_claim_to_listen_through_the_pooler_and_say_so_once(
     bouncer: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
