@@ -123,7 +123,7 @@ class Site:
                 msg(
                     "DIPPOUCH_PUBLIC_URL %(url)s has a query, fragment or user name; give only %(only)s",
                     url=repr(public_url),
-                    only=f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}{parts.path}",
+                    only=f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}",
                 )
             )
         if parts.path not in ("", "/"):

@@ -114,8 +114,8 @@ def _engine(text: str) -> sa.Engine:
         if kind != "postgresql":
             return sa.create_engine(parsed)
         # A kept connection is tried before each use (pre-ping): after the server restarts or fails over, every
-        # connection kept is dead, and the first request of each process was answered 503 (an order form sent
-        # then, with the page it was typed on). The ping costs a round trip a checkout (docs/deployment.md).
+        # connection kept is dead, and the first request of each process was answered 503 (were it a player's
+        # orders, to be sent again). The ping costs a round trip a checkout (docs/deployment.md).
         return sa.create_engine(parsed, connect_args=driver_settings(), pool_pre_ping=True, **_pool_size())
     except sa.exc.NoSuchModuleError:
         raise DatabaseURLError(
@@ -164,8 +164,9 @@ def driver_settings() -> dict[str, Any]:
 
     Behind a pooler in transaction mode (``DIPPOUCH_DB_POOLER=transaction``) a connection's next transaction may
     run in another server session, where the statements psycopg prepares on their fifth run in one (its
-    ``prepare_threshold``) do not exist: every query then fails with "prepared statement does not exist"
-    (PgBouncer 1.18, Debian 12's, tried in tests/store/test_pgbouncer.py), so psycopg prepares none."""
+    ``prepare_threshold``) do not exist ("prepared statement does not exist"), or where another connection's
+    statement of the same name answers instead (PgBouncer 1.18, Debian 12's: tests/store/test_pgbouncer.py sees
+    both), so psycopg prepares none."""
     try:
         pooler = settings.current().db_pooler
     except DippouchError as e:
