@@ -254,9 +254,12 @@ def test_the_page_notices_never_claim_to_listen_through_the_pooler_and_say_so_on
     bouncer: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The pooler keeps no session's LISTEN: the listener's pings never come back to it, so it never says it
-    listens (every page is confirmed by a query), and its log says why once, not at each try."""
+    listens (every page is confirmed by a query), and its log says why once, not at each try. With the setting
+    a web process does not try at all."""
     _pooler(monkeypatch, "transaction")
     store = GameStore(bouncer)
+    assert PageNotices.of(store, lambda n: None, lambda on: None) is None
+    _pooler(monkeypatch, None)  # a pooler the setting does not name: found out by the pings
     said: list[bool] = []
 
     async def run() -> None:

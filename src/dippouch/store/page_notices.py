@@ -24,6 +24,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch import settings
 from dippouch.store.db import Database
 from dippouch.store.loop_reads import driver_connection
 
@@ -95,8 +96,15 @@ class PageNotices:
     def of(
         cls, db: Database, heard: Callable[[PageNotice], None], listening: Callable[[bool], None]
     ) -> PageNotices | None:
-        """Notices of ``db``; None where it has none (SQLite)."""
+        """Notices of ``db``; None where it has none (SQLite), or where they cannot come through
+        (``DIPPOUCH_DB_POOLER=transaction``: the pooler keeps no session's LISTEN, and trying again every few
+        seconds would only open connections to find it out again)."""
         if db.engine.dialect.name != "postgresql":
+            return None
+        if settings.current().db_pooler == "transaction":
+            log.info(
+                "not listening for changed games behind a pooler in transaction mode: pages are confirmed by a query"
+            )
             return None
         return cls(db.engine, heard, listening)
 
