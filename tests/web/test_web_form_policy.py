@@ -101,3 +101,26 @@ def test_a_form_body_over_the_bound_is_413_on_every_router(
     headers: dict[str, Any] = {"Content-Type": "application/x-www-form-urlencoded"}
     r = c.post(url, content=chunks(), headers=headers, follow_redirects=False)
     assert r.status_code == 413 and "too large" in r.text, (router, r.status_code, r.text[:300])
+
+
+def test_a_body_whose_length_is_over_the_bound_is_refused_in_the_reader_s_words_none_of_it_read(site: Site) -> None:
+    """Said up front by Content-Length (a browser's upload always says it): a browser gets the error page in its
+    language, the API its JSON refusal in the language asked; before, both got English JSON from the layer that
+    counts bodies."""
+    c = site.coordinator
+    big = b"x" * 2_100_000
+    r = site.post_form(
+        c, "/coordinate/import", {"name": "g3"}, files={"file": ("g.json", big, "application/json")},
+        headers={"Accept": "text/html", "Accept-Language": "de"},
+    )  # fmt: skip
+    assert r.status_code == 413, r.text[:300]
+    assert r.headers["content-type"].startswith("text/html") and '<html lang="de"' in r.text
+    assert "Der Inhalt der Anfrage ist zu groß" in r.text
+    r = c.post(  # the API speaks English unless asked (?lang=)
+        "/api/adjudicate?lang=fr",
+        content=big,
+        headers={"X-CSRF-Token": site.csrf(c), "Content-Type": "application/json"},
+    )
+    assert r.status_code == 413 and r.json()["code"] == "request body too large (at most %(most)s bytes)"
+    assert r.json()["error"].startswith("le corps de la requête est trop volumineux (au plus 2")
+    assert site.browser().get("/api/games/g3").status_code == 404  # nothing imported

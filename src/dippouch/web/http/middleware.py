@@ -72,16 +72,20 @@ class Headers(_HttpLayer):
     Content-Length says so, and counted as they arrive when it is absent (a chunked body has none)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        for k, v in scope.get("headers", []):
-            if k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > MAX_BODY):
-                resp = JSONResponse(error_data(TOO_LARGE, "en", 413), status_code=413)
-                await resp(scope, receive, send)
-                return
+        # A Content-Length over the bound is refused at the first read of the body, none of it read: raised, the
+        # refusal is answered by the app's handler as every other, a page in the reader's language to a browser
+        # and JSON to the API (answered here, a browser's upload got English JSON).
+        too_large = any(
+            k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > MAX_BODY)
+            for k, v in scope.get("headers", [])
+        )
         received = 0
         more = True
 
         async def counted() -> Message:
             nonlocal received, more
+            if too_large:
+                raise StarletteHTTPException(413, str(TOO_LARGE))
             if more:  # the body is still arriving: each part must come within BODY_TIMEOUT (slow clients)
                 try:
                     message = await asyncio.wait_for(receive(), BODY_TIMEOUT)
