@@ -155,7 +155,7 @@ def test_with_the_setting_the_store_and_the_loop_s_reads_work_through_the_pooler
                 for i in range(8):
                     store_games.create_game(store, f"g{k}-{i}", "standard", now=T0)
                     assert [g[0] for g in store_games.games(store)].count(f"g{k}-{i}") == 1
-            except BaseException as e:  # reported below, with the thread's name
+            except BaseException as e:  # handed to the test's thread, asserted below
                 errors.append(e)
 
         threads = [threading.Thread(target=play, args=(k,)) for k in range(6)]
