@@ -33,6 +33,7 @@ from dippouch.store import submissions as store_submissions
 from dippouch.store.bots import games_with_bots
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.worker.service import ScanMemory, Worker, process_due
+from dippouch.worker.stopping import StopFlag
 from workersupport import check_ledger, dippouch_command, printed_port, start_worker, stop, wait_until
 
 
@@ -327,6 +328,32 @@ def test_the_stop_flag_can_be_set_by_a_signal_landing_inside_its_wait() -> None:
     r = subprocess.run([sys.executable, "-c", STOP_UNDER_SIGNALS], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.startswith("waited ") and r.stdout.strip().endswith("set: True"), r.stdout
+
+
+def test_the_stop_flag_waits_on_a_descriptor_numbered_past_1024() -> None:
+    """The test suite's process had so many files open that the flag's pipe was numbered over 1024, which select()
+    refuses ("filedescriptor out of range"): a worker with as many open would have failed at its first wait."""
+    import resource
+    import threading
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1100:
+        pytest.skip(f"this machine allows {hard} open files, too few to reach descriptor 1024")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1100), hard))  # within the hard limit, checked above
+    held: list[int] = []
+    try:
+        while not held or held[-1] < 1024:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        flag = StopFlag()
+        assert flag._read >= 1024
+        started = time.monotonic()
+        assert flag.wait(0.05) is False and time.monotonic() - started >= 0.04
+        threading.Timer(0.05, flag.set).start()
+        assert flag.wait(10) is True and time.monotonic() - started < 5  # woken, not timed out
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_a_second_signal_handled_inside_the_first_s_handler_stops_at_once(

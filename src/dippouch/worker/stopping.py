@@ -18,9 +18,11 @@ class StopFlag:
     on waking, and a handler runs in the main thread between two of its bytecodes, so a SIGTERM landing in
     that moment waits for a lock its own thread holds, for ever (a worker that ignored SIGTERM on a loaded
     machine; cpython issue 126434 is the same for ``multiprocessing.Event``). Here ``set`` only assigns and
-    writes a byte to a pipe, neither of which waits for anything, and ``wait`` sleeps in ``select`` on that
-    pipe, which the byte wakes, from a handler or from any thread. It is never cleared: a stopped worker stays
-    stopped."""
+    writes a byte to a pipe, neither of which waits for anything, and ``wait`` sleeps in ``poll`` on that pipe,
+    which the byte wakes, from a handler or from any thread. It is never cleared: a stopped worker stays stopped.
+    ``poll``, not ``select``: ``select`` refuses a descriptor numbered 1024 or more ("filedescriptor out of range
+    in select()"), which a process with many files and connections open hands out (seen in the test suite's
+    process)."""
 
     def __init__(self) -> None:
         self._set = False
@@ -28,6 +30,8 @@ class StopFlag:
         os.set_blocking(self._write, False)
         weakref.finalize(self, os.close, self._read)
         weakref.finalize(self, os.close, self._write)
+        self._waiter = select.poll()
+        self._waiter.register(self._read, select.POLLIN)
 
     def set(self) -> None:
         self._set = True
@@ -41,5 +45,5 @@ class StopFlag:
     def wait(self, timeout: float) -> bool:
         """Sleep until set or ``timeout`` seconds have passed; whether it is set."""
         if not self._set:
-            select.select([self._read], [], [], timeout)
+            self._waiter.poll(max(0.0, timeout) * 1000)  # milliseconds
         return self._set
