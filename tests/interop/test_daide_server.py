@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 import struct
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -19,7 +20,7 @@ from diplomacy.daide.utils import bytes_to_str, str_to_bytes
 from daidesupport import VOCAB, Raw
 from dippouch.bots import make_bot
 from dippouch.interop.daide.client import DaideClient
-from dippouch.interop.daide.codec import ErrorCode, Wire, encode, frame, from_text, to_text
+from dippouch.interop.daide.codec import ErrorCode, Wire, encode, frame, from_text, initial_message, to_text
 from dippouch.interop.daide.server import DaideServer
 from dippouch.play.daide import daide_server
 from dippouch.store import GameStore
@@ -605,3 +606,24 @@ def test_seven_dumbbots_play_a_standard_game(store: GameStore) -> None:
     assert st.state == "finished" or int(re.findall(r"\d{4}", st.phase or "0")[0]) >= 1905
     assert [a for a in answers if not re.fullmatch(r"THX \( \w+ WVE \) \( NRS \)", a)] == []
     assert all(player == "daide:DumbBot" for _, player, _ in store_games.players(store, "g"))
+
+
+@pytest.mark.skipif(not socket.has_dualstack_ipv6(), reason="no IPv6 on this machine")
+def test_a_server_on_the_ipv6_any_address_takes_ipv4_and_ipv6_clients(store: GameStore) -> None:
+    """``daide serve --host ::``: asyncio's own IPv6 socket is IPv6-only, and a bot at 127.0.0.1 was refused."""
+    store_games.create_game(store, "g", "standard", now=datetime.now(UTC))
+
+    async def main() -> list[Wire]:
+        server = daide_server(store, "g", poll=0.1)
+        port = await server.start("::", 0)
+        try:
+            await Raw.open(port)  # IPv4, on 127.0.0.1: says hello and reads the server's RM back
+            kinds = [Wire.RM]
+            reader, writer = await asyncio.open_connection("::1", port)
+            writer.write(initial_message())
+            kinds.append(Wire((await Raw(reader, writer).read())[0]))
+            return kinds
+        finally:
+            await server.close()
+
+    assert asyncio.run(asyncio.wait_for(main(), 60)) == [Wire.RM, Wire.RM]

@@ -21,7 +21,9 @@ app.add_typer(daide, name="daide")
 def serve(
     game: str = typer.Option(..., "--game", help="The stored game DAIDE clients take seats in."),
     port: int = typer.Option(16713, "--port", help="TCP port (0: any free port, printed)."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every IPv4 interface; ::, every interface)."
+    ),
     power: list[str] = typer.Option(  # noqa: B008
         [],
         "--power",

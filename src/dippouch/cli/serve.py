@@ -158,8 +158,9 @@ def serve(
         pool=pool,
     )
     from dippouch.catalog import variants_usable
+    from dippouch.listening import every_interface
     from dippouch.web.http.collector import install as collect_young
-    from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer, every_interface
+    from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
 
     # Every variant built before the first request: the lobby's templates and the home page's choices list them
     # all, and building them from the disk cache (130 ms) inside a request held every other one up.
@@ -184,7 +185,7 @@ def serve(
         **SERVER_LIMITS,
     )
     try:
-        sockets = every_interface(host, port)
+        sockets = every_interface(host, port, int(SERVER_LIMITS["backlog"]))
     except OSError as e:  # taken since the probe above
         raise DippouchError(
             msg("cannot listen on %(host)s port %(port)s: %(error)s", host=host, port=port, error=str(e.strerror or e))

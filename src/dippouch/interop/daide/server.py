@@ -96,6 +96,7 @@ from dippouch.interop.daide.seats import (
     withdraw,
 )
 from dippouch.interop.daide.tokens import MAX_INT, is_reserved
+from dippouch.listening import every_interface
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store import status as store_status
@@ -195,7 +196,10 @@ class DaideServer(Connections):
     async def start(self, host: str = "127.0.0.1", port: int = 16713) -> int:
         """Listen; returns the port (useful with port 0)."""
         self.state = await self._call(self._read)
-        self.server = await asyncio.start_server(self._handle, host, port, backlog=16)
+        where = (
+            {"sock": s[0]} if (s := every_interface(host, port, 16)) else {"host": host, "port": port, "backlog": 16}
+        )
+        self.server = await asyncio.start_server(self._handle, **where)  # given "::", one socket takes IPv4 too
         self._poller = asyncio.create_task(self._poll())
         sock = self.server.sockets[0]
         return int(sock.getsockname()[1])

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 import threading
 from types import FrameType
 from typing import Any
@@ -29,7 +28,6 @@ __all__ = [
     "SERVER_LIMITS",
     "GuardedHttpTools",
     "StoppingServer",
-    "every_interface",
 ]
 
 MAX_HEAD = 32_768
@@ -180,20 +178,6 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._in_head = True  # what comes next on this connection is the next request's head
         self._head_bytes = 0
         self._head_tail = b""
-
-
-def every_interface(host: str, port: int) -> list[socket.socket] | None:
-    """For ``--host ::``, one socket that takes IPv4 connections too; None for any other address (uvicorn binds
-    it). asyncio makes an IPv6 socket IPv6-only, so ``::`` refused every IPv4 client (a browser at 127.0.0.1, a
-    proxy on the IPv4 loopback) while the server said it listened on every interface; most servers take ``::``
-    for both. Raises :class:`OSError` when the port cannot be had."""
-    if host != "::" or not socket.has_dualstack_ipv6():
-        return None
-    return [
-        socket.create_server(
-            ("::", port), family=socket.AF_INET6, dualstack_ipv6=True, backlog=int(SERVER_LIMITS["backlog"])
-        )
-    ]
 
 
 class StoppingServer(uvicorn.Server):
