@@ -11,9 +11,18 @@ import socket
 __all__ = ["every_interface"]
 
 
-def every_interface(host: str, port: int, backlog: int) -> list[socket.socket] | None:
-    """For ``host`` ``::``, one socket on ``port`` that takes IPv4 connections too; None for any other address (the
-    server binds it as it would). Raises :class:`OSError` when the port cannot be had."""
+def every_interface(host: str, port: int) -> socket.socket | None:
+    """For ``host`` ``::``, a socket bound to ``port`` that takes IPv4 connections too, not yet listening (the server
+    listens on it, with its own backlog, when it starts); None for any other address, which the server binds itself.
+    Raises :class:`OSError` when the port cannot be had."""
     if host != "::" or not socket.has_dualstack_ipv6():
         return None
-    return [socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True, backlog=backlog)]
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", port))
+    except OSError:
+        sock.close()
+        raise
+    return sock

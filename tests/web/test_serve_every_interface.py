@@ -60,11 +60,11 @@ def test_serve_on_the_ipv6_any_address_answers_ipv4_and_ipv6_clients(tmp_path: P
 
 
 def test_a_taken_port_is_said_and_other_addresses_are_left_to_uvicorn(tmp_path: Path) -> None:
-    assert every_interface("127.0.0.1", 8000, 16) is None and every_interface("0.0.0.0", 8000, 16) is None
+    assert every_interface("127.0.0.1", 8000) is None and every_interface("0.0.0.0", 8000) is None
     with socket.create_server(("::", 0), family=socket.AF_INET6, dualstack_ipv6=True) as taken:
         port = taken.getsockname()[1]
         with pytest.raises(OSError):
-            every_interface("::", port, 16)
+            every_interface("::", port)
         done = subprocess.run(
             [*SERVE, "--db", f"sqlite:///{tmp_path / 's.db'}", "--host", "::", "--port", str(port)],
             capture_output=True,

@@ -88,10 +88,14 @@ def serve(
         typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
     import socket
 
+    from dippouch.listening import every_interface
+
     try:
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
+        listening = every_interface(host, port)  # "::": the socket served on, bound now, IPv4 too
+        if listening is None:
+            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((host, port))
     except OSError as e:
         import errno
 
@@ -158,7 +162,6 @@ def serve(
         pool=pool,
     )
     from dippouch.catalog import variants_usable
-    from dippouch.listening import every_interface
     from dippouch.web.http.collector import install as collect_young
     from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
 
@@ -184,13 +187,7 @@ def serve(
         http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.http.server)
         **SERVER_LIMITS,
     )
-    try:
-        sockets = every_interface(host, port, int(SERVER_LIMITS["backlog"]))
-    except OSError as e:  # taken since the probe above
-        raise DippouchError(
-            msg("cannot listen on %(host)s port %(port)s: %(error)s", host=host, port=port, error=str(e.strerror or e))
-        ) from None
     server = StoppingServer(config, application.state.web.stopping)
-    server.run(sockets=sockets)
+    server.run(sockets=None if listening is None else [listening])
     if not server.started:
         raise SystemExit(3)  # as uvicorn.run says a start-up that failed (its error is logged above)

@@ -196,10 +196,9 @@ class DaideServer(Connections):
     async def start(self, host: str = "127.0.0.1", port: int = 16713) -> int:
         """Listen; returns the port (useful with port 0)."""
         self.state = await self._call(self._read)
-        where = (
-            {"sock": s[0]} if (s := every_interface(host, port, 16)) else {"host": host, "port": port, "backlog": 16}
-        )
-        self.server = await asyncio.start_server(self._handle, **where)  # given "::", one socket takes IPv4 too
+        sock = every_interface(host, port)  # given "::", one socket takes IPv4 too
+        where = {"host": host, "port": port} if sock is None else {"sock": sock}
+        self.server = await asyncio.start_server(self._handle, backlog=16, **where)
         self._poller = asyncio.create_task(self._poll())
         sock = self.server.sockets[0]
         return int(sock.getsockname()[1])

@@ -21,14 +21,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-__all__ = [
-    "HEAD_TIMEOUT",
-    "MAX_HEAD",
-    "MAX_HEADERS",
-    "SERVER_LIMITS",
-    "GuardedHttpTools",
-    "StoppingServer",
-]
+__all__ = ["HEAD_TIMEOUT", "MAX_HEAD", "MAX_HEADERS", "SERVER_LIMITS", "GuardedHttpTools", "StoppingServer"]
 
 MAX_HEAD = 32_768
 """Bytes of a request's line and headers (a browser's are under 8 KB, cookies included)."""
