@@ -55,11 +55,14 @@ def make_cert(directory: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def need(tool: str, why: str) -> None:
-    if shutil.which(tool) is None and not Path(f"/usr/sbin/{tool}").exists():
+def need(tool: str, why: str, installer: str = "scripts/setup") -> str:
+    """The path of ``tool``, a program the tests start; a failure in CI without it, a skip elsewhere."""
+    found = shutil.which(tool) or (f"/usr/sbin/{tool}" if Path(f"/usr/sbin/{tool}").exists() else None)
+    if found is None:
         if in_ci():
-            pytest.fail(f"{tool} is not installed: CI must run the {why} tests (scripts/setup installs it)")
-        pytest.skip(f"{tool} is not installed ({why}); scripts/setup installs it as root")
+            pytest.fail(f"{tool} is not installed: CI must run the {why} tests ({installer} installs it)")
+        pytest.skip(f"{tool} is not installed ({why}); {installer} installs it as root")
+    return found
 
 
 # --------------------------------------------------------------------------------------------------

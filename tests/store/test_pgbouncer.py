@@ -13,11 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import shutil
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +23,6 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from conftest import in_ci
 from dippouch import settings
 from dippouch.core.errors import DippouchError
 from dippouch.store import GameStore
@@ -34,27 +31,17 @@ from dippouch.store.bots import practice_slot
 from dippouch.store.db import DatabaseURLError, make_engine
 from dippouch.store.loop_reads import LoopReads, driver_connection
 from dippouch.store.page_notices import PageNotices
-from mailservers import free_port
+from mailservers import free_port, need
+from workersupport import wait_until
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 ON_POSTGRES = pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 
 
-def _pgbouncer_binary() -> str:
-    found = shutil.which("pgbouncer") or next(
-        (p for p in ("/usr/sbin/pgbouncer", "/usr/bin/pgbouncer") if os.access(p, os.X_OK)), None
-    )
-    if found is None:
-        if in_ci():
-            pytest.fail("PgBouncer is not installed: CI must run these tests (scripts/postgres installs it)")
-        pytest.skip("no PgBouncer here (apt-get install pgbouncer)")
-    return found
-
-
 @pytest.fixture
 def bouncer(db_url: str, tmp_path: Path) -> Iterator[str]:
     """The URL of the test's PostgreSQL database through a PgBouncer in transaction mode of its own."""
-    binary = _pgbouncer_binary()
+    binary = need("pgbouncer", "PgBouncer", "scripts/postgres")
     direct = sa.make_url(db_url)
     port = free_port()
     (tmp_path / "users.txt").write_text(f'"{direct.username}" ""\n')
@@ -72,18 +59,18 @@ def bouncer(db_url: str, tmp_path: Path) -> Iterator[str]:
     proc = subprocess.Popen(
         [binary, *user, str(tmp_path / "pgbouncer.ini")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
+
+    def listening() -> bool:
+        if proc.poll() is not None:
+            raise RuntimeError(f"PgBouncer did not start: {proc.communicate(timeout=5)[1]!r}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        except OSError:
+            return False
+        return True
+
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    proc.kill()
-                    said = proc.communicate(timeout=5)[1]
-                    raise RuntimeError(f"PgBouncer did not start: {said!r}") from None
-                time.sleep(0.02)
+        wait_until("PgBouncer to listen", listening, timeout=10, every=0.02)
         yield direct.set(port=port).render_as_string(hide_password=False)
     finally:
         proc.terminate()
