@@ -202,9 +202,35 @@ def test_the_workers_task_sends_every_look_s_webhooks_through_one_client(
     ann, bo = (_person(store, n, chat) for n in ("Ann", "Bo"))
     _game(store, {"France": ann, "England": bo})
     task = NotifyTask(every=0)
-    task(store, T0 + timedelta(minutes=1))  # the game's start, told to both
+    _looks(task, store, T0 + timedelta(minutes=1))  # the game's start, told to both
     first = len(chat.received)
     press.send(store, "demo", "France", ["England"], "Hello", now=T0 + timedelta(minutes=5))
-    task(store, T0 + timedelta(minutes=6))
+    _looks(task, store, T0 + timedelta(minutes=6))
     assert first >= 2 and len(chat.received) == first + 1, _titles(chat)
     assert made == [task.client], "a client was made for a look, not kept"
+
+
+def test_a_look_whose_budget_is_spent_at_once_still_gets_past_what_it_has_told_already(
+    store: GameStore, chat: ChatReceiver
+) -> None:
+    """The scan finds the game's start again on every pass, told already to everyone: a pass that stopped
+    after it, having done nothing, would stop there on every pass, and the press after it would never be told
+    (seen: a worker's one-second budget spent on a loaded machine before the press, look after look)."""
+    ann, bo = (_person(store, n, chat) for n in ("Ann", "Bo"))
+    _game(store, {"France": ann, "England": bo})
+    task = NotifyTask(every=0, budget=0.0)
+    _looks(task, store, T0 + timedelta(minutes=1))
+    assert _titles(chat) == {str(ann): ["demo is starting"], str(bo): ["demo is starting"]}
+    press.send(store, "demo", "France", ["England"], "Hello", now=T0 + timedelta(minutes=5))
+    looks = _looks(task, store, T0 + timedelta(minutes=6))
+    assert _titles(chat)[str(bo)][1:] == ["demo: a message from France"], _titles(chat)
+    assert looks > 1, "the budget was not spent: the test shows nothing"
+
+
+def _looks(task: NotifyTask, store: GameStore, now: datetime) -> int:
+    """Call the task as the worker does, again at once while it is behind; how many calls it took."""
+    for n in range(1, 21):
+        task(store, now)
+        if not task.behind:
+            return n
+    raise AssertionError("still behind after 20 looks")

@@ -96,6 +96,10 @@ class Dispatched:
     failed: list[str] = field(default_factory=list)
     more: bool = False
     """The pass was stopped (``stop``) with events left: the next one goes on where it stopped."""
+    progress: int = 0
+    """Events the pass did something with: a log row handed on, or a message queued. The stop is not asked
+    before the first: the scans find what they have told already again on every pass, and a pass stopped
+    before its first new event would stop there on every pass after it too."""
 
     def of(self, kind: str) -> int:
         return sum(n for (_, k), n in self.queued.items() if k == kind)
@@ -243,17 +247,17 @@ def dispatch(
     scans for what the event log does not record yet (games starting, press, seats offered), which read every
     seated person's choices, so the worker runs them less often; the deadline reminders run every look.
 
-    ``stop`` is asked between events (never before the first, so every pass gets on): once it says yes the
-    pass ends there (``more`` set), having handed each channel every event before that one, so the next pass
-    goes on in order from the channels' marks and records (a worker gives a backlog of notifications a slice
-    of its look, and due phases go first)."""
+    ``stop`` is asked between events (never before the pass has made :attr:`~Dispatched.progress`, so every
+    pass gets on): once it says yes the pass ends there (``more`` set), having handed each channel every event
+    before that one, so the next pass goes on in order from the channels' marks and records (a worker gives a
+    backlog of notifications a slice of its look, and due phases go first)."""
     look = Look(store, as_utc(now))
     report = Dispatched()
     full = only is None
     chans = registered() if only is None else list(only)
     if not chans:
         return report
-    halt = _after_first(stop)
+    halt = _after_progress(stop, report)
     wanted = {k for ch in chans for k in ch.kinds}
     row_kinds = [rk for rk, k in ROW_KINDS.items() if k in wanted]
     if row_kinds:
@@ -272,22 +276,19 @@ def dispatch(
             if halt():
                 report.more = True
                 break
+            queued = report.total
             for ch in chans:
                 if ev.kind in ch.kinds:
                     _hand(ch, ev, look, report)
+            report.progress += report.total > queued
     return report
 
 
-def _after_first(stop: Callable[[], bool] | None) -> Callable[[], bool]:
-    """``stop``, except that its first question is answered no without asking."""
-    asked = False
+def _after_progress(stop: Callable[[], bool] | None, report: Dispatched) -> Callable[[], bool]:
+    """``stop``, answered no without asking until the pass has made :attr:`Dispatched.progress`."""
 
     def halt() -> bool:
-        nonlocal asked
-        if not asked:
-            asked = True
-            return False
-        return stop is not None and stop()
+        return stop is not None and report.progress > 0 and stop()
 
     return halt
 
@@ -336,6 +337,7 @@ def _dispatch_log(
                 built += len(chunk)
                 made.update(_from_rows(look, logged.events_by_id(store, chunk)))
             report.events += 1
+            before = len(handled)
             for ch in chans:
                 if row.id in due[ch.name]:
                     mine = [ev for ev in made.get(row.id, []) if ev.kind in ch.kinds]
@@ -347,6 +349,7 @@ def _dispatch_log(
                     stuck.add(ch.name)
                 if ch.name not in stuck:
                     ok_upto[ch.name] = max(ok_upto[ch.name], row.id)
+            report.progress += len(handled) > before
         if full:
             logged.mark_dispatched(store, handled, now=look.now)
         after = rows[-1].id
