@@ -53,7 +53,7 @@ from dippouch.web.http.deps import api_language, render, time_zone
 from dippouch.web.http.deps import language as page_language
 from dippouch.web.http.forms import refused_form
 from dippouch.web.http.front import SMALLEST, App, Front
-from dippouch.web.http.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
+from dippouch.web.http.middleware import Headers, Hosts, Latency, Pace, RequestPace, too_large
 from dippouch.web.http.pool import Inline, Jobs, thinking_in
 from dippouch.web.http.security import (
     Busy,
@@ -516,7 +516,11 @@ def create_app(
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 304:  # a JSON call's "Not Modified" (dippouch.web.views.page_cache): no body
             return Response(status_code=304, headers=exc.headers)
-        known = {404: msg("no such page"), 405: msg("this address does not take that method"), 413: TOO_LARGE}
+        known = {
+            404: msg("no such page"),
+            405: msg("this address does not take that method"),
+            413: too_large(request.url.path),
+        }
         said = known.get(exc.status_code) or Msg(str(exc.detail))
         # A 405 names the methods the address takes (Allow: RFC 9110 wants it), as the router raised them.
         return _answer(request, exc.status_code, said, dict(exc.headers) if exc.headers else None)

@@ -4,8 +4,12 @@ with the web's own page and button for what the command line would do."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from datetime import timedelta
+from typing import Any
+
+from fastapi.exceptions import RequestValidationError
 
 from dippouch.characters import hidden_character
 from dippouch.core.messages import Msg, msg
@@ -20,6 +24,7 @@ __all__ = [
     "WEB_HINTS",
     "duration",
     "duration_text",
+    "json_object",
     "names",
     "number",
     "number_or_none",
@@ -135,3 +140,22 @@ def phase_deadlines(deadlines: Mapping[str, str], *, say: Say) -> None:
     for k, t in deadlines.items():
         if duration(t, deadline_of[k], say=say) < timedelta(minutes=1):
             raise BadInput(too_short[k])
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """A request body read by its route (one that must know its caller first), as a JSON object: refused as
+    FastAPI refuses a body parameter's, so the answer says the same whichever way the body was read."""
+    if not raw:
+        raise RequestValidationError([{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}])
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as e:  # bad JSON or UTF-8, an integer of thousands of digits, [[[[...
+        where = e.pos if isinstance(e, json.JSONDecodeError) else e.start if isinstance(e, UnicodeDecodeError) else 0
+        raise RequestValidationError(
+            [{"type": "json_invalid", "loc": ("body", where), "msg": "JSON decode error", "input": {}}]
+        ) from None
+    if not isinstance(data, dict):
+        raise RequestValidationError(
+            [{"type": "dict_type", "loc": ("body",), "msg": "Input should be a valid dictionary", "input": data}]
+        )
+    return data

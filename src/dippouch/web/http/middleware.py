@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dippouch.core.messages import msg, quantity
+from dippouch.core.messages import Msg, msg, quantity
 from dippouch.i18n import best_language
 from dippouch.settings import Site
 from dippouch.web.http import stalls
@@ -29,7 +29,9 @@ from dippouch.web.views.answers.base import error_data
 __all__ = [
     "BODY_TIMEOUT",
     "IMMUTABLE",
+    "LARGER_BODIES",
     "MAX_BODY",
+    "MAX_IMPORT",
     "Headers",
     "Hosts",
     "KnownHosts",
@@ -37,18 +39,35 @@ __all__ = [
     "Pace",
     "RequestPace",
     "bodiless",
+    "body_bound",
     "cache_lifetime",
     "finished",
     "pace_client",
     "timed",
+    "too_large",
 ]
 
 I18N_DOMAIN = "site"
 
 MAX_BODY = 2_000_000
-TOO_LARGE = msg("request body too large (at most %(most)s bytes)", most=quantity(MAX_BODY))
+MAX_IMPORT = 16_000_000
+"""Bytes a game file sent to be imported may hold: a W3K game's export is 4.4 MB after 20 game years (measured,
+one version of orders a power and phase), about twice that after 40."""
+LARGER_BODIES = {"/coordinate/import": MAX_IMPORT, "/api/games/import": MAX_IMPORT}
+"""The paths that may be sent more than :data:`MAX_BODY`: their routes ask who is calling before they read a byte
+of the body, so nobody but a coordinator has one this large read."""
 BODY_TIMEOUT = 10.0
 SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
+
+
+def body_bound(path: str) -> int:
+    """The most a request's body to ``path`` may hold."""
+    return LARGER_BODIES.get(path, MAX_BODY)
+
+
+def too_large(path: str) -> Msg:
+    """The refusal of a body over :func:`body_bound`, with the bound."""
+    return msg("request body too large (at most %(most)s bytes)", most=quantity(body_bound(path)))
 
 
 class _HttpLayer:
@@ -75,8 +94,9 @@ class Headers(_HttpLayer):
         # A Content-Length over the bound is refused at the first read of the body, none of it read: raised, the
         # refusal is answered by the app's handler as every other, a page in the reader's language to a browser
         # and JSON to the API (answered here, a browser's upload got English JSON).
-        too_large = any(
-            k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > MAX_BODY)
+        most = body_bound(scope.get("path", ""))
+        over = any(
+            k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > most)
             for k, v in scope.get("headers", [])
         )
         received = 0
@@ -84,8 +104,8 @@ class Headers(_HttpLayer):
 
         async def counted() -> Message:
             nonlocal received, more
-            if too_large:
-                raise StarletteHTTPException(413, str(TOO_LARGE))
+            if over:
+                raise StarletteHTTPException(413)
             if more:  # the body is still arriving: each part must come within BODY_TIMEOUT (slow clients)
                 try:
                     message = await asyncio.wait_for(receive(), BODY_TIMEOUT)
@@ -97,9 +117,10 @@ class Headers(_HttpLayer):
             if message["type"] == "http.request":
                 more = bool(message.get("more_body", False))
                 received += len(message.get("body", b""))
-                if received > MAX_BODY:
-                    # An HTTPException: FastAPI passes it through its body parsing to the app's handler.
-                    raise StarletteHTTPException(413, str(TOO_LARGE))
+                if received > most:
+                    # An HTTPException: FastAPI passes it through its body parsing to the app's handler, which
+                    # says the bound (too_large).
+                    raise StarletteHTTPException(413)
             else:
                 more = False
             return message

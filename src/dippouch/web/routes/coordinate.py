@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Depends
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -33,7 +33,7 @@ from dippouch.web.http.deps import (
     words,
 )
 from dippouch.web.http.forms import ImportForm, PageForm, redirect
-from dippouch.web.http.inputs import number_or_none
+from dippouch.web.http.inputs import json_object, number_or_none
 from dippouch.web.http.security import BadInput, Viewer
 from dippouch.web.http.service import Web
 from dippouch.web.views import desk, games, new_games, practice
@@ -54,10 +54,6 @@ I18N_DOMAIN = "games"
 router = APIRouter(tags=["api"])
 
 T = TypeVar("T")
-
-MAX_IMPORT = 5_000_000
-"""Bytes a game file posted to the import form may hold."""
-
 
 # The form is the first parameter of every form's route: its CSRF check refuses a post from another site
 # before anything else about the caller is looked at, as when the route read the form itself.
@@ -85,15 +81,24 @@ def coordinate_new(request: Request, form: PageForm, web: WebDep, viewer: Viewer
     return redirect(f"{game_url(name)}/coordinate", said)
 
 
+def _coordinator_asks(web: WebDep, viewer: ViewerDep) -> Viewer:
+    """The caller, a coordinator: asked before the body is read, since an import's may be as large as
+    :data:`~dippouch.web.http.middleware.MAX_IMPORT`."""
+    web.require_coordinator(None, viewer)
+    return viewer
+
+
+CoordinatorFirst = Annotated[Viewer, Depends(_coordinator_asks)]
+
+
+# The coordinator is asked for before the form (and its CSRF check): the form is a body of up to MAX_IMPORT.
 @router.post("/coordinate/import", include_in_schema=False)
-async def coordinate_import(request: Request, form: ImportForm, web: WebDep, viewer: ViewerDep) -> Response:
+async def coordinate_import(request: Request, viewer: CoordinatorFirst, form: ImportForm, web: WebDep) -> Response:
     _ = words(request).gettext
     upload = form.file("file")
     if upload is None:
         raise BadInput(_("choose a game file (.json) to import"))
-    raw = await upload.read(MAX_IMPORT + 1)
-    if len(raw) > MAX_IMPORT:
-        raise BadInput(_("the game file is larger than 5 MB"))
+    raw = await upload.read()  # the body's bound is the file's (the middleware's body_bound)
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -360,12 +365,15 @@ def api_action(request: Request, name: str, body: ActionIn, viewer: WriterDep, w
     return ActionAnswer(message=desk.clock_action(web, name, viewer, body.action, body.arg))
 
 
-@router.post("/api/games/import", **answers(CreatedAnswer))
-def api_import_game(
-    viewer: WriterDep,
-    web: WebDep,
-    body: dict[str, Any] = Body(...),  # noqa: B008
-    name: str | None = None,
-) -> CreatedAnswer:
+@router.post(
+    "/api/games/import",
+    **answers(CreatedAnswer),
+    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}},
+)
+async def api_import_game(request: Request, viewer: WriterDep, web: WebDep, name: str | None = None) -> CreatedAnswer:
     """Import a game file (dippouch JSON, as exported), under ``?name=`` if given."""
-    return CreatedAnswer(name=new_games.import_game(web, viewer, body, name))
+    # Read here, after the caller is known to be a coordinator (a body parameter is read before any
+    # dependency): the file may be as large as MAX_IMPORT.
+    await run_in_threadpool(web.require_coordinator, None, viewer)
+    body = json_object(await request.body())
+    return CreatedAnswer(name=await run_in_threadpool(new_games.import_game, web, viewer, body, name))
