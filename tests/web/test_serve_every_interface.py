@@ -1,6 +1,6 @@
 """`dippouch serve --host ::` listens on every interface, IPv4 too: asyncio's IPv6 socket is IPv6-only, and a browser
 at 127.0.0.1 was refused while the server said it listened everywhere. A port already taken is said, not a
-traceback."""
+traceback. Every address is listened on from the moment serve says it (the app takes seconds to start after)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.listening import every_interface
+from dippouch.listening import every_interface, listening
 
 SERVE = [sys.executable, "-c", "from dippouch.cli import main; main()", "serve", "--no-scheduler"]
 
@@ -59,18 +59,33 @@ def test_serve_on_the_ipv6_any_address_answers_ipv4_and_ipv6_clients(tmp_path: P
         proc.wait(timeout=30)
 
 
-def test_a_taken_port_is_said_and_other_addresses_are_left_to_uvicorn(tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", ["::", "127.0.0.1"])
+def test_a_taken_port_is_said(tmp_path: Path, host: str) -> None:
     assert every_interface("127.0.0.1", 8000) is None and every_interface("0.0.0.0", 8000) is None
     with socket.create_server(("::", 0), family=socket.AF_INET6, dualstack_ipv6=True) as taken:
         port = taken.getsockname()[1]
         with pytest.raises(OSError):
-            every_interface("::", port)
+            listening(host, port, 8)
         done = subprocess.run(
-            [*SERVE, "--db", f"sqlite:///{tmp_path / 's.db'}", "--host", "::", "--port", str(port)],
+            [*SERVE, "--db", f"sqlite:///{tmp_path / 's.db'}", "--host", host, "--port", str(port)],
             capture_output=True,
             text=True,
             timeout=120,
         )
     assert done.returncode == 2, done.stdout + done.stderr
-    assert f"error: cannot listen on :: port {port}: Address already in use" in done.stderr, done.stderr
+    assert f"error: cannot listen on {host} port {port}: Address already in use" in done.stderr, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_name_is_listened_on_at_each_of_its_addresses() -> None:
+    """As asyncio serves a name: ``localhost`` at 127.0.0.1 and ::1, each socket listening from the start."""
+    made = listening("localhost", 0, 8)
+    try:
+        assert {s.family for s in made} == {
+            info[0] for info in socket.getaddrinfo("localhost", 0, type=socket.SOCK_STREAM)
+        }
+        for sock in made:
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+    finally:
+        for sock in made:
+            sock.close()

@@ -86,16 +86,13 @@ def serve(
     if scheduler and current().workers:
         scheduler = False  # deadline workers are configured: processing is theirs
         typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
-    import socket
-
-    from dippouch.listening import every_interface
+    from dippouch.listening import listening
+    from dippouch.web.http.server import SERVER_LIMITS
 
     try:
-        listening = every_interface(host, port)  # "::": the socket served on, bound now, IPv4 too
-        if listening is None:
-            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                probe.bind((host, port))
+        # Listening from now, before the address is said: a browser opened at once waits for the app to start
+        # rather than being refused.
+        sockets = listening(host, port, SERVER_LIMITS["backlog"])
     except OSError as e:
         import errno
 
@@ -163,7 +160,7 @@ def serve(
     )
     from dippouch.catalog import variants_usable
     from dippouch.web.http.collector import install as collect_young
-    from dippouch.web.http.server import SERVER_LIMITS, GuardedHttpTools, StoppingServer
+    from dippouch.web.http.server import GuardedHttpTools, StoppingServer
 
     # Every variant built before the first request: the lobby's templates and the home page's choices list them
     # all, and building them from the disk cache (130 ms) inside a request held every other one up.
@@ -188,6 +185,6 @@ def serve(
         **SERVER_LIMITS,
     )
     server = StoppingServer(config, application.state.web.stopping)
-    server.run(sockets=None if listening is None else [listening])
+    server.run(sockets=sockets)
     if not server.started:
         raise SystemExit(3)  # as uvicorn.run says a start-up that failed (its error is logged above)
