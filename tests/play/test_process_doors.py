@@ -37,6 +37,9 @@ def _site(tmp_path: Path) -> Site:
     s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
     store = s.web.store
     # Opened two hours ago by the database's clock (what a worker without --now goes by): Spring is an hour late.
+    # The site's clock (its scheduler's) is set to the database's: left at the tests' fixed start, the phase was
+    # not due by it once the day of that start was more than an hour on.
+    s.clock.at = store.clock()
     opened = store.clock() - timedelta(hours=2)
     settings = GameSettings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
     store_games.create_game(store, "demo", "standard", now=opened, settings=settings)
