@@ -286,6 +286,15 @@ def test_release_from_the_page_before_the_deadline_is_refused(site: Site) -> Non
     assert "sealed until its deadline" in _flash(r)
 
 
+def test_release_after_the_deadline_is_told_in_the_reader_s_words(site: Site) -> None:
+    """The release's receipt named the phase in English on a German page."""
+    _take(site, photo_mail("g", photo(LINES)))
+    site.clock.advance(days=13)
+    r = site.post_form(site.coordinator, "/games/g/review-release", {}, headers={"Accept-Language": "de"})
+    assert r.status_code == 303
+    assert "=Frühjahr 1901 Bewegung ist freigegeben:" in _flash(r), _flash(r)
+
+
 def test_cli_confirm_records_what_mail_ocr_showed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sheet's heading with the player's own name: `mail ocr` takes it off; confirming as read must too."""
     need_tesseract()

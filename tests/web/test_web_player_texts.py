@@ -4,6 +4,7 @@ confirmations, seating many players, special rules in words, draws and secret ba
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -236,6 +237,50 @@ def test_roll_back_asks_first_and_does_nothing_until_confirmed(site: Site) -> No
     # A phase that does not exist is refused on the confirmation already.
     r = site.post_form(site.coordinator, "/games/demo/coordinate/rollback", {"phase": "Summer 1901"})
     assert r.status_code == 400
+
+
+def test_the_desk_s_roll_back_list_says_the_phases_in_the_reader_s_language_the_last_before_the_open_one_chosen(
+    site: Site,
+) -> None:
+    """The list showed the phases' English names on a German desk, and chose the game's first phase."""
+    from dippouch.i18n import phase_words
+
+    site.new_game("demo")
+    for _ in range(2):
+        site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
+    open_phase = site.browser().get("/api/games/demo").json()["phase"]
+    page = site.coordinator.get("/games/demo/coordinate", headers={"Accept-Language": "de"}).text
+    listed = re.search(r'<select name="phase">(.*?)</select>', page, re.S)
+    assert listed, page[:500]
+    options = re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>', listed.group(1))
+    names = [value for value, _, _ in options]
+    assert names[0] == "Spring 1901 Movement" and names[-1] == open_phase and len(names) == 3, options
+    assert [label for _, _, label in options] == [phase_words(n, "de") for n in names]
+    assert all(label != value for value, _, label in options), "a phase left in English"
+    assert [value for value, chosen, _ in options if chosen] == [names[-2]]
+
+
+def test_a_german_desk_is_asked_and_told_of_processing_and_rolling_back_with_german_phase_names(site: Site) -> None:
+    """The confirmations, and what was done, named the phases in English on a German desk (and the processing's
+    receipt was English whole)."""
+    german = {"Accept-Language": "de"}
+    site.new_game("demo")
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process", headers=german)
+    assert "Frühjahr 1901 Bewegung jetzt auswerten?" in html.unescape(r.text), r.text[:300]
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"}, headers=german)
+    assert _flash(r).startswith("Frühjahr 1901 Bewegung ausgewertet."), _flash(r)
+    r = site.post_form(
+        site.coordinator, "/games/demo/coordinate/rollback", {"phase": "Spring 1901 Movement"}, headers=german
+    )
+    page = html.unescape(r.text)
+    assert "Auf Frühjahr 1901 Bewegung zurücksetzen?" in page and "Spring 1901" not in page.split("<form")[0]
+    r = site.post_form(
+        site.coordinator,
+        "/games/demo/coordinate/rollback",
+        {"phase": "Spring 1901 Movement", "confirm": "yes"},
+        headers=german,
+    )
+    assert _flash(r).startswith("Zurückgesetzt auf Frühjahr 1901 Bewegung;"), _flash(r)
 
 
 def test_revoke_asks_first_and_the_link_works_until_confirmed(site: Site) -> None:

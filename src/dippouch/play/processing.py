@@ -23,7 +23,7 @@ from typing import Protocol
 
 from dippouch.bots.practice import stop_left_practice_games, stop_unwatched_bot_games
 from dippouch.bots.seats import Think
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import Msg, PhaseName, msg, nmsg
 from dippouch.game import GameError
 from dippouch.play.fairness import end_lapsed_graces, end_voted_pauses
 from dippouch.play.progress import MAX_STEPS
@@ -73,8 +73,24 @@ class ProcessedNow:
     phases: tuple[str, ...]
 
     @property
+    def message(self) -> Msg:
+        """What was done, said at the door in the reader's words (phases with their season and phase words)."""
+        if not self.phases:
+            return msg("Nothing was processed.")
+        first = PhaseName(self.phases[0])
+        if len(self.phases) == 1:
+            return msg("Processed %(phase)s.", phase=first)
+        return nmsg(
+            "Processed %(phase)s, then %(num)d phase the bots alone played.",
+            "Processed %(phase)s, then %(num)d phases the bots alone played.",
+            len(self.phases) - 1,
+            phase=first,
+        )
+
+    @property
     def text(self) -> str:
-        return f"Processed {', '.join(self.phases)}." if self.phases else "Nothing was processed."
+        """:attr:`message` in English (the command line's and the logs')."""
+        return str(self.message)
 
 
 class TooSoon(GameError):

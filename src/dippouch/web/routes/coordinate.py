@@ -148,7 +148,7 @@ def coordinate_action(
     if action in CONFIRMED and form.get("confirm", "") != "yes":
         # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
         arg = form.get("key", "") if action == "revoke" else form.get("phase", "")
-        what = desk.confirm_view(web, name, viewer, action, arg, say=_)
+        what = desk.confirm_view(web, name, viewer, action, arg, say=_, lang=language(request))
         return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
@@ -210,11 +210,13 @@ def coordinate_action(
             web,
             name,
             viewer,
-            lambda: desk.clock_action(web, name, viewer, action, arg, say=_, think=thinking(request)),
+            lambda: desk.clock_action(
+                web, name, viewer, action, arg, say=_, lang=language(request), think=thinking(request)
+            ),
             lambda: phase_cost(web.read, name),
         )
         return redirect(back, said)
-    return redirect(back, desk.clock_action(web, name, viewer, action, arg, say=_))
+    return redirect(back, desk.clock_action(web, name, viewer, action, arg, say=_, lang=language(request)))
 
 
 def _secret_page(request: Request, site: Site, game: str, what: str, secret: str, back: str) -> Response:

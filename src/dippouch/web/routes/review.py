@@ -28,10 +28,11 @@ from starlette.requests import Request
 
 from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
+from dippouch.i18n import phase_words
 from dippouch.names import order_text, unit_text
 from dippouch.store import history as store_history
 from dippouch.store import variant_copy as variant_copy
-from dippouch.web.http.deps import ViewerDep, WebDep, game_url, layer_words, render, words
+from dippouch.web.http.deps import ViewerDep, WebDep, game_url, language, layer_words, render, words
 from dippouch.web.http.forms import Form, posted, redirect
 from dippouch.web.http.inputs import number_or_none
 from dippouch.web.http.security import BadInput, Viewer, WebNotFound
@@ -409,7 +410,9 @@ def review_release(request: Request, name: str, web: WebDep, viewer: ViewerDep) 
     except GameError as e:
         return redirect(back, layer_words(request, e), error=True)
     _ = words(request).gettext
-    said = _("%(phase)s is released: it is processed at the next look.") % {"phase": st.phase}
+    said = _("%(phase)s is released: it is processed at the next look.") % {
+        "phase": phase_words(str(st.phase), language(request))
+    }
     if st.items:
         said += " " + _("Unreviewed, not used: %(count)s.") % {"count": len(st.items)}
     return redirect(back, said)

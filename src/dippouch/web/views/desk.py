@@ -10,11 +10,13 @@ from typing import Any
 
 from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, think_here
 from dippouch.core.messages import N_, Arg, Msg, msg
+from dippouch.i18n import phase_words
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play import clock, games, seats
 from dippouch.play.clock import MAX_EXTENSION
 from dippouch.play.fairness import Actor, TableMustVote, player_run
 from dippouch.play.processing import TooSoon
+from dippouch.saying import say as said_in
 from dippouch.store import games as store_games
 from dippouch.store import history as store_history
 from dippouch.store.access import VISIBILITIES
@@ -294,13 +296,22 @@ def revoke(web: Web, name: str, viewer: Viewer, key_id: int) -> None:
 
 
 def clock_action(
-    web: Web, name: str, viewer: Viewer, action: str, arg: str = "", *, say: Say = str, think: Think | None = None
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    action: str,
+    arg: str = "",
+    *,
+    say: Say = str,
+    lang: str = "en",
+    think: Think | None = None,
 ) -> str:
-    """extend / pause / resume / process / rollback / visibility: one line saying what happened; ``think``: where
-    the bots of a "process now" think (here by default)."""
+    """extend / pause / resume / process / rollback / visibility: one line saying what happened, in ``say``'s
+    language (``lang``, for the phases' names); ``think``: where the bots of a "process now" think (here by
+    default)."""
     web.require_coordinator(name, viewer)
     try:
-        return _clock_action(web, name, action, arg, say, think, by=actor(web, name, viewer))
+        return _clock_action(web, name, action, arg, say, lang, think, by=actor(web, name, viewer))
     finally:
         web.touched(name)
 
@@ -313,7 +324,7 @@ def actor(web: Web, name: str, viewer: Viewer) -> Actor:
 
 
 def _clock_action(
-    web: Web, name: str, action: str, arg: str, say: Say, think: Think | None = None, *, by: Actor
+    web: Web, name: str, action: str, arg: str, say: Say, lang: str, think: Think | None = None, *, by: Actor
 ) -> str:
     _ = say
     now = web.now()
@@ -335,13 +346,13 @@ def _clock_action(
             return _("Resumed; due %(time)s UTC.") % {"time": f"{due:%Y-%m-%d %H:%M}"}
         if action == "process":
             try:
-                return clock.process(s, name, by=by, now=now, think=think).text
+                return said_in(clock.process(s, name, by=by, now=now, think=think).message, lang, "web")
             except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
                 raise TooMany(e.msg, e.retry_after) from None
         if action == "rollback":
             phase = names(arg, msg("the phase"), 100, say=say)
             rolled = clock.rollback(s, name, phase, by=by, now=now)
-            said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": rolled.phase}
+            said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": phase_words(rolled.phase, lang)}
             if rolled.carried:
                 said += " " + _("%(count)s submission(s) carried forward.") % {"count": len(rolled.carried)}
             return said
@@ -353,9 +364,11 @@ def _clock_action(
     raise WebNotFound(msg("no coordinator action %(action)s", action=repr(action)))
 
 
-def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, say: Say = str) -> dict[str, Any]:
+def confirm_view(
+    web: Web, name: str, viewer: Viewer, action: str, arg: str, *, say: Say = str, lang: str = "en"
+) -> dict[str, Any]:
     """What a coordinator's action that cannot be taken back (process now, roll back, revoke) will do, for
-    the page that asks them to confirm it (in ``say``'s language). Checked as the action itself would be (a key
+    the page that asks them to confirm it (in ``say``'s language, ``lang``). Checked as the action itself would be (a key
     of another game, a phase that does not exist are refused here already), but nothing is changed."""
     _ = say
     web.require_coordinator(name, viewer)
@@ -376,7 +389,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
         waiting = [p for p in silent if p not in photographed]
         lines: list[str | Msg] = [
             _("%(phase)s will be adjudicated now, before its deadline (%(deadline)s).")
-            % {"phase": game["phase"], "deadline": game["deadline_text"] or _("none")}
+            % {"phase": phase_words(game["phase"], lang), "deadline": game["deadline_text"] or _("none")}
         ]
         lines += away_now(web, name, web.now())
         if photo_only:
@@ -402,7 +415,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
         )
         lines.append(_("This cannot be undone except by rolling the game back to this phase."))
         return {
-            "title": _("Process %(phase)s now?") % {"phase": game["phase"]},
+            "title": _("Process %(phase)s now?") % {"phase": phase_words(game["phase"], lang)},
             "lines": lines,
             "button": _("Process now"),
             "fields": {},
@@ -415,11 +428,11 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
                 "%(phase)s opens again with its position as it was; the phases played after it stay in the "
                 "history, marked rolled back."
             )
-            % {"phase": rec["name"]},
+            % {"phase": phase_words(rec["name"], lang)},
             _("Each power's orders for it are carried into it again (not ready); draw votes lapse."),
         ]
         return {
-            "title": _("Roll back to %(phase)s?") % {"phase": rec["name"]},
+            "title": _("Roll back to %(phase)s?") % {"phase": phase_words(rec["name"], lang)},
             "lines": lines,
             "button": _("Roll back"),
             "fields": {"phase": rec["name"]},
