@@ -26,7 +26,7 @@ from dippouch.store.domains import stand_in_seats
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
-from dippouch.store.records import StoredPhase
+from dippouch.store.records import PhaseTimes, StoredPhase
 
 I18N_DOMAIN = "rules"
 """The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
@@ -354,6 +354,19 @@ class AccessStore:
                 .order_by(PhaseRow.id)
             )
             return [StoredPhase.of(row) for row in s.scalars(q)]
+
+    def phase_times(self, game: str) -> list[PhaseTimes]:
+        """Every phase of a game as :meth:`phases` reads them, with their times alone: a calendar feed, which
+        every subscribed calendar polls, read the positions and orders too (40 ms of JSON for a W3K game of 20
+        years)."""
+        with self.reader.session() as s:
+            q = (
+                sa.select(PhaseRow.id, PhaseRow.name, PhaseRow.status, PhaseRow.deadline, PhaseRow.processed_at)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == game)
+                .order_by(PhaseRow.id)
+            )
+            return [PhaseTimes(*row) for row in s.execute(q)]
 
     def phase_between(self, game: str, phase_id: int) -> tuple[StoredPhase, int | None, int | None] | None:
         """One phase of a game with the ids of the phases opened just before and after it (None: the first or the

@@ -16,6 +16,7 @@ from dippouch.game import as_utc
 from dippouch.store.models import PhaseRow, SubmissionRow
 
 __all__ = [
+    "PhaseTimes",
     "StoredPhase",
     "iso_time",
     "phase_record_of",
@@ -24,6 +25,17 @@ __all__ = [
     "result_data",
     "submission_to_data",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseTimes:
+    """A phase's name, standing and times, without its positions and orders: what a calendar lists of it."""
+
+    id: int
+    name: str
+    status: str
+    deadline: datetime | None
+    processed_at: datetime | None
 
 
 @dataclass(frozen=True)

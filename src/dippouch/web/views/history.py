@@ -103,7 +103,7 @@ def phase_submissions(web: Web, name: str, phase_id: int, viewer: Viewer) -> dic
 def calendar_ics(web: Web, name: str, viewer: Viewer) -> bytes:
     web.require_visible(name, viewer)
     st = store_status.status(web.read, name, now=web.now())
-    rows = calendar_rows(web.access.phases(name))
+    rows = calendar_rows(web.access.phase_times(name))
     upcoming = []
     if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
         upcoming = upcoming_deadlines(st.game_variant.calendar, st.settings, st.phase, st.deadline)
