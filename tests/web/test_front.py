@@ -20,7 +20,7 @@ from dippouch.web.http import front
 from dippouch.web.http.middleware import RequestPace
 from dippouch.web.routes import games as game_routes
 from dippouch.web.views import page_cache
-from websupport import Site, TwoProcesses, without_token
+from websupport import TEST_SITE, Site, TwoProcesses, without_token
 
 
 async def _nothing_behind(scope: Scope, receive: Receive, send: Send) -> None:
@@ -234,6 +234,23 @@ def test_another_host_is_refused_as_before(site: Site) -> None:
     # A Host of bytes beyond ASCII names no site (the lane and the layer alike), and is not shown as sent.
     r = reader.get("/games/g", headers={"Host": b"caf\xc3\xa9.example"})
     assert r.status_code == 400 and "for host ''" in r.json()["error"]
+
+
+def test_a_browser_at_another_host_is_told_where_the_site_is_in_its_language(site: Site) -> None:
+    """A person who typed the machine's address got English JSON: a page in their language now, with a link to
+    the same page at the site's address, and nothing of the site's own pages (not who is signed in)."""
+    browser = {"Host": "192.0.2.7:8000", "Accept": "text/html,*/*;q=0.8", "Accept-Language": "fr"}
+    r = site.coordinator.get("/games/g/map?x=1", headers=browser)
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
+    assert '<html lang="fr">' in r.text and "ne répond pas" in r.text, r.text
+    there = TEST_SITE.public_url + "/games/g/map"
+    assert f'<a href="{there}">{there}</a>' in r.text
+    assert "csrf" not in r.text and "Sign out" not in r.text and "<form" not in r.text
+    assert r.headers["content-security-policy"]
+    r = site.coordinator.post("/games/g/coordinate/process", headers=browser)  # a form: the site's home
+    assert r.status_code == 400 and f'<a href="{TEST_SITE.public_url}/">' in r.text
+    hostile = site.browser().get('/"><script>x</script>', headers=browser)
+    assert hostile.status_code == 400 and "<script>" not in hostile.text
 
 
 def test_a_held_page_counts_against_the_visitors_pace(db_url: str) -> None:

@@ -82,6 +82,23 @@ def test_a_client_past_its_pace_is_held_then_refused_in_its_language(app_with_pa
     assert [c.get("/static/app.css").status_code for _ in range(5)] == [200] * 5
 
 
+def test_a_browser_past_its_pace_gets_a_page_in_its_language_that_loads_again_after_the_wait(
+    app_with_pace: TestClient,
+) -> None:
+    """A person's browser got the refusal as raw JSON: a page now, which asks again by itself."""
+    c = app_with_pace
+    c.app.state.pace = RequestPace(rate=1.0, burst=1, patience=0.5, clock=FakeClock())  # type: ignore[attr-defined]
+    page = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8", "Accept-Language": "de"}
+    assert c.get("/", headers=page).status_code == 200
+    r = c.get("/games", headers=page)
+    assert r.status_code == 429 and r.headers["content-type"].startswith("text/html"), r.text[:200]
+    assert '<html lang="de">' in r.text and "Sie senden Anfragen schneller" in r.text
+    assert f'<meta http-equiv="refresh" content="{r.headers["retry-after"]}">' in r.text
+    assert r.headers["content-security-policy"]
+    r = c.get("/api/games", headers=page)  # the API is answered in JSON whatever it accepts
+    assert r.status_code == 429 and "Sie senden" in r.json()["error"]
+
+
 def test_the_pace_is_by_session_or_key_whatever_the_address(app_with_pace: TestClient) -> None:
     app = app_with_pace.app
     other = TestClient(app, base_url="http://testserver", client=("192.0.2.7", 5000))

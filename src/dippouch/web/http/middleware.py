@@ -8,16 +8,18 @@ import asyncio
 import functools
 import math
 import time
-from collections.abc import Callable
-from urllib.parse import parse_qs
+from collections.abc import Callable, Mapping
+from html import escape
+from urllib.parse import parse_qs, quote
 
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch.core.messages import Msg, msg, quantity
 from dippouch.i18n import best_language
+from dippouch.saying import say
 from dippouch.settings import Site
 from dippouch.web.http import stalls
 from dippouch.web.http.assets import current
@@ -195,6 +197,61 @@ def cache_lifetime(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]
     return [(b"cache-control", b"no-cache")] if html and status == 200 else []
 
 
+PATH_SAFE = "/%:@!$&'()*+,;=-._~"
+"""What a path keeps unquoted when it is written into a link again (RFC 3986's path characters)."""
+
+
+def reader_language(scope: Scope) -> str:
+    """The language of a request the layers refuse before the app: the reader's choice (its cookie), else their
+    browser's."""
+    chosen: str | None = None
+    accept: str | None = None
+    for k, v in scope.get("headers", []):
+        if k == b"cookie":
+            for part in v.split(b";"):
+                name, _, value = part.strip().partition(b"=")
+                if name == b"lang":
+                    chosen = value.decode("latin-1")
+        elif k == b"accept-language":
+            accept = v.decode("latin-1")
+    return best_language(accept, chosen)
+
+
+def wants_page(scope: Scope) -> bool:
+    """Whether a request the layers refuse is a browser's for a page (it accepts HTML, and is not the API's), to
+    be answered with a page rather than JSON, as the app tells them apart."""
+    if str(scope.get("path", "")).startswith("/api/"):
+        return False
+    accept = next((v for k, v in scope.get("headers", []) if k == b"accept"), b"")
+    return not accept.startswith(b"application/json") and b"text/html" in accept
+
+
+def layer_page(
+    said: Msg,
+    lang: str,
+    status: int,
+    *,
+    headers: Mapping[str, str] | None = None,
+    link: str | None = None,
+    again: int | None = None,
+) -> HTMLResponse:
+    """A refusal of the layers as a small page in the reader's language: nothing of the site's own pages (their
+    header names who is signed in, and a refused host is perhaps another site's page reading ours), ``link``
+    where to go instead, ``again``: seconds after which the page loads itself again."""
+    text = escape(say(said, lang, "web"))
+    body = [
+        "<!doctype html>",
+        f'<html lang="{escape(lang)}">',
+        '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta http-equiv="refresh" content="{again}">' if again is not None else "",
+        f"<title>{status} · dippouch</title></head>",
+        f"<body><h1>dippouch</h1><p>{text}</p>",
+        f'<p><a href="{escape(link)}">{escape(link)}</a></p>' if link else "",
+        "</body></html>",
+    ]
+    return HTMLResponse("\n".join(b for b in body if b), status_code=status, headers=dict(headers or {}))
+
+
 class Hosts:
     """Requests for any host but the site's own are refused before the app sees them (the site is the app's
     ``state.site``, read at each request, so a test server can name the port it was given).
@@ -222,18 +279,18 @@ class Hosts:
             return
         name = host.decode("ascii") if host.isascii() else ""
         shown = name[:80] if name.isprintable() else "(unreadable)"
-        resp = JSONResponse(
-            error_data(
-                msg(
-                    "this server does not answer for host %(host)s; it is %(site)s",
-                    host=repr(shown),
-                    site=site.public_url,
-                ),
-                "en",
-                400,
-            ),
-            status_code=400,
+        refused = msg(
+            "this server does not answer for host %(host)s; it is %(site)s", host=repr(shown), site=site.public_url
         )
+        resp: Response
+        if wants_page(scope):
+            # A person who typed the machine's address or an old name: told where the site is, with a link to
+            # the same page there (a GET's; the path alone, quoted).
+            there = site.public_url + quote(str(scope.get("path", "/")), safe=PATH_SAFE)
+            link = there if scope.get("method") in ("GET", "HEAD") else site.public_url + "/"
+            resp = layer_page(refused, reader_language(scope), 400, link=link)
+        else:
+            resp = JSONResponse(error_data(refused, "en", 400), status_code=400)
         await resp(scope, receive, send)
 
 
@@ -452,25 +509,17 @@ class Pace(_HttpLayer):
     async def refuse(scope: Scope, receive: Receive, send: Send, retry: int) -> None:
         """429 in the reader's language (their choice's cookie, else their browser's), said before the app
         reads the body or asks the store anything."""
-        chosen: str | None = None
-        accept: str | None = None
-        for k, v in scope.get("headers", []):
-            if k == b"cookie":
-                for part in v.split(b";"):
-                    name, _, value = part.strip().partition(b"=")
-                    if name == b"lang":
-                        chosen = value.decode("latin-1")
-            elif k == b"accept-language":
-                accept = v.decode("latin-1")
         slower = msg(
             "You are sending requests faster than this site allows one visitor (at most %(rate)s a second on "
             "average); wait %(seconds)s s and go on more slowly.",
             rate=f"{1 / scope['app'].state.pace.interval:g}",
             seconds=retry,
         )
-        resp = JSONResponse(
-            error_data(slower, best_language(accept, chosen), 429),
-            status_code=429,
-            headers={"Retry-After": str(retry), "Connection": "close"},
-        )
+        headers = {"Retry-After": str(retry), "Connection": "close"}
+        lang = reader_language(scope)
+        resp: Response
+        if wants_page(scope):
+            resp = layer_page(slower, lang, 429, headers=headers, again=retry)
+        else:
+            resp = JSONResponse(error_data(slower, lang, 429), status_code=429, headers=headers)
         await resp(scope, receive, send)
