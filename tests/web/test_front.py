@@ -243,6 +243,7 @@ def test_a_browser_at_another_host_is_told_where_the_site_is_in_its_language(sit
     r = site.coordinator.get("/games/g/map?x=1", headers=browser)
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
     assert '<html lang="fr">' in r.text and "ne répond pas" in r.text, r.text
+    assert '<meta name="color-scheme" content="light dark">' in r.text  # a dark system's colours
     there = TEST_SITE.public_url + "/games/g/map"
     assert f'<a href="{there}">{there}</a>' in r.text
     assert "csrf" not in r.text and "Sign out" not in r.text and "<form" not in r.text

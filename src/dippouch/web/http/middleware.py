@@ -243,6 +243,7 @@ def layer_page(
         "<!doctype html>",
         f'<html lang="{escape(lang)}">',
         '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="color-scheme" content="light dark">',  # the browser's own colours follow a dark system
         f'<meta http-equiv="refresh" content="{again}">' if again is not None else "",
         f"<title>{status} · dippouch</title></head>",
         f"<body><h1>dippouch</h1><p>{text}</p>",
