@@ -452,6 +452,32 @@ def test_seating_several_players_at_once_mails_their_links(
         assert by_power[power] in msg.get_content() and power in str(msg["Subject"])
 
 
+def test_why_mail_cannot_be_sent_is_said_in_the_reader_s_language_on_every_page_that_says_it(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reason was English inside German sentences (the desk, the seating, the mail setup, the outbox)."""
+    for k in ("DIPPOUCH_SMTP_HOST", "DIPPOUCH_MAIL_FROM", "DIPPOUCH_MAIL_CONFIG"):
+        monkeypatch.delenv(k, raising=False)
+    german = {"Accept-Language": "de"}
+    site.new_game("demo")
+    pages = {
+        "desk": site.coordinator.get("/games/demo/coordinate", headers=german).text,
+        "mail setup": site.coordinator.get("/coordinate/mail", headers=german).text,
+        "outbox": site.coordinator.get("/coordinate/outbox", headers=german).text,
+        "seated": site.post_form(
+            site.coordinator,
+            "/games/demo/coordinate/seat-many",
+            _seat_form({"France": ("Bruno", "bruno@example.org")}),
+            headers=german,
+        ).text,
+    }
+    for page, text in pages.items():
+        assert "kein SMTP-Server ist eingerichtet" in text or "Kein SMTP-Server ist eingerichtet" in text, page
+        assert "no SMTP server" not in text, page
+    coordinate = site.coordinator.get("/api/games/demo/coordinate").json()  # the API: English, as programs read
+    assert coordinate["mail_unavailable"].startswith("no SMTP server is configured")
+
+
 def test_seating_many_says_when_mail_is_not_configured_and_refuses_mistakes_whole(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.messages import msg, nmsg
+from dippouch.core.messages import Msg, msg, nmsg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import (
@@ -591,19 +591,20 @@ def _game_language(store: GameStore, game: str, now: datetime) -> str:
         return "en"
 
 
-def mail_unavailable() -> str | None:
-    """Why the outbox cannot send now (no SMTP server or no From address configured), or None."""
+def mail_unavailable() -> Msg | None:
+    """Why the outbox cannot send now (no SMTP server or no From address configured), or None: said by the
+    page that shows it, in its reader's language."""
     from dippouch.core.errors import DippouchError
     from dippouch.mail.settings import load_settings
 
     try:
         s = load_settings("smtp")
     except DippouchError as e:
-        return str(e)
+        return e.msg
     if not s.host:
-        return "no SMTP server is configured (DIPPOUCH_SMTP_HOST or [smtp] host in the mail config)"
+        return msg("no SMTP server is configured (DIPPOUCH_SMTP_HOST or [smtp] host in the mail config)")
     if not s.sender:
-        return "no From address is configured (DIPPOUCH_MAIL_FROM or [smtp] from in the mail config)"
+        return msg("no From address is configured (DIPPOUCH_MAIL_FROM or [smtp] from in the mail config)")
     return None
 
 

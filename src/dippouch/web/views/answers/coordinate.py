@@ -67,7 +67,7 @@ class CoordinatorView(Answer):
         description="Powers a person (not a bot) plays: with one left, a bot policy's takeover of that seat pauses "
         "the game instead of leaving it to bots alone."
     )
-    mail_unavailable: str | None
+    mail_unavailable: Said | None
     mail: dict[str, Any] = Field(
         description="The mail review's summary: powers with photographs this phase, items waiting, whether the "
         "phase waits for the review."
