@@ -73,6 +73,13 @@ def is_phone(size: dict[str, int]) -> bool:
     return size["width"] < 500
 
 
+def wider_than_window(page: Any) -> int:
+    """How many CSS pixels the page is wider than its window (0 or less: it fits). Measured against the window's
+    size as set: a phone's context (``is_mobile``) lays out a page that is too wide in a wider viewport, zoomed
+    out, so the page's ``innerWidth`` and ``clientWidth`` grow with it and a page 153 px too wide measured 0."""
+    return int(page.evaluate("document.documentElement.scrollWidth")) - int(page.viewport_size["width"])
+
+
 def watch_errors(page: Any, into: list[str] | None = None) -> list[str]:
     """The page's script errors and console errors, as they happen (the list returned, or ``into``)."""
     found: list[str] = [] if into is None else into

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, running_site, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, running_site, shoot, watch_errors, wider_than_window
 from dbsupport import migrated_sqlite
 from dippouch.store import games as store_games
 
@@ -34,7 +34,7 @@ def game(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Li
 
 def _wider_than_screen(page: Any) -> int:
     """How many pixels the page is wider than its window (0: it fits)."""
-    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+    return wider_than_window(page)
 
 
 @pytest.mark.slow
@@ -85,6 +85,23 @@ def test_the_pages_in_each_language(game: LiveSite, lang: str, size: dict[str, i
         assert _wider_than_screen(page) <= 0, f"{name} in {lang} at {where}: wider than the screen"
     assert not errors, errors
     ctx.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_coordinators_pages_fit_a_phone_in_each_language(game: LiveSite, lang: str) -> None:
+    """The desk and the coordinator's home at 390 px: their lists (a scoring system's name, the bot levels, the
+    phases to roll back to) and a German tag or button row were up to 204 px wider than the screen."""
+    page = game.key_page(game.coordinator_key, PHONE, locale=LOCALES[lang])
+    errors = watch_errors(page)
+    for name, address in (("coordinate", "/coordinate"), ("desk", f"/games/{GAME}/coordinate"), ("home", "/")):
+        page.goto(game.base + address)
+        assert page.evaluate("document.documentElement.lang") == lang, name
+        shoot(page, "i18n", f"{name}-{lang}-phone")
+        assert _wider_than_screen(page) <= 0, f"{name} in {lang}: wider than the screen"
+    levels = page.locator("select[name=level] option").all_inner_texts()
+    assert "heuristic" not in levels and len(levels) == 4, levels  # the reader's words, not the program's
+    assert not errors, errors
 
 
 @pytest.mark.slow

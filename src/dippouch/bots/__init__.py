@@ -12,18 +12,28 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import msg
+from dippouch.core.messages import N_, msg
 
 if TYPE_CHECKING:
     from dippouch.bots.base import Bot
 
-__all__ = ["LEVELS", "BotError", "make_bot"]
+__all__ = ["LEVELS", "LEVEL_WORDS", "BotError", "make_bot"]
 
 I18N_DOMAIN = "rules"
 """The catalogue of the bots' refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 LEVELS = ("hold", "random", "heuristic", "search")
 """The bot levels, weakest first."""
+
+LEVEL_WORDS = {
+    "hold": N_("passive"),
+    "random": N_("random"),
+    "heuristic": N_("standard"),
+    "search": N_("strong"),
+}
+"""What a list of levels shows a person, in their language (the level's name stays the value sent): the names
+are the program's words, and "heuristic" and "search" tell a newcomer nothing. One word each: a list's width is
+its longest choice's, on a phone's screen too (docs/bots.md says what each does)."""
 
 
 class BotError(DippouchError):

@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__, compiled, settings
+from dippouch.bots import LEVEL_WORDS
 from dippouch.bots.negotiate import TAG
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.messages import Msg, msg
@@ -305,6 +306,7 @@ def _templates(lang: str) -> Jinja2Templates:
     # A phase's name with its season and kind in the page's language (Frühjahr 1901 Bewegung): {{ st.phase|phase }}.
     # A name a view has said already is left as it is (its words are no longer English).
     env.filters["phase"] = lambda name: phase_words(str(name), lang) if name else name
+    env.filters["bot_level"] = lambda level: say(LEVEL_WORDS[level], lang) if level in LEVEL_WORDS else level
     # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
     # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
     env.filters["for_people"] = for_people
