@@ -215,10 +215,12 @@ def test_serve_behind_a_proxy_limits_each_forwarded_client_on_its_own(tmp_path: 
             return int(e.code)
 
     try:
+        # Ready once it answers, not once it takes connections: it listens from the moment it says its address,
+        # and a request made then waits for the app to start (seconds, more on a loaded machine).
         end = time.monotonic() + 60
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).close()
                 break
             except OSError:
                 assert time.monotonic() < end and server.poll() is None, "the server did not start"

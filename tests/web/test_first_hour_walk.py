@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import DESKTOP, PHONE, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, shoot, watch_errors, wider_than_window
 from mailservers import SmtpServer
 from servesupport import Served, looks_after, serving
 
@@ -44,7 +44,7 @@ def _context(chromium: Any, size: dict[str, int]) -> Any:
 
 
 def _wide(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+    return wider_than_window(page)
 
 
 _OVER = """[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right >

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors, wider_than_window
 from dippouch.store import games as store_games
 from dippouch.store.people.persons import create_person
 
@@ -40,7 +40,7 @@ def test_the_front_door_pages_at_both_sizes(live_site: LiveSite) -> None:
             ("/games/rel3/opening", "opening"),
         ):
             page.goto(base + path)
-            wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            wide = wider_than_window(page)
             assert wide <= 0, f"{path} is {wide} px wider than the {where} screen"
             _shoot_both(page, f"{name}-{where}")
             found += _in_both_schemes(page, f"{path} ({where})", phone)

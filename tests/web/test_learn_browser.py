@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors, wider_than_window
 from dippouch.bots.seats import bot_seats
 from dippouch.play import lessons as use
 from dippouch.store.bots import open_practice_games
 
 
 def _wide(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+    return wider_than_window(page)
 
 
 def test_a_new_person_completes_the_guided_game_on_a_phone(live_site: LiveSite) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors, wider_than_window
 from dippouch.store import games as store_games
 from dippouch.store import openings as store_openings
 from dippouch.store.people import accounts as store_accounts
@@ -79,7 +79,7 @@ def test_two_accounts_from_one_browser_are_refused_into_one_game(live_site: Live
     phone.goto(f"{base}/games/evening/opening")
     phone.click("form[action$='/opening/signup'] button.primary")
     expect(phone.locator(".flash")).to_contain_text("another account signed in on this device")
-    wide = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    wide = wider_than_window(phone)
     assert wide <= 0, "the opening with its refusal is wider than the phone"
     shoot(phone, "web", "moderation-second-account-phone")
     # The installation's coordinator sees the two devices' pairs; nobody else reaches the page.
@@ -140,7 +140,7 @@ def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite) -> Non
             traffic[id(page)].settle()
             found += _in_both_schemes(page, f"{'phone' if phone else 'desktop'} {path}", phone)
             if phone:
-                wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                wide = wider_than_window(page)
                 if wide > 0:
                     found.append(f"{path}: {wide} px wider than the phone")
         mine.emulate_media(color_scheme="dark")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors, wider_than_window
 from dippouch.store.people.persons import create_person, seats_of
 
 
 def _wide(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+    return wider_than_window(page)
 
 
 def test_start_find_quick_play_and_the_start_told_to_everyone(live_site: LiveSite) -> None:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors, wider_than_window
 from dippouch.play.puzzles import Puzzle
 from dippouch.store.learning.puzzles import add_puzzles, puzzles
 
@@ -28,7 +28,7 @@ def _stored(live_site: LiveSite) -> tuple[int, Puzzle]:
 
 
 def _wide(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+    return wider_than_window(page)
 
 
 def test_a_wrong_answer_is_beaten_then_the_right_one_solves_it(live_site: LiveSite) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import shoot, watch_errors
+from browsersupport import shoot, watch_errors, wider_than_window
 from mailservers import SmtpServer
 from servesupport import Served, looks_after, mail_env, serving
 
@@ -133,7 +133,7 @@ class Walk:
             page.set_viewport_size(size)
             shoot(page, "seven-walk", f"{name}-{tag}", full_page=False)
             if size is PHONE:
-                wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                wide = wider_than_window(page)
                 assert wide <= 0, f"{name}: {page.url} is {wide} px wider than a phone"
         page.set_viewport_size(own)
 
