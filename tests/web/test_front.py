@@ -250,6 +250,8 @@ def test_a_browser_at_another_host_is_told_where_the_site_is_in_its_language(sit
     assert r.headers["content-security-policy"]
     r = site.coordinator.post("/games/g/coordinate/process", headers=browser)  # a form: the site's home
     assert r.status_code == 400 and f'<a href="{TEST_SITE.public_url}/">' in r.text
+    r = site.browser().get("/games/50%25%20off", headers=browser)  # as sent: a % and a space, quoted again
+    assert f'<a href="{TEST_SITE.public_url}/games/50%25%20off">' in r.text
     hostile = site.browser().get('/"><script>x</script>', headers=browser)
     assert hostile.status_code == 400 and "<script>" not in hostile.text
 

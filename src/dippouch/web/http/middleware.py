@@ -197,8 +197,9 @@ def cache_lifetime(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]
     return [(b"cache-control", b"no-cache")] if html and status == 200 else []
 
 
-PATH_SAFE = "/%:@!$&'()*+,;=-._~"
-"""What a path keeps unquoted when it is written into a link again (RFC 3986's path characters)."""
+PATH_SAFE = "/:@!$&'()*+,;=-._~"
+"""What a path keeps unquoted when it is written into a link again: RFC 3986's path characters, but ``%`` (the
+path is read decoded, so a ``%`` in it was sent as ``%25`` and goes back so)."""
 
 
 def reader_language(scope: Scope) -> str:
