@@ -98,7 +98,7 @@ async def coordinate_import(request: Request, viewer: CoordinatorFirst, form: Im
     upload = form.file("file")
     if upload is None:
         raise BadInput(_("choose a game file (.json) to import"))
-    raw = await upload.read()  # the body's bound is the file's (the middleware's body_bound)
+    raw = await upload.read()  # bounded by the body's bound (the middleware's body_bound), the file within it
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
