@@ -163,7 +163,8 @@ def test_the_coordinator_seats_a_bot_and_sets_the_policy_through_the_json_api(tm
     r = site.api(france, "/api/games/w/bots", {"power": "France", "level": "random"})
     assert r.status_code in (401, 403)
     page = site.coordinator.get("/games/w").text
-    assert "bot:heuristic" in page  # shown as a bot
+    # Shown as a bot, in words, not by the program's name for the seat.
+    assert '<span class="bot" data-player="bot:heuristic">a bot: standard</span>' in page
 
 
 def test_the_coordinators_desk_seats_a_bot_and_sets_the_policy(tmp_path: Path) -> None:
@@ -178,11 +179,13 @@ def test_the_coordinators_desk_seats_a_bot_and_sets_the_policy(tmp_path: Path) -
     r = site.post_form(site.coordinator, "/games/d/coordinate/bot-policy", {"level": "search"})
     assert r.status_code == 303, r.text
     page = site.coordinator.get("/games/d/coordinate").text
-    assert "bot:random" in page
+    assert '<span class="bot" data-player="bot:random">a bot: random</span>' in page
+    assert ">bot:random<" not in page
     assert '<option value="search" selected>a bot: strong</option>' in page
     # The levels in the reader's words, on the desk and on the home page's practice form; the names are sent.
     german = site.coordinator.get("/games/d/coordinate", headers={"Accept-Language": "de"}).text
     assert '<option value="heuristic" selected>normal</option>' in german
+    assert ">ein Bot: zufällig</span>" in german and ">bot:random<" not in german
     assert '<option value="search" selected>ein Bot: stark</option>' in german
     home = site.browser().get("/", headers={"Accept-Language": "fr"}).text
     assert '<option value="random">aléatoire</option>' in home, home

@@ -90,6 +90,24 @@ def test_an_anonymous_game_hides_its_players_names_while_it_runs(tmp_path: Path)
     assert {r["power"]: r["player"] for r in data["scores"]}["France"] == "Zebulon Secretname"
 
 
+def test_the_scores_name_a_bot_in_the_readers_words(tmp_path: Path) -> None:
+    """A seat a bot played is named as the game page names it ("a bot: random", in the reader's language), not by
+    the program's name for the seat ("bot:random")."""
+    s = Site(f"sqlite:///{tmp_path / 'b.db'}", limits={})
+    store_games.create_game(s.web.store, "b", "standard", now=s.clock())
+    store_games.assign(s.web.store, "b", "France", "bot:random", now=s.clock())
+    for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey", "France"):
+        store_votes.vote(s.web.store, "b", power, True, now=s.clock())
+    s.web.touched("b")
+    table = s.browser().get("/games/b/records").text.split('id="score-table"', 1)[1].split("</table>", 1)[0]
+    assert ">a bot: random</span>" in table and ">bot:random<" not in table
+    table = s.browser().get("/games/b/records", headers={"Accept-Language": "fr"}).text
+    assert ">un bot : aléatoire</span>" in table.split('id="score-table"', 1)[1].split("</table>", 1)[0]
+    # The JSON keeps the seat's name: a program reads it.
+    data = s.browser().get("/api/games/b/records").json()
+    assert {r["power"]: r["player"] for r in data["scores"]}["France"] == "bot:random"
+
+
 def test_a_game_no_system_can_share_out_still_shows_its_records(tmp_path: Path) -> None:
     """1897 opens with builds: processed with none ordered, nobody has a unit or a centre and the game ends with
     no powers left. Draw-size scoring has nobody to share it among; the page says so and shows the rest."""

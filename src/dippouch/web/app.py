@@ -34,6 +34,7 @@ from starlette.requests import ClientDisconnect, Request
 from dippouch import __version__, compiled, settings
 from dippouch.bots import LEVEL_WORDS
 from dippouch.bots.negotiate import TAG
+from dippouch.bots.seats import bot_level
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.messages import Msg, msg
 from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, phase_words, translations
@@ -307,6 +308,9 @@ def _templates(lang: str) -> Jinja2Templates:
     # A name a view has said already is left as it is (its words are no longer English).
     env.filters["phase"] = lambda name: phase_words(str(name), lang) if name else name
     env.filters["bot_level"] = lambda level: say(LEVEL_WORDS[level], lang) if level in LEVEL_WORDS else level
+    # The level of the bot a player's name stands for ("bot:random"), or None for a person: a person reads
+    # "a bot: random" in their language where the program's name for the seat was.
+    env.filters["bot_of"] = bot_level
     # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
     # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
     env.filters["for_people"] = for_people
