@@ -34,5 +34,6 @@ def test_a_settled_variants_tables_are_built_and_left_out_of_collections(collect
     frozen = gc.get_freeze_count()
     fresh = [[n] for n in range(100)]  # made after: the next settle of the same variant freezes nothing more
     settle(variant)
-    assert gc.get_freeze_count() == frozen
+    # Frozen objects may still die (and leave the count) while settle runs; none may join it.
+    assert gc.get_freeze_count() <= frozen
     assert _tracked(fresh)
