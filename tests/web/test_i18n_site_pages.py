@@ -193,3 +193,21 @@ def test_a_flash_message_in_the_browser_language(site: Site) -> None:
     assert r.status_code == 303
     page = c.get("/", headers={"Accept-Language": "fr"}).text
     assert "Déconnecté." in page and "Signed out." not in page
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("en", "Spring 1901 Movement"), ("de", "Frühjahr 1901 Bewegung")])
+def test_a_variants_opening_map_is_headed_in_the_readers_words(site: Site, lang: str, heading: str) -> None:
+    """The map drawn on a variant's page names its phase in the reader's words, as a game's does (it was drawn
+    once for everyone, in English, with an English sentence for its title)."""
+    page = site.browser().get("/variants/standard", headers={"Accept-Language": lang}).text
+    titles = [html.unescape(t) for t in re.findall(r"<title>([^<]*)</title>", page)]
+    assert f"Standard Diplomacy: {heading}" in titles, titles
+    assert lang == "en" or "opening position" not in page
+
+
+@pytest.mark.parametrize(("lang", "default"), [("en", "default false"), ("de", "Standard false")])
+def test_a_variants_yes_or_no_option_shows_its_default_as_it_is_set(site: Site, lang: str, default: str) -> None:
+    """A yes-or-no option's default reads as the option is set (``-o judge_calendar=false``), not as Python
+    spells it (``False``)."""
+    page = site.browser().get("/variants/hundred3", headers={"Accept-Language": lang}).text
+    assert f"<code>judge_calendar</code> ({default})" in page

@@ -298,24 +298,24 @@ class MapCache:
         return png
 
 
-def opening_svg(variant: Variant) -> str | None:
-    """The variant's opening position with no orders, None when no map can be drawn; kept on the variant
-    (:attr:`Variant.derived`), so it goes when the variant goes, and a variant loaded afresh (its file
-    edited) is drawn afresh."""
+def opening_svg(variant: Variant, lang: str = "en") -> str | None:
+    """The variant's opening position with no orders, its heading (the variant's title and the phase) in
+    ``lang``; None when no map can be drawn. Kept on the variant (:attr:`Variant.derived`), one a language, so
+    it goes when the variant goes, and a variant loaded afresh (its file edited) is drawn afresh."""
     kept = variant.derived
-    if _OPENING in kept:
-        return cast("str | None", kept[_OPENING])
+    key = f"{_OPENING}.{lang}"
+    if key in kept:
+        return cast("str | None", kept[key])
 
     def draw() -> str | None:
         from dippouch.render import RenderOptions, render_svg
 
-        title = f"{variant.title}: the opening position"
-        return str(render_svg(variant, variant.start, options=RenderOptions(title=title)))
+        return str(render_svg(variant, variant.start, options=RenderOptions(lang=lang)))
 
     with _DRAWING:
-        if _OPENING not in kept:
-            kept[_OPENING] = _draw(draw)
-        return cast("str | None", kept[_OPENING])
+        if key not in kept:
+            kept[key] = _draw(draw)
+        return cast("str | None", kept[key])
 
 
 def variant_board(name: str) -> str | None:

@@ -28,9 +28,9 @@ __all__ = ["find_variant", "moves", "search", "variant_view"]
 I18N_DOMAIN = "site"
 
 
-def variant_view(name: str, *, with_map: bool = True) -> dict[str, Any]:
+def variant_view(name: str, *, with_map: bool = True, lang: str = "en") -> dict[str, Any]:
     """A variant's rules in brief, powers, centres, options and key; its opening map only ``with_map`` (the
-    page shows it, the JSON answer never sends it: drawing it is the slow part)."""
+    page shows it, the JSON answer never sends it: drawing it is the slow part), its words in ``lang``."""
     v = find_variant(name)
     m = v.map
     key = [
@@ -80,7 +80,7 @@ def variant_view(name: str, *, with_map: bool = True) -> dict[str, Any]:
             }
             for k, spec in v.data.get("options", {}).items()
         ],
-        **({"map_svg": opening_svg(v)} if with_map else {}),
+        **({"map_svg": opening_svg(v, lang)} if with_map else {}),
     }
 
 
