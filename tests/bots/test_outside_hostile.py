@@ -171,17 +171,21 @@ def test_a_silent_program_that_never_reads_is_ended_once_its_requests_fill_the_p
 def test_misspelt_orders_under_the_cap_are_read_no_later_than_the_deadline(tmp_path: Path) -> None:
     # As many misspelt orders as Manchester's ten units allow, each a "did you mean" search over W3K's
     # names (about 2 ms each, 60 ms in all on a quiet machine), against a deadline of half what reading them
-    # all takes here and now: a loaded machine is slower at both, handing the request to the pipe as reading
-    # the orders, where a fixed 30 ms (10 ms before it) was at times spent before the first order was read.
+    # all takes here and now, at its quickest of three rounds: a loaded machine is slower at both, handing the
+    # request to the pipe as reading the orders, where a fixed 30 ms (10 ms before it) was at times spent
+    # before the first order was read, and one round slowed by a busy moment made a deadline the read met.
     # The answer is sent ahead together with a first, good one, so that it is already read when the request
     # goes out: only reading its orders takes time.
     variant = load_variant("w3k")
     texts = ["A Northumberlandd - Yorkshiree"] * order_limit(10)
-    started = time.perf_counter()
-    for text in texts:
-        with pytest.raises(DippouchError, match="did you mean"):
-            parse_order(variant, text, phase_kind="movement")
-    limit = round(max((time.perf_counter() - started) / 2, 0.03), 3)
+    rounds = []
+    for _ in range(3):  # the quickest of three: a round slowed by a busy moment says nothing of the next
+        started = time.perf_counter()
+        for text in texts:
+            with pytest.raises(DippouchError, match="did you mean"):
+                parse_order(variant, text, phase_kind="movement")
+        rounds.append(time.perf_counter() - started)
+    limit = round(max(min(rounds) / 2, 0.03), 3)
     misspelt = json.dumps({"orders": texts})
     body = (
         f"sys.stdout.write({json.dumps({'orders': []})!r} + '\\n' + {misspelt!r} + '\\n'); sys.stdout.flush()\n"
