@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 from test_web_entry_browser import DESKTOP, _box, _click_unit, _point_in, _tap
 
@@ -72,7 +73,7 @@ def _process(coord: Any, base: str, phase: str, *, first: bool = False, shot: st
     if shot:
         _shot(coord, shot)
     coord.click("text=Process now")
-    assert phase in coord.locator("main").inner_text()
+    expect(coord.locator("main")).to_contain_text(phase)
     if first:
         assert _status(coord, base) == phase  # nothing happened before the second click
     coord.click("main >> text=Process now")
@@ -116,7 +117,6 @@ def _check_page_matches_store(server: dict[str, Any], pages: dict[str, Any], pha
 
 @pytest.mark.slow
 def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[str, Any], browser: Any) -> None:
-    from playwright.sync_api import expect
 
     base = server["base"]
     store = server["web"].store
