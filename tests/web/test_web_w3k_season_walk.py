@@ -117,7 +117,6 @@ def _check_page_matches_store(server: dict[str, Any], pages: dict[str, Any], pha
 
 @pytest.mark.slow
 def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[str, Any], browser: Any) -> None:
-
     base = server["base"]
     store = server["web"].store
 
