@@ -66,9 +66,8 @@ def variants_page(request: Request) -> Response:
 def variant_page(request: Request, name: str) -> Response:
     """The page reads what ``GET /api/variants/{name}`` answers, as its model, with the opening map beside."""
     variant_pages.find_variant(name, words(request).gettext)  # an unknown name refused in the reader's language
-    vv = VariantView.model_validate(
-        variant_pages.variant_view(name, lang=language(request)), context={"lang": language(request)}
-    )
+    lang = language(request)
+    vv = VariantView.model_validate(variant_pages.variant_view(name, lang=lang), context={"lang": lang})
     return render(request, "variant.html", {"v": vv, "origin": origin_of(vv.name)})
 
 
@@ -101,9 +100,8 @@ def moves_page(request: Request, name: str, q: str = "") -> Response:
     """The move browser reads what ``GET /api/variants/{name}/moves`` answers, and the variant's own answer."""
     variant_pages.find_variant(name, words(request).gettext)
     mv = MovesAnswer.model_validate(variant_pages.moves(name, q))
-    vv = VariantView.model_validate(
-        variant_pages.variant_view(name, lang=language(request)), context={"lang": language(request)}
-    )
+    lang = language(request)
+    vv = VariantView.model_validate(variant_pages.variant_view(name, lang=lang), context={"lang": lang})
     return render(request, "moves.html", {"mv": mv, "v": vv})
 
 
