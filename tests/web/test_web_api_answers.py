@@ -159,3 +159,10 @@ def test_lines_a_game_file_left_short_are_answered_as_stored(site: Site) -> None
     assert r.json()["submissions"]["submissions"][0]["lines"] == [
         {"line": 1, "text": "A par - bur", "order": "A par - bur"}
     ]
+
+
+def test_the_api_docs_page_shows_a_yes_or_no_default_as_json_writes_it(site: Site) -> None:
+    """A field's default of false reads as a JSON body sets it, not as Python spells it."""
+    page = site.browser().get("/api/docs").text
+    assert "default false" in page or "default true" in page
+    assert "default False" not in page and "default True" not in page

@@ -311,6 +311,8 @@ def _templates(lang: str) -> Jinja2Templates:
     # The level of the bot a player's name stands for ("bot:random"), or None for a person: a person reads
     # "a bot: random" in their language where the program's name for the seat was.
     env.filters["bot_of"] = bot_level
+    # A value as a person sets it in a variant's file or a JSON body (false), not as Python spells it (False).
+    env.filters["as_set"] = lambda value: ("true" if value else "false") if isinstance(value, bool) else value
     # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
     # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
     env.filters["for_people"] = for_people
