@@ -179,6 +179,12 @@ def page_words(html: str) -> str:
     return re.sub(r'<a class="person" href="/people/\d+">([^<]*)</a>', r"\1", html)
 
 
+def page_text(html: str) -> str:
+    """A page's visible words: its tags dropped with their attributes, so that a random CSRF token or key that
+    happens to spell a name ("...pktgAnngL...") never reads as the name on the page."""
+    return re.sub(r"<[^>]*>", " ", html)
+
+
 class TwoProcesses:
     """Two web processes on one database (two apps, each with its own memory), with game ``g`` made by the first,
     and a third store standing for a worker or the command line: what a page kept by one process is read back by."""

@@ -20,7 +20,7 @@ from dippouch.store.moderation import stored as store_moderation
 from dippouch.store.people import accounts as store_accounts
 from dippouch.store.people.persons import create_person, person_by_email, seats_of
 from dippouch.web.http.security import SESSION_COOKIE
-from websupport import Site, page_words
+from websupport import Site, page_text, page_words
 
 REVIEW = ("/desk/review/accounts", "/desk/review/reports")
 
@@ -87,7 +87,7 @@ def test_a_person_blocks_from_a_profile_and_unblocks_from_the_account_page(site:
     assert 'id="blocks"' in me.text and f'href="/people/{bob}">Bob</a>' in me.text
     # Never shown to the blocked person: not on her profile, not on his account page.
     assert "You block" not in b.get(f"/people/{ann}").text
-    assert "Ann" not in page_words(b.get("/me").text).split("People you block")[1].split("My data")[0]
+    assert "Ann" not in page_text(b.get("/me").text).split("People you block")[1].split("My data")[0]
     # Blocking oneself is refused, and said.
     r = site.post_form(a, f"/people/{ann}/block")
     assert r.status_code == 400 and "cannot block yourself" in r.text
@@ -291,7 +291,7 @@ def test_reports_are_queued_with_their_evidence_and_acted_on(site: Site) -> None
     # Warn: the person reads the warning (never the reporter's words, never who reported).
     r = site.post_form(site.coordinator, f"/desk/review/reports/{ids[0]}", {"action": "warn", "note": "Keep it civil."})
     assert "Done; logged." in _flash(site, site.coordinator, r)
-    his = page_words(b.get("/me").text)
+    his = page_text(b.get("/me").text)
     assert "Keep it civil." in his and "a threat" not in his and "Ann" not in his.split("Warnings")[1]
     # Block from press: his messages are refused in every game.
     site.post_form(site.coordinator, f"/desk/review/reports/{ids[1]}", {"action": "mute"})
@@ -326,5 +326,5 @@ def test_in_a_game_that_hides_its_players_a_block_from_a_message_mutes_the_power
     r = site.post_form(a, f"/games/masked/play/England/press-block/{sent.id}")
     assert "Muted in this game: its players are hidden until it ends" in _flash(site, a, r)
     assert store_moderation.blocked_people(site.web.store, ann) == []
-    assert "Bob" not in page_words(a.get("/me").text)
+    assert "Bob" not in page_text(a.get("/me").text)
     assert "Guess who" not in a.get(f"/games/masked/play/England/press/{sent.channel}").text
