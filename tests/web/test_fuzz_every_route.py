@@ -21,7 +21,8 @@ each route is asked, its choices drawn from :data:`SEED` (the ids the site makes
   ``'²'``, ``'٣'``, numbers past the database's integers, a lone surrogate, ``'..%2F'``, 5,000 characters) and
   a real id with its number made a typed one (``'².press.SIGNATURE'``), by a browser drawn by the seed.
 
-About 5,200 requests a database, some 40 s each.
+About 6,500 requests on SQLite and 5,000 on PostgreSQL, where the path parameters are only those whose fate can
+differ by database (:data:`DATABASE_PATH_VALUES`).
 """
 
 from __future__ import annotations
@@ -85,6 +86,11 @@ PATH_VALUES = [
     "☃",
 ]
 """Hostile path parameters, written as they stand in an address (percent escapes included)."""
+
+DATABASE_PATH_VALUES = ["²", "-1", "99999999999999999999", "2147483648", "%00", "x" * 5000, "%ED%A0%80"]
+"""The hostile path parameters whose fate can differ by database (integers past a column's, a NUL and a lone
+surrogate PostgreSQL's text refuses, a long text): all a second database is asked, the others being answered
+before a handler reads the database, the same on both (some 1,500 requests fewer on PostgreSQL)."""
 
 FIELD_VALUES: list[Any] = [
     "",
@@ -159,6 +165,7 @@ class World:
 
     def __init__(self, db_url: str) -> None:
         self.site = site = Site(db_url, limits={})
+        self.path_values = PATH_VALUES if db_url.startswith("sqlite") else DATABASE_PATH_VALUES
         store, now = site.web.store, site.clock()
         self.practice_power = ""
         # A running game with letters and a second phase.
@@ -486,7 +493,7 @@ class Fuzz:
                         await self.one(route, method, actor, url, kind=1 + (i + len(self.asked)) % 2)
                 base = self._params(route, self.address(route, method, self.world.actors[-2]))
                 for name in route.param_convertors:
-                    values = list(PATH_VALUES)
+                    values = list(self.world.path_values)
                     if re.search(r"\d", base.get(name, "")):  # a number inside an id: '3.press.SIG' as '².press.SIG'
                         values += [re.sub(r"\d+", n, quote(base[name], safe=""), count=1) for n in IN_IDS]
                     for value in values:
