@@ -201,6 +201,29 @@ def test_civil_disorder_and_replacement_through_the_cli(tmp_path: Path) -> None:
     assert lines and "CIVIL DISORDER" not in lines[0] and "Bea" in lines[0]
 
 
+def test_a_players_link_says_when_its_address_is_only_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's key is shown once: made in a process that cannot know where the server listens, its link must not
+    pass for certain (a server on --port 8123 is not at the default's 8000)."""
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    cli("new", "g", now=T0)
+    monkeypatch.delenv("DIPPOUCH_PUBLIC_URL", raising=False)
+    settings.reread()
+    said = cli("players", "assign", "g", "England", "Ann", "--link", now=T0)
+    assert "England's link (shown only now): http://localhost:8000/k/dp_" in said
+    assert "DIPPOUCH_PUBLIC_URL is not set" in said and "/k/... path there" in said
+    monkeypatch.setenv("DIPPOUCH_PUBLIC_URL", "https://diplomacy.example.org")
+    settings.reread()  # a new process, as the next command would be
+    try:
+        said = cli("players", "replace", "g", "England", "Bea", "--link", now=T0)
+    finally:
+        monkeypatch.delenv("DIPPOUCH_PUBLIC_URL")
+        settings.reread()
+    assert "England's link (shown only now): https://diplomacy.example.org/k/dp_" in said
+    assert "not set" not in said
+
+
 def test_pause_extend_resume_and_draw_through_the_cli(tmp_path: Path) -> None:
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
     cli("new", "g", "--movement", "2d", now=T0)

@@ -348,7 +348,17 @@ def _seat(
         say(got.said, cli_language()) + (f" Orders by mail come from {email.strip()}." if email else ""), markup=False
     )
     if got.secret is not None:
-        out.print(f"{got.power}'s link (shown only now): {site().link(f'/k/{got.secret}')}", markup=False)
+        here = site()
+        out.print(f"{got.power}'s link (shown only now): {here.link(f'/k/{got.secret}')}", markup=False)
+        if not here.configured:
+            # This process cannot know where `dippouch serve` listens (its --port, its host): the link names the
+            # embedded default, which is wrong for a server on another port, and the key is shown only once.
+            out.print(
+                f"DIPPOUCH_PUBLIC_URL is not set, so the link names the default address {here.public_url}: if "
+                "dippouch serve listens elsewhere (another --port or host), open the same /k/... path there, and "
+                "set DIPPOUCH_PUBLIC_URL to the address players open so every link names it.",
+                markup=False,
+            )
 
 
 @players_app.command("email")
