@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from dippouch.render.animation import CAPTION_PX, FORMATS, AnimationFrame, animate, frame_picture
 
@@ -49,15 +49,15 @@ def test_every_frame_is_written_with_its_duration(fmt: str) -> None:
 def test_a_map_like_the_frame_befores_is_not_rasterised_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board after a phase nobody ordered in is the next phase's picture, and a finished game's final board
     the one after its last phase: drawn once each, and each frame still has its own caption."""
-    from dippouch.render.output import svg_to_png
+    from dippouch.render.output import svg_to_image
 
     drawn: list[str] = []
 
-    def counted(svg: str, **kw: Any) -> bytes:
+    def counted(svg: str, **kw: Any) -> Image.Image:
         drawn.append(svg)
-        return svg_to_png(svg, **kw)
+        return svg_to_image(svg, **kw)
 
-    monkeypatch.setattr("dippouch.render.animation.svg_to_png", counted)
+    monkeypatch.setattr("dippouch.render.animation.svg_to_image", counted)
     same, other = _svg("#3c3"), _svg("#c33")
     frames = [AnimationFrame(same, "one", 500), AnimationFrame(same, "two", 500), AnimationFrame(other, "three", 500)]
     frames.append(AnimationFrame(same, "four", 500))  # not the frame before's map: drawn again
@@ -105,3 +105,70 @@ def _low(grey: Image.Image) -> int:
     low, _high = grey.getextrema()
     assert isinstance(low, int)
     return low
+
+
+def _w3k_frames(phases: int, **options: Any) -> list[str]:
+    """A replay's pictures of W3K's busy sample phases: each phase with its orders, then the board after it."""
+    from dippouch.catalog import load_variant
+    from dippouch.render.sample import sample_phases
+    from dippouch.render.svg import RenderOptions, render_svg
+
+    w3k = load_variant("w3k")
+    svgs = []
+    for ph in sample_phases(w3k, seed=3, phases=phases):
+        svgs.append(render_svg(w3k, ph.position, ph.orders, ph.results, RenderOptions(**options)))
+        svgs.append(render_svg(w3k, ph.position, options=RenderOptions(**options)))
+    return svgs
+
+
+def test_a_replay_draws_its_names_once_and_each_boards_colours_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cairo spends most of a W3K frame on the names and the provinces' colours: the names are the same in every
+    frame of a game and the colours the same for a phase's orders and the board after it, so they are drawn
+    once (each frame's orders, units and legend are drawn for it)."""
+    from dippouch.render.output import svg_to_image
+
+    drawn: list[str] = []
+
+    def counted(svg: str, **kw: Any) -> Image.Image:
+        drawn.append("names" if "<!--dippouch:static-->" in svg else "under" if 'class="regions"' in svg else "over")
+        return svg_to_image(svg, **kw)
+
+    monkeypatch.setattr("dippouch.render.animation.svg_to_image", counted)
+    svgs = _w3k_frames(3)
+    im, _ = _read_back(animate([AnimationFrame(s, str(i), 500) for i, s in enumerate(svgs)], "gif", width=300))
+    assert _frame_count(im) == 6
+    assert drawn.count("names") == 1 and drawn.count("under") == 3 and drawn.count("over") == 6, drawn
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("w3k", {}), ("standard", {}), ("1000ad", {}), ("standard", {"seen": {"par", "bur", "mar"}})],
+)
+def test_a_map_drawn_in_layers_is_the_map_drawn_whole(variant: str, options: dict[str, Any]) -> None:
+    """Laid one over the other, the layers give the picture Cairo draws from the whole SVG (within rounding), with
+    orders, a legend as tall as a phase's notes make it, and fog of war."""
+    from dippouch.catalog import load_variant
+    from dippouch.render.animation import _Painter
+    from dippouch.render.output import svg_to_image
+    from dippouch.render.sample import sample_phases
+    from dippouch.render.svg import RenderOptions, layers, render_svg
+
+    v = load_variant(variant)
+    opts = RenderOptions(seen=frozenset(options["seen"])) if "seen" in options else RenderOptions()
+    paint = _Painter(400)
+    for ph in sample_phases(v, seed=2, phases=2):
+        for svg in (render_svg(v, ph.position, ph.orders, ph.results, opts), render_svg(v, ph.position, options=opts)):
+            assert layers(svg) is not None
+            laid, whole = paint(svg), svg_to_image(svg, width=400).convert("RGB")
+            assert laid.size == whole.size
+            # Cairo's text at a few pixels' size shifts with the float noise of the picture's height (W3K's names
+            # of 7 units at a third of their size): a few pixels of a few names differ, never a part of the map.
+            apart = ImageChops.difference(laid, whole).convert("L").point(lambda d: 255 if d > 16 else 0)
+            assert apart.histogram()[255] <= laid.width * laid.height // 2000, (variant, apart.getbbox())
+
+
+def test_a_picture_not_drawn_here_is_not_cut() -> None:
+    from dippouch.render.svg import layers
+
+    assert layers(_svg("#3c3")) is None
+    assert layers(_w3k_frames(1)[0].replace("<!--dippouch:top-->", "")) is None

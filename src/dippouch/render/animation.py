@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dippouch.render.output import svg_to_png
+from dippouch.render.output import svg_to_image
+from dippouch.render.svg import PAPER, layers
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -43,16 +44,42 @@ class AnimationFrame:
 
 def frame_picture(svg: str, caption: str, width: int = WIDTH) -> Image.Image:
     """The map ``width`` pixels wide with ``caption`` in a band beneath it, as an RGB picture."""
-    return _captioned(_drawn(svg, width), caption)
+    return _captioned(_Painter(width)(svg), caption)
 
 
-def _drawn(svg: str, width: int) -> Image.Image:
-    """The map rasterised ``width`` pixels wide: most of a frame's cost (a W3K map takes Cairo the best part of
-    a second)."""
-    from PIL import Image
+class _Painter:
+    """Rasterises one replay's maps ``width`` pixels wide, each drawn in its three layers
+    (:func:`dippouch.render.svg.layers`), and draws a layer again only when it differs from the last map's.
 
-    # Cairo draws; an uncompressed PNG is the cheapest way to hand the pixels over to Pillow.
-    return Image.open(io.BytesIO(svg_to_png(svg, width=width, compress=0))).convert("RGB")
+    Rasterising is most of a frame's cost (Cairo took about 0.4 s for a W3K map). A game's names, coasts and
+    centre markers never change, so they are drawn once; the board's colours change only where a phase ended,
+    so the board after a phase is drawn once for it and for the next phase's orders; and only the orders,
+    units and legend are drawn for every frame."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self._kept: dict[str, tuple[str, Image.Image]] = {}
+        self._under: tuple[str, str, Image.Image] | None = None  # the first two layers laid together
+
+    def __call__(self, svg: str) -> Image.Image:
+        from PIL import Image
+
+        cut = layers(svg)
+        if cut is None:  # not one of our drawings: drawn whole
+            return svg_to_image(svg, width=self.width).convert("RGB")
+        if self._under is None or self._under[:2] != (cut.under, cut.names):
+            laid = Image.alpha_composite(self._layer("under", cut.under), self._layer("names", cut.names))
+            self._under = (cut.under, cut.names, laid)
+        over = self._layer("over", cut.over)
+        whole = Image.new("RGBA", over.size, PAPER)
+        whole.paste(self._under[2], (0, 0))
+        return Image.alpha_composite(whole, over).convert("RGB")
+
+    def _layer(self, name: str, svg: str) -> Image.Image:
+        kept = self._kept.get(name)
+        if kept is None or kept[0] != svg:
+            kept = self._kept[name] = (svg, svg_to_image(svg, width=self.width))
+        return kept[1]
 
 
 def _captioned(drawn: Image.Image, caption: str) -> Image.Image:
@@ -81,8 +108,9 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
     # A map is drawn again only when it differs from the frame before's: the board after a phase in which
     # nobody ordered is the next phase's picture of its orders, and a finished game's final board is the
     # board after its last phase (two of a finished W3K game's five frames were so drawn twice).
+    paint = _Painter(width)
     last_svg = _svg(frames[0])
-    last_drawn = _drawn(last_svg, width)
+    last_drawn = paint(last_svg)
     first = _captioned(last_drawn, frames[0].caption)
     size = first.size
 
@@ -92,7 +120,7 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
         for f in frames[1:]:
             svg = _svg(f)
             if svg != last_svg:
-                last_svg, last_drawn = svg, _drawn(svg, width)
+                last_svg, last_drawn = svg, paint(svg)
             pic = _captioned(last_drawn, f.caption)
             yield pic if pic.size == size else _fitted(pic, size)
 
@@ -103,7 +131,7 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
 
 def _gif(pictures: Iterator[Image.Image], durations: Sequence[int]) -> bytes:
     """The pictures as a looping GIF, written as they come: each frame is the part of the picture that differs
-    from the last one shown (a map's turn changes a few provinces and the caption), at its place, with a
+    from the last picture (a map's turn changes a few provinces and the caption), at its place, with a
     palette of its own chosen from its own colours.
 
     Written here rather than by Pillow's ``save(save_all=True)``, which keeps every frame until the end to
@@ -113,20 +141,23 @@ def _gif(pictures: Iterator[Image.Image], durations: Sequence[int]) -> bytes:
     from PIL import GifImagePlugin, ImageChops
     from PIL import Image as PILImage
 
+    def paletted(pic: PILImage.Image) -> PILImage.Image:
+        return pic.quantize(colors=255, method=PILImage.Quantize.MEDIANCUT, dither=PILImage.Dither.NONE)
+
     out = io.BytesIO()
-    shown: PILImage.Image | None = None  # the last frame as the viewer sees it (its palette's colours)
+    last: PILImage.Image | None = None  # the last frame's picture (what the viewer sees is its paletted self)
     for pic, ms in zip(pictures, durations, strict=True):
-        paletted = pic.quantize(colors=255, method=PILImage.Quantize.MEDIANCUT, dither=PILImage.Dither.NONE)
-        seen = paletted.convert("RGB")
-        if shown is None:
-            header, _ = GifImagePlugin.getheader(paletted, info={"loop": 0, "duration": ms})
+        if last is None:
+            part, offset, own_palette = paletted(pic), (0, 0), False
+            header, _ = GifImagePlugin.getheader(part, info={"loop": 0, "duration": ms})
             out.write(b"".join(header))  # the first frame's palette is the global one
-            part, offset, own_palette = paletted, (0, 0), False
         else:
-            box = ImageChops.difference(shown, seen).getbbox() or (0, 0, 1, 1)
-            part, offset, own_palette = paletted.crop(box), (box[0], box[1]), True
+            # Only the changed part is given colours (a palette costs Pillow about as much as a W3K frame's
+            # orders take Cairo to draw): what did not change is shown as it was.
+            box = ImageChops.difference(last, pic).getbbox() or (0, 0, 1, 1)
+            part, offset, own_palette = paletted(pic.crop(box)), (box[0], box[1]), True
         out.write(b"".join(GifImagePlugin.getdata(part, offset, duration=ms, include_color_table=own_palette)))
-        shown = seen
+        last = pic
     out.write(b";")  # the GIF trailer
     return out.getvalue()
 

@@ -17,6 +17,8 @@ from xml.sax.saxutils import escape, unescape
 from dippouch.render.atlas import MM_PER_PT, PAPERS, Box, Window, atlas_layout, map_page, page_size, whole_drawing
 
 if TYPE_CHECKING:
+    from PIL.Image import Image as Picture
+
     from dippouch.core.variant import Variant
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "phase_map_file",
     "preview_png",
     "results_pdf",
+    "svg_to_image",
     "svg_to_pdf",
     "svg_to_png",
 ]
@@ -53,6 +56,18 @@ def svg_to_png(svg: str, scale: float = 1.0, *, width: int | None = None, compre
 
     Cairo draws into memory and Pillow writes the file: Cairo's own PNG writer compresses at zlib's default
     level, which took a third of the time of a W3K map; ``compress`` (0-9) trades size for speed."""
+    out = io.BytesIO()
+    # The map is opaque (a paper rectangle under everything).
+    svg_to_image(svg, scale, width=width).convert("RGB").save(
+        out, format="PNG", compress_level=max(0, min(9, compress))
+    )
+    return out.getvalue()
+
+
+def svg_to_image(svg: str, scale: float = 1.0, *, width: int | None = None) -> Picture:
+    """The SVG drawn by Cairo as a Pillow picture with its transparency (``RGBA``), ``scale`` times its own size
+    in pixels (or ``width`` pixels wide): what is not drawn on stays transparent, so pictures drawn apart can be
+    laid one over the other (:mod:`dippouch.render.animation`)."""
     cs = _cairosvg()
     tree = cs.parser.Tree(bytestring=svg.encode("utf-8"))
     if width is not None:
@@ -64,11 +79,9 @@ def svg_to_png(svg: str, scale: float = 1.0, *, width: int | None = None, compre
     from PIL import Image
 
     w, h = image.get_width(), image.get_height()
-    # Cairo's ARGB32 is premultiplied BGRA in memory; the map is opaque (a paper rectangle under everything).
-    pic = Image.frombuffer("RGBA", (w, h), bytes(image.get_data()), "raw", "BGRA", image.get_stride(), 1)
-    out = io.BytesIO()
-    pic.convert("RGB").save(out, format="PNG", compress_level=max(0, min(9, compress)))
-    return out.getvalue()
+    # Cairo's ARGB32 is premultiplied BGRA in memory: Pillow's "RGBa" is premultiplied RGBA.
+    pic = Image.frombuffer("RGBa", (w, h), bytes(image.get_data()), "raw", "BGRa", image.get_stride(), 1)
+    return pic.convert("RGBA")
 
 
 PREVIEW_SIZE = (1200, 630)

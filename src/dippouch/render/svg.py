@@ -44,13 +44,14 @@ from dippouch.render.text import BASELINE, text_width
 
 _text_width = text_width  # the name the tests and older callers use
 
-__all__ = ["RenderOptions", "draft_order_svg", "draw_svg", "render_phase_svg", "render_svg"]
+__all__ = ["Layers", "RenderOptions", "draft_order_svg", "draw_svg", "layers", "render_phase_svg", "render_svg"]
 
 I18N_DOMAIN = "games"
 """The catalogue of the map's own words (the legend's counts, the key's labels), as the game pages show it."""
 
 Point = tuple[float, float]
 
+PAPER = "#fbfaf6"
 WATER = "#b9d3e3"
 PRIMARY_SEA = "#a7c6dc"
 LOCAL_SEA = "#cfe2ee"
@@ -924,7 +925,7 @@ def draw_svg(
         # Read back by the printed atlas (render/atlas.py): where the board is and how big a unit is.
         f' data-board="0 {_f(top)} {_f(geo.width)} {_f(geo.height)}" data-unit-radius="{r:.2f}">',
         f"<title>{escape(_title_text(variant, position, options))}</title>",
-        f'<rect class="paper" x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
+        f'<rect class="paper" x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="{PAPER}"/>',
         heading,
         f'<g class="board" transform="translate(0 {_f(top)})">',
         f'<rect class="water" x="0" y="0" width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{WATER}"/>',
@@ -936,6 +937,7 @@ def draw_svg(
     parts.extend(nested)
     parts.extend(rings)
     parts.append("</g>")
+    parts.append(STATIC_MARK)
     if board and refs is not None:
         parts.extend(_used(board, part) for part, svg in (("extra", st.extra_svg), ("coasts", st.coast_svg)) if svg)
         parts.append(_used(board, "centres", ' class="centres"'))
@@ -945,6 +947,7 @@ def draw_svg(
         parts.append(st.coast_svg)
         parts.append(f'<g class="centres">{st.centres_svg}</g>')
         parts.append(st.label_svg)
+    parts.append(TOP_MARK)
     parts.append(f'<g class="orders">{"".join(layers.under)}{"".join(layers.lines)}</g>')
     parts.append(f'<g class="units">{"".join(unit_svg)}{"".join(builds)}</g>')
     parts.append(f'<g class="marks">{"".join(layers.top)}</g>')
@@ -953,6 +956,65 @@ def draw_svg(
         parts.append(f'<g class="legend" transform="translate(0 {_f(top + geo.height)})">{"".join(legend_rows)}</g>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+STATIC_MARK = "<!--dippouch:static-->"
+"""Where a picture's parts that no phase changes begin (the coasts, centre markers and names, drawn over the
+provinces' colours and under the orders): :func:`layers` cuts there."""
+TOP_MARK = "<!--dippouch:top-->"
+"""Where they end, and the phase's orders, units and legend begin."""
+_ROOT = re.compile(
+    r'<svg\b[^>]*? viewBox="0 0 ([\d.]+) ([\d.]+)" width="[\d.]+" height="([\d.]+)"[^>]*data-board="0 ([\d.]+) [\d.]+ ([\d.]+)"[^>]*>'
+)
+_BOARD_OPEN = re.compile(r'<g class="board"[^>]*>')
+_CUT_BELOW = 8.0
+"""How far below the board's foot its layers reach, in the picture's units (a few strokes' widths)."""
+_PAPER_RECT = re.compile(r'<rect class="paper" [^>]*/>')
+
+
+@dataclass(frozen=True)
+class Layers:
+    """A picture drawn by :func:`draw_svg` as three pictures that, laid one over the other, are the whole."""
+
+    under: str
+    """The paper, the heading and the board's colours, cut at the board's foot: the same for the board after a
+    phase and the next phase's orders, whatever each one's legend."""
+    names: str
+    """The coasts, centre markers and names, cut at the board's foot: the same in every phase of a game."""
+    over: str
+    """The phase's orders, units and legend, the picture's whole height, transparent elsewhere: laid on
+    :data:`PAPER` (what shows under the legend) with the other two at its top."""
+
+
+def layers(svg: str) -> Layers | None:
+    """``svg`` cut into :class:`Layers`; ``None`` for an SVG not drawn by :func:`draw_svg`.
+
+    A replay rasterises hundreds of one game's pictures, and Cairo spends half of a W3K map's time on its names
+    and centre markers and a third on the board's colours (:mod:`dippouch.render.animation`): cut so, the names are
+    drawn once a replay and the colours once for each position."""
+    static_at, top_at = svg.find(STATIC_MARK), svg.find(TOP_MARK)
+    root, board = _ROOT.match(svg), _BOARD_OPEN.search(svg)
+    if root is None or board is None or not board.end() <= static_at < top_at:
+        return None
+    # Cut a little below the board's foot: the water's edge and the strokes of the provinces along it reach
+    # past it (half a stroke), and the legend is drawn over what is there.
+    width, height = root.group(1), root.group(3)
+    foot = min(float(root.group(4)) + float(root.group(5)) + _CUT_BELOW, float(height))
+    whole = root.group(0)
+    cut = whole.replace(f'viewBox="0 0 {width} {root.group(2)}"', f'viewBox="0 0 {width} {_f(foot)}"', 1).replace(
+        f'height="{height}"', f'height="{_f(foot)}"', 1
+    )
+    # The paper is as tall as the picture, which the legend's rows decide: cut at the foot with the rest.
+    under = _PAPER_RECT.sub(
+        f'<rect class="paper" x="0" y="0" width="{width}" height="{_f(foot)}" fill="{PAPER}"/>',
+        svg[len(whole) : static_at],
+        1,
+    )
+    return Layers(
+        cut + under + "</g></svg>",
+        cut + board.group(0) + svg[static_at:top_at] + "</g></svg>",
+        whole + board.group(0) + svg[top_at:],
+    )
 
 
 DRAFT_CASING = "#ffffff"
