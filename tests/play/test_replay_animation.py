@@ -10,7 +10,7 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from dippouch.render.animation import AnimationFrame, animate, frame_picture
+from dippouch.render.animation import CAPTION_PX, AnimationFrame, animate, frame_picture
 
 WIDTH = 240
 
@@ -69,15 +69,15 @@ def test_every_webp_frame_reads_back_as_drawn_with_its_own_time() -> None:
         assert max(off) < 4, (i, off)  # lossy at quality 80: near every colour, never another picture
 
 
-def test_a_picture_of_another_size_is_fitted_on_the_first_canvas() -> None:
+def test_every_frame_has_the_tallest_pictures_canvas() -> None:
     frames = [
         AnimationFrame(_svg(10, "#c03020"), "first", 1000),
         AnimationFrame(_svg(10, "#c03020", width=100, height=200), "taller", 1000),
     ]
-    first = frame_picture(frames[0].svg, "first", WIDTH)  # type: ignore[arg-type]
+    taller = frame_picture(frames[1].svg, "taller", WIDTH)  # type: ignore[arg-type]
     for fmt in ("gif", "webp"):
         pic = Image.open(io.BytesIO(animate(frames, fmt, WIDTH)))
-        assert getattr(pic, "n_frames", 1) == 2 and pic.size == first.size, fmt
+        assert getattr(pic, "n_frames", 1) == 2 and pic.size == taller.size == (WIDTH, 2 * WIDTH + CAPTION_PX), fmt
 
 
 def test_no_frames_or_an_unknown_format_is_refused() -> None:

@@ -82,10 +82,19 @@ def test_a_caption_longer_than_the_picture_is_cut_not_drawn_off_it() -> None:
     assert _low(right_edge) > 200, "ink at the very edge: the caption ran off the picture"
 
 
-def test_a_frame_of_another_size_is_fitted_to_the_first() -> None:
+def test_a_taller_map_makes_every_frame_taller_and_none_is_scaled() -> None:
+    """A phase's notes make its legend taller than the board after it: the canvas is the tallest map's, the
+    shorter map drawn at its own size at the top (once shrunk to fit, the board jumped between frames)."""
     frames = [AnimationFrame(_svg("#c33"), "a", 500), AnimationFrame(_svg("#33c", 200, 300), "b", 500)]
     im, _ = _read_back(animate(frames, "gif", width=200))
-    assert _frame_count(im) == 2 and im.size == (200, 100 + CAPTION_PX)
+    assert _frame_count(im) == 2 and im.size == (200, 300 + CAPTION_PX)
+    im.seek(0)
+    first = im.convert("RGB")
+    assert first.getpixel((100, 99)) == first.getpixel((100, 299)) == (0xCC, 0x33, 0x33)  # padded in its paper
+    assert _low(first.crop((0, 300, 200, 300 + CAPTION_PX)).convert("L")) < 100  # its caption under the canvas
+    im.seek(1)
+    second = im.convert("RGB")
+    assert second.getpixel((100, 5)) == second.getpixel((100, 295)) == (0x33, 0x33, 0xCC)  # whole, not shrunk
 
 
 def test_refusals() -> None:
@@ -138,6 +147,8 @@ def test_a_replay_draws_its_names_once_and_each_boards_colours_once(monkeypatch:
     im, _ = _read_back(animate([AnimationFrame(s, str(i), 500) for i, s in enumerate(svgs)], "gif", width=300))
     assert _frame_count(im) == 6
     assert drawn.count("names") == 1 and drawn.count("under") == 3 and drawn.count("over") == 6, drawn
+    heights = {svg_to_image(s, width=300).height for s in svgs}
+    assert len(heights) > 1 and im.size == (300, max(heights) + CAPTION_PX)  # the orders' notes lengthen a legend
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -99,8 +100,10 @@ def _captioned(drawn: Image.Image, caption: str) -> Image.Image:
 def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> bytes:
     """The frames as an animated ``fmt`` (:data:`FORMATS`), looping, each shown for its own duration.
 
-    Every frame is rasterised at ``width``; a map of another size (none in one game) is fitted onto the
-    first frame's canvas, since both formats need one size for all frames."""
+    Every frame is rasterised at ``width``, on a canvas as tall as the tallest map (a phase's notes make its
+    legend taller than the board after it): a map is never scaled to fit, so the board and the captions stay
+    in place from frame to frame. A map of another width (none in one game) is fitted onto the first frame's
+    canvas, since both formats need one size for all frames."""
     if fmt not in FORMATS:
         raise ValueError(f"no animation format {fmt!r}; formats: {', '.join(FORMATS)}")
     if not frames:
@@ -109,9 +112,19 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
     # nobody ordered is the next phase's picture of its orders, and a finished game's final board is the
     # board after its last phase (two of a finished W3K game's five frames were so drawn twice).
     paint = _Painter(width)
+    # Each map's height is read from its drawing, one at a time (a long game's maps are never all held): drawing
+    # them twice costs a few per cent of rasterising them once.
+    heights = [_height(_svg(f), width) for f in frames]
+    tallest = max(h or 0 for h in heights)
+
+    def framed(drawn: Image.Image, caption: str) -> Image.Image:
+        if drawn.width == width and drawn.height < tallest:
+            drawn = _padded(drawn, tallest)
+        return _captioned(drawn, caption)
+
     last_svg = _svg(frames[0])
     last_drawn = paint(last_svg)
-    first = _captioned(last_drawn, frames[0].caption)
+    first = framed(last_drawn, frames[0].caption)
     size = first.size
 
     def rest() -> Iterator[Image.Image]:
@@ -121,7 +134,7 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
             svg = _svg(f)
             if svg != last_svg:
                 last_svg, last_drawn = svg, paint(svg)
-            pic = _captioned(last_drawn, f.caption)
+            pic = framed(last_drawn, f.caption)
             yield pic if pic.size == size else _fitted(pic, size)
 
     durations = [max(20, int(f.duration_ms)) for f in frames]
@@ -208,6 +221,32 @@ def _webp(pictures: Iterator[Image.Image], durations: Sequence[int], size: tuple
 
 def _svg(frame: AnimationFrame) -> str:
     return frame.svg if isinstance(frame.svg, str) else frame.svg()
+
+
+def _height(svg: str, width: int) -> int | None:
+    """How many pixels tall the map is drawn ``width`` pixels wide, from its own size as Cairo reads it (its
+    ``width`` and ``height``, else its ``viewBox``) and rounded as Cairo's surface is; ``None`` when it is not
+    given in plain numbers."""
+    root = svg[: svg.find(">") + 1]
+    given = dict(re.findall(r'\s(width|height|viewBox)="([^"]*)"', root))
+    w, h = given.get("width"), given.get("height")
+    if (w is None or h is None) and len(box := given.get("viewBox", "").split()) == 4:
+        w, h = box[2], box[3]
+    try:
+        across, down = float(w or ""), float(h or "")
+    except ValueError:
+        return None
+    return round(down * (width / across)) if across > 0 else None
+
+
+def _padded(pic: Image.Image, height: int) -> Image.Image:
+    """``pic`` at the top of a canvas ``height`` tall, the rest in the colour of its bottom edge (the map's
+    paper): the legend of a shorter map ends in paper, not in a band of another colour."""
+    from PIL import Image as PILImage
+
+    canvas = PILImage.new("RGB", (pic.width, height), pic.getpixel((0, pic.height - 1)))
+    canvas.paste(pic, (0, 0))
+    return canvas
 
 
 def _fitted(pic: Image.Image, size: tuple[int, int]) -> Image.Image:
