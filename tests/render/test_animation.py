@@ -139,7 +139,7 @@ def test_a_replay_draws_its_names_once_and_each_boards_colours_once(monkeypatch:
     drawn: list[str] = []
 
     def counted(svg: str, **kw: Any) -> Image.Image:
-        drawn.append("names" if "<!--dippouch:static-->" in svg else "under" if 'class="regions"' in svg else "over")
+        drawn.append("names" if "<!--layer:names-->" in svg else "under" if 'class="regions"' in svg else "over")
         return svg_to_image(svg, **kw)
 
     monkeypatch.setattr("dippouch.render.animation.svg_to_image", counted)
@@ -182,4 +182,4 @@ def test_a_picture_not_drawn_here_is_not_cut() -> None:
     from dippouch.render.svg import layers
 
     assert layers(_svg("#3c3")) is None
-    assert layers(_w3k_frames(1)[0].replace("<!--dippouch:top-->", "")) is None
+    assert layers(_w3k_frames(1)[0].replace("<!--layer:over-->", "")) is None

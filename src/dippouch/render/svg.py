@@ -937,7 +937,7 @@ def draw_svg(
     parts.extend(nested)
     parts.extend(rings)
     parts.append("</g>")
-    parts.append(STATIC_MARK)
+    parts.append(NAMES_MARK)
     if board and refs is not None:
         parts.extend(_used(board, part) for part, svg in (("extra", st.extra_svg), ("coasts", st.coast_svg)) if svg)
         parts.append(_used(board, "centres", ' class="centres"'))
@@ -947,7 +947,7 @@ def draw_svg(
         parts.append(st.coast_svg)
         parts.append(f'<g class="centres">{st.centres_svg}</g>')
         parts.append(st.label_svg)
-    parts.append(TOP_MARK)
+    parts.append(OVER_MARK)
     parts.append(f'<g class="orders">{"".join(layers.under)}{"".join(layers.lines)}</g>')
     parts.append(f'<g class="units">{"".join(unit_svg)}{"".join(builds)}</g>')
     parts.append(f'<g class="marks">{"".join(layers.top)}</g>')
@@ -958,10 +958,10 @@ def draw_svg(
     return "".join(parts)
 
 
-STATIC_MARK = "<!--dippouch:static-->"
+NAMES_MARK = "<!--layer:names-->"
 """Where a picture's parts that no phase changes begin (the coasts, centre markers and names, drawn over the
 provinces' colours and under the orders): :func:`layers` cuts there."""
-TOP_MARK = "<!--dippouch:top-->"
+OVER_MARK = "<!--layer:over-->"
 """Where they end, and the phase's orders, units and legend begin."""
 _ROOT = re.compile(
     r'<svg\b[^>]*? viewBox="0 0 ([\d.]+) ([\d.]+)" width="[\d.]+" height="([\d.]+)"[^>]*data-board="0 ([\d.]+) [\d.]+ ([\d.]+)"[^>]*>'
@@ -992,9 +992,9 @@ def layers(svg: str) -> Layers | None:
     A replay rasterises hundreds of one game's pictures, and Cairo spends half of a W3K map's time on its names
     and centre markers and a third on the board's colours (:mod:`dippouch.render.animation`): cut so, the names are
     drawn once a replay and the colours once for each position."""
-    static_at, top_at = svg.find(STATIC_MARK), svg.find(TOP_MARK)
+    names_at, over_at = svg.find(NAMES_MARK), svg.find(OVER_MARK)
     root, board = _ROOT.match(svg), _BOARD_OPEN.search(svg)
-    if root is None or board is None or not board.end() <= static_at < top_at:
+    if root is None or board is None or not board.end() <= names_at < over_at:
         return None
     # Cut a little below the board's foot: the water's edge and the strokes of the provinces along it reach
     # past it (half a stroke), and the legend is drawn over what is there.
@@ -1007,13 +1007,13 @@ def layers(svg: str) -> Layers | None:
     # The paper is as tall as the picture, which the legend's rows decide: cut at the foot with the rest.
     under = _PAPER_RECT.sub(
         f'<rect class="paper" x="0" y="0" width="{width}" height="{_f(foot)}" fill="{PAPER}"/>',
-        svg[len(whole) : static_at],
+        svg[len(whole) : names_at],
         1,
     )
     return Layers(
         cut + under + "</g></svg>",
-        cut + board.group(0) + svg[static_at:top_at] + "</g></svg>",
-        whole + board.group(0) + svg[top_at:],
+        cut + board.group(0) + svg[names_at:over_at] + "</g></svg>",
+        whole + board.group(0) + svg[over_at:],
     )
 
 
