@@ -203,7 +203,11 @@ def _elements(body: str) -> list[tuple[int, int, str, str, int, int]] | None:
     depth, start, inner, last = 0, 0, 0, 0
     name, attrs = "", ""
     for m in _TAG.finditer(body):
-        if m.group(2) is None:  # a comment, CDATA or instruction
+        if m.group(2) is None:  # a comment, CDATA or instruction: between elements, as a blank is
+            if depth == 0:
+                if body[last : m.start()].strip():
+                    return None
+                last = m.end()
             continue
         if depth == 0 and body[last : m.start()].strip():
             return None
