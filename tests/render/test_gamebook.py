@@ -213,3 +213,28 @@ def test_a_phase_whose_board_changes_in_part_writes_only_that_part_again() -> No
 
     one, two, three = (book(n) for n in (1, 2, 3))
     assert three - two < one / 10 and two - one < one / 10, (one, two, three)
+
+
+def test_a_layer_the_same_as_the_phase_befores_is_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's parts that did not change since the phase before (the names, the seas, the centres) are not
+    drawn again for the next phase's pages: its recording is shown again (a tenth of a W3K book's CPU)."""
+    from dippouch.render import gamebook
+
+    v = load_variant("standard")
+    drawn: list[str] = []
+    record = gamebook._recorded
+
+    def counted(whole: str, box: object) -> object:
+        drawn.append(whole)
+        return record(whole, box)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gamebook, "_recorded", counted)
+    orders = [{"France": [f"A par - {to}"]} for to in ("bur", "pic", "gas")]
+    phases = [BookPhase(f"P{i}", render_svg(v, v.start, o), "r") for i, o in enumerate(orders)]
+    book_pdf("t", [], phases[:1], variant=v)
+    names = sum('class="labels"' in layer for layer in drawn)
+    drawn.clear()
+    book_pdf("t", [], phases, variant=v)
+    assert len(drawn) == len(set(drawn)), "a drawing recorded twice"
+    assert sum('class="labels"' in layer for layer in drawn) == names > 0  # the names of one phase, once
+    assert sum('class="orders"' in layer for layer in drawn) == 3  # what changed is drawn for each phase

@@ -29,7 +29,7 @@ import functools
 import io
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 from xml.sax.saxutils import escape
@@ -309,10 +309,10 @@ def _surfaces() -> tuple[type, type]:
     return OnPart, Recorded
 
 
-def _recorded(layer: str) -> tuple[Any, Box, float]:
-    """``layer`` drawn once into a Cairo recording of its own size: (the recording, the drawing's box,
-    points per drawing unit in it), as :func:`dippouch.render.output.pdf_pages` shows a window's drawing."""
-    whole, box = whole_drawing(layer)
+def _recorded(whole: str, box: Box) -> tuple[Any, Box, float]:
+    """A layer as :func:`~dippouch.render.atlas.whole_drawing` made it (``whole``, its box ``box``) drawn once
+    into a Cairo recording of its own size: (the recording, the drawing's box, points per drawing unit in it),
+    as :func:`dippouch.render.output.pdf_pages` shows a window's drawing."""
     surface = _surfaces()[1](_cairosvg().parser.Tree(bytestring=whole.encode("utf-8")), None, 96)
     return surface.cairo, box, surface.device_units_per_user_units
 
@@ -325,7 +325,9 @@ class _Part:
     page showed of it, so a sheet's window must not be the first. Every recording is kept until the part
     is finished (Cairo writes them only then), and no longer."""
 
-    def __init__(self, pages: Sequence[str | _MapPage], paper: str) -> None:
+    def __init__(
+        self, pages: Sequence[str | _MapPage], paper: str, before: Mapping[str, tuple[Any, Box, float]] | None = None
+    ) -> None:
         import cairocffi
 
         self.cs = _cairosvg()
@@ -334,11 +336,19 @@ class _Part:
         self.target = _Target()
         self.layers: dict[str, list[str]] = {}
         self.recorded: dict[str, tuple[Any, Box, float]] = {}
+        self.drawings: dict[str, tuple[Any, Box, float]] = {}
+        """The recordings by the drawing recorded (a layer's :func:`whole_drawing`: two layers that differ only
+        in their frame's height are one drawing)."""
         for page in pages:
             if isinstance(page, _MapPage):
                 for layer in self._layers_of(page):
                     if layer not in self.recorded:
-                        self.recorded[layer] = _recorded(layer)
+                        whole, box = whole_drawing(layer)
+                        # A layer the part before recorded (the names, the seas, the centres: most of a phase's
+                        # map is the phase before's) is not drawn again: a recording is a source any surface can
+                        # show.
+                        got = self.drawings.get(whole) or (before.get(whole) if before is not None else None)
+                        self.recorded[layer] = self.drawings[whole] = got or _recorded(whole, box)
         mm_w, mm_h = PAGE_SIZES[paper.lower()]
         bounds = [rec.get_extents() for rec, _, _ in self.recorded.values()]
         w = max([mm_w * _PX_PER_MM, *(b[2] / _PT_PER_PX for b in bounds)])
@@ -363,7 +373,8 @@ class _Part:
         return _surfaces()[0](self.cs.parser.Tree(bytestring=page.encode("utf-8")), self.target, 96)
 
     def pdf(self) -> bytes:
-        """The part's pages after its first, as a finished PDF; its drawings are let go."""
+        """The part's pages after its first, as a finished PDF; its drawings are let go (but for those the
+        caller keeps from :attr:`recorded` for the next part)."""
         for page in self.pages:
             drawn = self._drawn(page if isinstance(page, str) else page.window.page)
             if isinstance(page, _MapPage):
@@ -373,7 +384,6 @@ class _Part:
                 )
             drawn.context.show_page()
         self.target.surface.finish()
-        self.recorded.clear()
         return self.target.out.getvalue()
 
 
@@ -417,9 +427,16 @@ def _in_view(recorded: tuple[Any, Box, float], window: Window) -> bool:
     return x1 > vx - spare_x and x0 < vx + vw + spare_x and y1 > vy - spare_y and y0 < vy + vh + spare_y
 
 
-def _part(pages: Sequence[str | _MapPage], paper: str) -> bytes:
-    """``pages`` as a PDF of their own, after the page that primes it and the book leaves out (:class:`_Part`)."""
-    return _Part(pages, paper).pdf()
+def _part(pages: Sequence[str | _MapPage], paper: str, kept: dict[str, tuple[Any, Box, float]] | None = None) -> bytes:
+    """``pages`` as a PDF of their own, after the page that primes it and the book leaves out (:class:`_Part`).
+    ``kept``: the part before's recordings (:attr:`_Part.drawings`), replaced by this part's (so no more than two
+    parts' are held)."""
+    part = _Part(pages, paper, kept)
+    made = part.pdf()
+    if kept is not None:
+        kept.clear()
+        kept.update(part.drawings)
+    return made
 
 
 def _made(value: str | Callable[[], str | None] | None) -> str | None:
@@ -452,11 +469,12 @@ def write_book(
     book = PdfJoin(out)
     contents: list[tuple[str, int]] = []  # each part's name and where it starts after the title pages
     at = 0
+    kept: dict[str, tuple[Any, Box, float]] = {}  # the last part's recordings, for the next one
 
     def add(name: str, pages: Sequence[str | _MapPage]) -> None:
         nonlocal at
         contents.append((name, at))
-        at += len(book.add(_part(pages, paper), skip=1))
+        at += len(book.add(_part(pages, paper, kept), skip=1))
 
     for ph in phases:
         svg = _made(ph.svg)
