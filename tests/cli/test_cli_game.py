@@ -222,6 +222,15 @@ def test_a_players_link_says_when_its_address_is_only_the_default(
         settings.reread()
     assert "England's link (shown only now): https://diplomacy.example.org/k/dp_" in said
     assert "not set" not in said
+    monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")  # said in the locale's language, as the seat's own line is
+    settings.reread()
+    try:
+        said = cli("players", "replace", "g", "England", "Cy", "--link", "--email", "cy@example.org", now=T0)
+    finally:
+        monkeypatch.delenv("LC_ALL")
+        settings.reread()
+    assert "Link für England (wird nur jetzt angezeigt): http://localhost:8000/k/dp_" in said
+    assert "DIPPOUCH_PUBLIC_URL ist nicht gesetzt" in said and "Befehle per Mail kommen von cy@example.org." in said
 
 
 def test_pause_extend_resume_and_draw_through_the_cli(tmp_path: Path) -> None:

@@ -344,21 +344,25 @@ def _seat(
     from dippouch.settings import site
 
     got = seat(_store(db), game, power, player, now=_now(now), replace=replace, email=email, link=link)
-    out.print(
-        say(got.said, cli_language()) + (f" Orders by mail come from {email.strip()}." if email else ""), markup=False
-    )
+    lang = cli_language()
+    by_mail = msg("Orders by mail come from %(address)s.", address=email.strip()) if email else None
+    out.print(say(got.said, lang) + (" " + say(by_mail, lang) if by_mail else ""), markup=False)
     if got.secret is not None:
         here = site()
-        out.print(f"{got.power}'s link (shown only now): {here.link(f'/k/{got.secret}')}", markup=False)
+        link_is = msg(
+            "%(power)s's link (shown only now): %(link)s", power=got.power, link=here.link(f"/k/{got.secret}")
+        )
+        out.print(say(link_is, lang), markup=False)
         if not here.configured:
             # This process cannot know where `dippouch serve` listens (its --port, its host): the link names the
             # embedded default, which is wrong for a server on another port, and the key is shown only once.
-            out.print(
-                f"DIPPOUCH_PUBLIC_URL is not set, so the link names the default address {here.public_url}: if "
-                "dippouch serve listens elsewhere (another --port or host), open the same /k/... path there, and "
-                "set DIPPOUCH_PUBLIC_URL to the address players open so every link names it.",
-                markup=False,
+            unset = msg(
+                "DIPPOUCH_PUBLIC_URL is not set, so the link names the default address %(address)s: if dippouch "
+                "serve listens elsewhere (another --port or host), open the same /k/... path there, and set "
+                "DIPPOUCH_PUBLIC_URL to the address players open so every link names it.",
+                address=here.public_url,
             )
+            out.print(say(unset, lang), markup=False)
 
 
 @players_app.command("email")
