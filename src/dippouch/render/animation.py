@@ -114,8 +114,7 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
     paint = _Painter(width)
     # Each map's height is read from its drawing, one at a time (a long game's maps are never all held): drawing
     # them twice costs a few per cent of rasterising them once.
-    heights = [_height(_svg(f), width) for f in frames]
-    tallest = max(h or 0 for h in heights)
+    tallest = max(_height(_svg(f), width) or 0 for f in frames)
 
     def framed(drawn: Image.Image, caption: str) -> Image.Image:
         if drawn.width == width and drawn.height < tallest:

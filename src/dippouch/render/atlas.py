@@ -41,6 +41,7 @@ __all__ = [
     "Window",
     "atlas_layout",
     "atlas_pages",
+    "drawing_boxes",
     "map_page",
     "overview",
     "overview_title",
@@ -131,16 +132,27 @@ def _fit(paper: str, w: float, h: float) -> tuple[float, float, float]:
     return best
 
 
-def _measures(svg: str) -> tuple[Box, Box, float, float]:
-    """(the whole document's box, the board's box, the smallest name's size, the unit radius), read from a
-    drawing of :func:`dippouch.render.svg.draw_svg`."""
+def drawing_boxes(svg: str) -> tuple[Box, Box] | None:
+    """(the whole document's box, the board's box) of a drawing of :func:`dippouch.render.svg.draw_svg`, read
+    from its root element (the board's is the document's where the root does not name it); ``None`` without a
+    ``viewBox``."""
     head = svg[: svg.index(">", svg.index("<svg")) + 1]
     m = _VIEWBOX.search(head)
     if m is None:
-        raise ValueError("the map has no viewBox to crop")
+        return None
     doc: Box = (float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)))
     b = _BOARD.search(head)
-    board: Box = (float(b.group(1)), float(b.group(2)), float(b.group(3)), float(b.group(4))) if b else doc
+    return doc, (float(b.group(1)), float(b.group(2)), float(b.group(3)), float(b.group(4))) if b else doc
+
+
+def _measures(svg: str) -> tuple[Box, Box, float, float]:
+    """(the whole document's box, the board's box, the smallest name's size, the unit radius), read from a
+    drawing of :func:`dippouch.render.svg.draw_svg`."""
+    boxes = drawing_boxes(svg)
+    if boxes is None:
+        raise ValueError("the map has no viewBox to crop")
+    doc, board = boxes
+    head = svg[: svg.index(">", svg.index("<svg")) + 1]
     rm = _RADIUS.search(head)
     r = float(rm.group(1)) if rm else doc[2] / 150
     sizes = [float(x) for x in _LABEL_SIZE.findall(svg)]

@@ -373,8 +373,8 @@ class _Part:
         return _surfaces()[0](self.cs.parser.Tree(bytestring=page.encode("utf-8")), self.target, 96)
 
     def pdf(self) -> bytes:
-        """The part's pages after its first, as a finished PDF; its drawings are let go (but for those the
-        caller keeps from :attr:`recorded` for the next part)."""
+        """The part's pages after its first, as a finished PDF; its drawings are let go with it (but for those
+        the caller keeps from :attr:`drawings` for the next part)."""
         for page in self.pages:
             drawn = self._drawn(page if isinstance(page, str) else page.window.page)
             if isinstance(page, _MapPage):

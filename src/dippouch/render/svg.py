@@ -37,6 +37,7 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant, content_hash
 from dippouch.i18n import translations
 from dippouch.names import phase_words
+from dippouch.render.atlas import drawing_boxes
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
 from dippouch.render.geometry import Geometry, load_geometry, path_rings, project, unit_radius
 from dippouch.render.placement import PLACE_RING, Label, Marker, place
@@ -963,9 +964,8 @@ NAMES_MARK = "<!--layer:names-->"
 provinces' colours and under the orders): :func:`layers` cuts there."""
 OVER_MARK = "<!--layer:over-->"
 """Where they end, and the phase's orders, units and legend begin."""
-_ROOT = re.compile(
-    r'<svg\b[^>]*? viewBox="0 0 ([\d.]+) ([\d.]+)" width="[\d.]+" height="([\d.]+)"[^>]*data-board="0 ([\d.]+) [\d.]+ ([\d.]+)"[^>]*>'
-)
+_ROOT_SIZE = re.compile(r'(viewBox="[-\d.]+ [-\d.]+ [\d.]+ )[\d.]+("[^>]*? height=")[\d.]+(")')
+"""The root's height as its ``viewBox`` and its ``height`` give it, in the order :func:`draw_svg` writes them."""
 _BOARD_OPEN = re.compile(r'<g class="board"[^>]*>')
 _CUT_BELOW = 8.0
 """How far below the board's foot its layers reach, in the picture's units (a few strokes' widths)."""
@@ -993,20 +993,21 @@ def layers(svg: str) -> Layers | None:
     and centre markers and a third on the board's colours (:mod:`dippouch.render.animation`): cut so, the names are
     drawn once a replay and the colours once for each position."""
     names_at, over_at = svg.find(NAMES_MARK), svg.find(OVER_MARK)
-    root, board = _ROOT.match(svg), _BOARD_OPEN.search(svg)
-    if root is None or board is None or not board.end() <= names_at < over_at:
+    board = _BOARD_OPEN.search(svg)
+    boxes = drawing_boxes(svg) if svg.startswith("<svg") else None
+    if boxes is None or board is None or not board.end() <= names_at < over_at:
         return None
+    (_, _, width, height), (_, board_top, _, board_height) = boxes
+    whole = svg[: svg.index(">") + 1]
     # Cut a little below the board's foot: the water's edge and the strokes of the provinces along it reach
     # past it (half a stroke), and the legend is drawn over what is there.
-    width, height = root.group(1), root.group(3)
-    foot = min(float(root.group(4)) + float(root.group(5)) + _CUT_BELOW, float(height))
-    whole = root.group(0)
-    cut = whole.replace(f'viewBox="0 0 {width} {root.group(2)}"', f'viewBox="0 0 {width} {_f(foot)}"', 1).replace(
-        f'height="{height}"', f'height="{_f(foot)}"', 1
-    )
+    foot = _f(min(board_top + board_height + _CUT_BELOW, height))
+    cut, found = _ROOT_SIZE.subn(rf"\g<1>{foot}\g<2>{foot}\g<3>", whole, 1)
+    if not found:
+        return None
     # The paper is as tall as the picture, which the legend's rows decide: cut at the foot with the rest.
     under = _PAPER_RECT.sub(
-        f'<rect class="paper" x="0" y="0" width="{width}" height="{_f(foot)}" fill="{PAPER}"/>',
+        f'<rect class="paper" x="0" y="0" width="{_f(width)}" height="{foot}" fill="{PAPER}"/>',
         svg[len(whole) : names_at],
         1,
     )
