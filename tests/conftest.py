@@ -21,6 +21,12 @@ from dbsupport import PostgresPool, migrated_sqlite
 from dippouch import compiled, settings
 from dippouch.store import GameStore
 
+# pytest-xdist starts its workers with COLUMNS=80 (the controller's terminal width), which a run without workers
+# does not have: a rich console made when a command's module is imported would keep that width for the whole
+# worker, so a test's own COLUMNS (a wide table read cell by cell) would hold in one kind of run and not the other.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+
 # The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
 # names them; how the workers share the run (stealing).
 pytest_plugins = ["mailservers", "browsersupport", "stealing"]

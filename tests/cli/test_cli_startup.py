@@ -76,7 +76,7 @@ def test_command_table_matches_what_the_modules_register() -> None:
 def test_a_command_loads_only_its_own_module_and_never_pydantic(env: dict[str, str]) -> None:
     loaded = _modules_after(["submit", "--help"], env)
     cli_modules = {m for m in loaded if m.startswith("dippouch.cli.")}
-    assert cli_modules <= {"dippouch.cli.game", "dippouch.cli.errors"}, cli_modules
+    assert cli_modules <= {"dippouch.cli.game", "dippouch.cli.errors", "dippouch.cli.words"}, cli_modules
     assert "dippouch.cli.game" in cli_modules
     assert not {m for m in loaded if m.split(".")[0] == "pydantic"}
 

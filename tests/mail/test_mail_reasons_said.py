@@ -94,7 +94,7 @@ def test_the_command_line_says_the_mail_log_in_its_locale(
     english = _cli("mail", "show", str(held.mail_id), "--db", db, monkeypatch=monkeypatch)
     assert f"{HOLIDAY} is not the address registered for France in g; held for the coordinator" in english
     applied = _cli("mail", "apply", str(held.mail_id), "--db", db, locale="de_DE.UTF-8", monkeypatch=monkeypatch)
-    assert f"Message #{held.mail_id} applied: France Version 1." in applied, applied
+    assert f"Nachricht Nr. {held.mail_id} angewendet: France Version 1." in applied, applied  # the whole line German
     shown = _cli("mail", "show", str(held.mail_id), "--db", db, locale="de_DE.UTF-8", monkeypatch=monkeypatch)
     assert "als France Version 1 angewendet (veranlasst: Spielleiter)" in shown, shown
 

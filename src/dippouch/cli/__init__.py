@@ -23,6 +23,9 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
+
 
 class Group(TyperGroup):
     """Help as plain text (click's layout), each command listed with the whole of its first sentence.
@@ -211,6 +214,18 @@ def keep_running() -> None:
     gc.enable()
 
 
+def _interrupted() -> str:
+    """The word for a stop by Ctrl-C in the locale's language; in English when saying it fails (a second Ctrl-C while the
+    catalogues are read, or a start-up broken before they could be): the stop must stay quiet and prompt."""
+    try:
+        from dippouch.cli.words import said
+        from dippouch.core.messages import msg
+
+        return said(msg("interrupted"))
+    except (Exception, KeyboardInterrupt):
+        return "interrupted"
+
+
 def _run() -> None:
     try:
         register_commands(sys.argv[1:])
@@ -218,7 +233,7 @@ def _run() -> None:
             app()
     except KeyboardInterrupt:
         # Ctrl-C, even during start-up: stop quietly with the shell's usual status for it.
-        sys.stderr.write("\ninterrupted\n")
+        sys.stderr.write(f"\n{_interrupted()}\n")
         sys.exit(130)
     except Exception as e:
         from dippouch.cli.errors import user_problem

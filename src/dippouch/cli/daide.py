@@ -7,10 +7,11 @@ import typer
 
 from dippouch.cli import app, command_group, keep_running
 from dippouch.cli.game import DbOption, _store, err, friendly, out
-from dippouch.core.messages import msg
+from dippouch.cli.words import tell
+from dippouch.core.messages import msg, nmsg
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 daide = command_group(help="DAIDE, the protocol of the hobby's bots: serve a game to them, or join their server.")
 app.add_typer(daide, name="daide")
@@ -47,9 +48,9 @@ def serve(
     from dippouch.play.daide import daide_server
 
     if poll <= 0 or not 0 <= port <= 65535:
-        raise GameError("--poll must be above 0 and --port between 0 and 65535")
+        raise GameError(msg("--poll must be above 0 and --port between 0 and 65535"))
     if connections < 1 or idle <= 0:
-        raise GameError("--max-connections must be at least 1 and --idle above 0 seconds")
+        raise GameError(msg("--max-connections must be at least 1 and --idle above 0 seconds"))
     limits = Limits(connections=connections, per_address=min(connections, Limits.per_address), idle=idle)
     keep_running()
     store = _store(db)
@@ -61,11 +62,25 @@ def serve(
             raise GameError(e.msg) from None
         bound = await server.start(host, port)
         seats = ", ".join(server.wanted or server.variant.power_names)
-        out.print(f"Serving {game} ({server.variant.title}, map {server.board.map_name}) over DAIDE on {host}:{bound}.")
-        out.print(f"Seats for DAIDE clients: {seats}, each while its seat is empty or a bot's when a client asks.")
+        address = f"{host}:{bound}"
+        serving = msg(
+            "Serving %(game)s (%(variant)s, map %(map)s) over DAIDE on %(address)s.",
+            game=game,
+            variant=server.variant.title,
+            map=server.board.map_name,
+            address=address,
+        )
+        tell(out, serving)
+        tell(
+            out,
+            msg(
+                "Seats for DAIDE clients: %(powers)s, each while its seat is empty or a bot's when a client asks.",
+                powers=seats,
+            ),
+        )
         try:
             await server.finished.wait()
-            out.print(f"{game} has ended; the DAIDE clients were told.")
+            tell(out, msg("%(game)s has ended; the DAIDE clients were told.", game=game))
         finally:
             await server.close()
 
@@ -100,10 +115,19 @@ def join(
             msg("cannot reach a DAIDE server at %(host)s:%(port)s: %(error)s", host=host, port=port, error=str(e))
         ) from None
     if report.power is None:
-        err.print("The server gave the bot no seat (or a map it does not know).")
+        tell(err, msg("The server gave the bot no seat (or a map it does not know)."))
         raise typer.Exit(1)
-    out.print(f"Played {report.power}: orders for {report.turns} turn(s), {len(report.refused)} refused.")
+    # English keeps "turn(s)" in both forms (what scripts and tests read); the catalogue gives each language its
+    # own singular and plural.
+    played = nmsg(
+        "Played %(power)s: orders for %(num)d turn(s), %(refused)s refused.",
+        "Played %(power)s: orders for %(num)d turn(s), %(refused)s refused.",
+        report.turns,
+        power=report.power,
+        refused=len(report.refused),
+    )
+    tell(out, played)
     for line in report.refused:
-        err.print(f"refused: {line}", markup=False)
+        tell(err, msg("refused: %(order)s", order=line))
     if report.ending:
-        out.print(f"The game ended: {report.ending}", markup=False)
+        tell(out, msg("The game ended: %(ending)s", ending=report.ending))

@@ -25,14 +25,16 @@ from rich.table import Table
 
 from dippouch.cli import app, command_group
 from dippouch.cli.errors import user_problem
-from dippouch.core.messages import Msg, msg
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import Arg, Msg, PhaseName, msg, nmsg, pmsg, quantity
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 if TYPE_CHECKING:
     from dippouch.game import GameSettings
     from dippouch.store import GameStore
+    from dippouch.store.status import PowerStatus
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -77,6 +79,38 @@ def _store(db: str | None) -> GameStore:
 
 def _when(settings: GameSettings, dt: datetime | None) -> str:
     return settings.describe(dt) if dt is not None else "-"
+
+
+def _phase(name: str | None) -> Arg:
+    """A phase's name as a message's value: said with the reader's season and phase words ("-" for none)."""
+    return PhaseName(name) if name else "-"
+
+
+def _phase_said(name: str | None) -> str:
+    """A phase's name in the locale's words, for a table's cell or a list (where no message holds it)."""
+    from dippouch.cli.errors import cli_language
+    from dippouch.i18n import phase_words
+
+    return phase_words(name, cli_language()) if name else "-"
+
+
+_GAME_STATES: dict[str, Msg] = {
+    "active": pmsg("game state", "active"),
+    "paused": pmsg("game state", "paused"),
+    "finished": pmsg("game state", "finished"),
+}
+"""A game's state as people read it; the stored word is what programs read (--json, the API)."""
+
+_PHASE_STATUSES: dict[str, Msg] = {
+    "open": pmsg("phase status", "open"),
+    "processed": pmsg("phase status", "processed"),
+    "abandoned": pmsg("phase status", "abandoned"),
+}
+"""A phase's status as people read it (a status this list does not know is shown as stored)."""
+
+
+def _worded(words: dict[str, Msg], word: str) -> Msg | str:
+    return words.get(word, word)
 
 
 def _read_json(path: str) -> Any:
@@ -206,12 +240,17 @@ def new(
         store, name, variant, now=_now(now), options=options, settings=settings, visibility=visibility, position=start
     )
     st = store_status.status(store, name, now=_now(now))
-    out.print(f"Created game {name} ({variant_copy.variant_of(store, name).title}).")
-    out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
+    tell(
+        out, msg("Created game %(game)s (%(variant)s).", game=name, variant=variant_copy.variant_of(store, name).title)
+    )
+    tell(
+        out,
+        msg("%(phase)s: orders due by %(deadline)s.", phase=_phase(st.phase), deadline=_when(st.settings, st.deadline)),
+    )
     if settings.scoring:
-        out.print(f"Scored at its end under {find_system(settings.scoring).title}.")
+        tell(out, msg("Scored at its end under %(system)s.", system=find_system(settings.scoring).title))
     if not settings.newcomers:
-        out.print("Not for newcomers: only players with at least 3 seats played may sign up.")
+        tell(out, msg("Not for newcomers: only players with at least 3 seats played may sign up."))
 
 
 def _option_value(text: str) -> Any:
@@ -235,28 +274,43 @@ def upgrade_variant(
     now: str | None = NowOption,
 ) -> None:
     """Switch a game to its variant file as it is now (a game keeps the copy it was created with)."""
-    from dippouch.cli.errors import cli_language
     from dippouch.play import games
-    from dippouch.saying import say
 
     store = _store(db)
     drift, problems = games.upgrade_variant(store, game, now=_now(now), check_only=check)
+    short = str(drift.file_hash)[:12]
     if drift.stored_hash is not None and not drift.changed and not problems:
-        out.print(f"Game {game} already plays the variant file as it is ({str(drift.file_hash)[:12]}); nothing to do.")
+        tell(
+            out,
+            msg(
+                "Game %(game)s already plays the variant file as it is (%(hash)s); nothing to do.",
+                game=game,
+                hash=short,
+            ),
+        )
         return
     if problems:
-        err.print(
-            f"[red]error:[/red] the position of {escape(game)} does not fit the variant file as it is now:", markup=True
-        )
+        unfit = msg("the position of %(game)s does not fit the variant file as it is now:", game=game)
+        err.print(f"[red]error:[/red] {escape(said(unfit))}", markup=True)
         for p in problems:
-            err.print(f"  - {escape(say(p, cli_language()))}")
-        err.print("Nothing was changed; fix the file (or the game) and try again.")
+            err.print(f"  - {escape(said(p))}")
+        tell(err, msg("Nothing was changed; fix the file (or the game) and try again."))
         raise typer.Exit(1)
     if check:
-        out.print(f"The position of {game} fits the variant file as it is now; run without --check to switch.")
+        tell(
+            out,
+            msg(
+                "The position of %(game)s fits the variant file as it is now; run without --check to switch.", game=game
+            ),
+        )
         return
-    out.print(
-        f"Game {game} now plays the variant file as it is ({str(drift.file_hash)[:12]}); the old copy is in its log."
+    tell(
+        out,
+        msg(
+            "Game %(game)s now plays the variant file as it is (%(hash)s); the old copy is in its log.",
+            game=game,
+            hash=short,
+        ),
     )
 
 
@@ -268,11 +322,16 @@ def games(db: str | None = DbOption) -> None:
 
     rows = store_games.games(_store(db))
     if not rows:
-        out.print("No games yet: create one with `dippouch new NAME --variant standard`.")
+        tell(out, msg("No games yet: create one with `dippouch new NAME --variant standard`."))
         return
-    table = Table("game", "variant", "state", "current phase")
+    table = Table(
+        said(pmsg("table heading", "game")),
+        said(pmsg("table heading", "variant")),
+        said(pmsg("table heading", "state")),
+        said(pmsg("table heading", "current phase")),
+    )
     for name, variant, state, phase in rows:
-        table.add_row(name, variant, state, phase or "-")
+        table.add_row(name, variant, said(_worded(_GAME_STATES, state)), _phase_said(phase))
     out.print(table)
 
 
@@ -286,10 +345,14 @@ def players_list(game: str, db: str | None = DbOption) -> None:
     """Show each power's player and who played it before."""
     from dippouch.store import games as store_games
 
-    table = Table("power", "player", "history")
+    table = Table(
+        said(pmsg("table heading", "power")),
+        said(pmsg("table heading", "player")),
+        said(pmsg("table heading", "history")),
+    )
     for power, current, hist in store_games.players(_store(db), game):
         past = "; ".join(f"{n} {a:%Y-%m-%d}-{r:%Y-%m-%d}" for n, a, r in hist if r is not None)
-        table.add_row(power, current or "(nobody)", past)
+        table.add_row(power, current or said(msg("(nobody)")), past)
     out.print(table)
 
 
@@ -381,7 +444,13 @@ def players_email(
     store = _store(db)
     p = games.set_email(store, game, power, None if address.lower() == "none" else address, now=_now(now))
     player, addr = store_games.emails(store, game)[p]
-    out.print(f"{player} ({p}) in {game}: {'mail to ' + addr if addr else 'no e-mail address'}.")
+    if addr:
+        said_to = msg(
+            "%(player)s (%(power)s) in %(game)s: mail to %(address)s.", player=player, power=p, game=game, address=addr
+        )
+    else:
+        said_to = msg("%(player)s (%(power)s) in %(game)s: no e-mail address.", player=player, power=p, game=game)
+    tell(out, said_to)
 
 
 @app.command()
@@ -415,11 +484,9 @@ def submit(
     number) and "Version 2 stands" (an earlier version counts instead).
     """
     from dippouch.catalog import load_variant
-    from dippouch.cli.errors import cli_language
     from dippouch.game import GameError, parse_time
     from dippouch.names import order_text, unit_text
     from dippouch.play.orders import send_orders
-    from dippouch.saying import say
 
     text = "" if stands is not None and file is None else _read_text(file)
     heading: list[str] = []
@@ -435,7 +502,7 @@ def submit(
             msg(
                 "--received %(received)s is later than now (%(now)s UTC)",
                 received=str(received),
-                now=f"{typed:%Y-%m-%d %H:%M}",
+                now=typed.strftime("%Y-%m-%d %H:%M"),
             )
         )
     sent = send_orders(
@@ -456,53 +523,97 @@ def submit(
     v = r.game_variant if r.game_variant is not None else load_variant(r.variant, r.options)
     kind = v.calendar.kind(v.calendar.parse(r.phase))
     full = not abbrev
-    label = f" (the player's v{r.label})" if r.label and r.label != str(r.version) else ""
-    got = f", received {when:%Y-%m-%d %H:%M} UTC" if received else ""
-    out.print(
-        f"{r.power}, {r.phase}: {source} submission version {r.version}{label} recorded{got}"
-        f"{' (ready)' if r.ready else ''}.",
-        markup=False,
+    # The asides of the receipt's line (the player's own number, when it came, ready) are each said whole,
+    # in parentheses or after a comma, so no language needs them inside its sentence.
+    label = msg(" (the player's v%(label)s)", label=r.label) if r.label and r.label != str(r.version) else ""
+    got = msg(", received %(when)s UTC", when=when.strftime("%Y-%m-%d %H:%M")) if received else ""
+    tell(
+        out,
+        msg(
+            "%(power)s, %(phase)s: %(source)s submission version %(version)s%(label)s recorded%(received)s%(ready)s.",
+            power=r.power,
+            phase=_phase(r.phase),
+            source=source,
+            version=r.version,
+            label=label,
+            received=got,
+            ready=msg(" (ready)") if r.ready else "",
+        ),
     )
     if heading:
-        out.print(f"Heading lines taken off (not orders): {'; '.join(heading)}", markup=False)
+        tell(out, msg("Heading lines taken off (not orders): %(lines)s", lines="; ".join(heading)))
     if r.reinstates is not None:
-        out.print(f"Version instruction: version {r.reinstates} stands.")
-    lang = cli_language()  # the line checks' verdicts are message values, said in the locale's language
+        tell(out, msg("Version instruction: version %(version)s stands.", version=r.reinstates))
     for line in r.lines:
+        number = f"{line.line:>2}"  # the verdicts line up under each other
         if line.said_no_orders:
-            out.print(f"  line {line.line:>2} noted     {line.text}: {say(line.note or '', lang)}", markup=False)
+            noted = msg("line %(line)s noted     %(text)s: %(note)s", line=number, text=line.text, note=line.note or "")
+            out.print("  " + said(noted), markup=False)
         elif line.accepted:
-            out.print(
-                f"  line {line.line:>2} accepted  {order_text(v, line.order or '', kind, full=full)}", markup=False
-            )
+            order = order_text(v, line.order or "", kind, full=full)
+            out.print("  " + said(msg("line %(line)s accepted  %(order)s", line=number, order=order)), markup=False)
             if line.note:
-                out.print(f"             note: {say(line.note, lang)}", markup=False)
+                out.print("             " + said(msg("note: %(note)s", note=line.note)), markup=False)
         else:
-            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {say(line.error or '', lang)}", markup=False)
-    out.print(f"{sent.accepted} order(s) accepted, {sent.rejected} rejected.")
+            refused = msg(
+                "line %(line)s REJECTED  %(text)s: %(error)s", line=number, text=line.text, error=line.error or ""
+            )
+            out.print("  " + said(refused), markup=False)
+    tell(
+        out,
+        nmsg(
+            "%(num)d order(s) accepted, %(rejected)s rejected.",
+            "%(num)d order(s) accepted, %(rejected)s rejected.",
+            sent.accepted,
+            rejected=sent.rejected,
+        ),
+    )
     if not r.stands:
-        why = "all its lines were refused" if sent.rejected else "it has no order line"
+        why = msg("all its lines were refused") if sent.rejected else msg("it has no order line")
         if r.standing is not None:
-            out.print(
-                f"[bold red]NOT REPLACED:[/bold red] {why}, so version {r.standing} still stands "
-                f"({len(r.standing_orders)} order(s)). To replace it with no orders, send a line 'no orders' "
-                "(or submit with --replace-with-nothing)."
+            label_is, said_why = (
+                msg("NOT REPLACED:"),
+                nmsg(
+                    "%(why)s, so version %(version)s still stands (%(num)d order(s)). To replace it with no orders, "
+                    "send a line 'no orders' (or submit with --replace-with-nothing).",
+                    "%(why)s, so version %(version)s still stands (%(num)d order(s)). To replace it with no orders, "
+                    "send a line 'no orders' (or submit with --replace-with-nothing).",
+                    len(r.standing_orders),
+                    why=why,
+                    version=r.standing,
+                ),
             )
         else:
-            out.print(f"[bold red]NOTHING STANDS:[/bold red] {why}; {r.power} has no orders for {r.phase} yet.")
+            label_is, said_why = (
+                msg("NOTHING STANDS:"),
+                msg(
+                    "%(why)s; %(power)s has no orders for %(phase)s yet.", why=why, power=r.power, phase=_phase(r.phase)
+                ),
+            )
+        out.print(f"[bold red]{escape(said(label_is))}[/bold red] {escape(said(said_why))}")
     elif r.standing is not None:
-        out.print(f"Now standing: version {r.standing}, {len(r.standing_orders)} order(s).")
+        tell(
+            out,
+            nmsg(
+                "Now standing: version %(version)s, %(num)d order(s).",
+                "Now standing: version %(version)s, %(num)d order(s).",
+                len(r.standing_orders),
+                version=r.standing,
+            ),
+        )
     for units, what in r.unordered:
         listed = ", ".join(unit_text(v, u, full=full) for u in units)
-        out.print(f"  {listed + ': ' if listed else ''}{what}", markup=False)
-    if r.late:
         out.print(
-            "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
+            "  " + (said(msg("%(units)s: %(what)s", units=listed, what=what)) if listed else said(what)), markup=False
         )
+    if r.late:
+        late = msg("This submission arrived after the deadline: it does not count unless the deadline is extended.")
+        out.print(f"[yellow]{escape(said(late))}[/yellow]")
     if sent.processed:
-        out.print(f"Every power was ready: processed {', '.join(sent.processed)}.")
+        phases = ", ".join(_phase_said(name) for name in sent.processed)
+        tell(out, msg("Every power was ready: processed %(phases)s.", phases=phases))
     if r.ready_refused:
-        err.print(f"[red]error:[/red] {r.ready_refused}")
+        err.print(f"[red]error:[/red] {escape(said(r.ready_refused))}")
         raise typer.Exit(2)
 
 
@@ -516,12 +627,10 @@ def vote(
     now: str | None = NowOption,
 ) -> None:
     """Record POWER's draw vote; the game ends in a draw when every surviving power votes for it."""
-    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import vote as cast
-    from dippouch.saying import say
 
     voted = cast(_store(db), game, power, draw, now=_now(now))
-    out.print(f"Recorded: {say(voted.said, cli_language())}", markup=False)
+    tell(out, msg("Recorded: %(vote)s", vote=voted.said))
 
 
 @app.command()
@@ -535,84 +644,162 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     store = _store(db)
     st = store_status.status(store, game, now=_now(now))
     if st.ending is not None:
-        out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
+        tell(
+            out,
+            msg(
+                "Game %(game)s (%(variant)s) is over: %(ending)s",
+                game=st.game,
+                variant=st.variant,
+                ending=st.ending.message,
+            ),
+        )
         return
-    out.print(f"Game {st.game} ({st.variant}), {st.phase}, {st.state}.")
+    state = _worded(_GAME_STATES, st.state)
+    tell(
+        out,
+        msg(
+            "Game %(game)s (%(variant)s), %(phase)s, %(state)s.",
+            game=st.game,
+            variant=st.variant,
+            phase=_phase(st.phase),
+            state=state,
+        ),
+    )
     if st.variant_note:
-        out.print(f"[yellow]note:[/yellow] {escape(str(st.variant_note))}", markup=True)
+        out.print(f"[yellow]note:[/yellow] {escape(said(st.variant_note))}", markup=True)
     if st.state == "paused":
-        out.print(f"Paused with {format_duration(st.paused_remaining or parse_duration('0s'))} left on the clock.")
+        left_on_clock = format_duration(st.paused_remaining or parse_duration("0s"))
+        tell(out, msg("Paused with %(left)s left on the clock.", left=left_on_clock))
     else:
-        why = {
-            "ready": " (every power is ready: it is processed at the next `dippouch process`, before the deadline)",
-            "nobody": " (nobody has anything to decide: it is processed at the next `dippouch process`)",
-        }
-        due = why.get(st.due_why or "", " (due now)") if st.due else ""
-        out.print(f"Deadline: {_when(st.settings, st.deadline)}{due}.")
+        deadline = _when(st.settings, st.deadline)
+        if not st.due:
+            due = msg("Deadline: %(deadline)s.", deadline=deadline)
+        elif st.due_why == "ready":
+            due = msg(
+                "Deadline: %(deadline)s (every power is ready: it is processed at the next `dippouch process`, "
+                "before the deadline).",
+                deadline=deadline,
+            )
+        elif st.due_why == "nobody":
+            due = msg(
+                "Deadline: %(deadline)s (nobody has anything to decide: it is processed at the next "
+                "`dippouch process`).",
+                deadline=deadline,
+            )
+        else:
+            due = msg("Deadline: %(deadline)s (due now).", deadline=deadline)
+        tell(out, due)
     from dippouch.store.mail.review import review_state
 
     review = review_state(store, game, now=_now(now))
     if review.held and review.deadline is not None and _now(now) >= review.deadline:
-        out.print(
-            f"AWAITING REVIEW: {len(review.items)} photograph(s) or held message(s) wait for the coordinator; "
-            f"the phase is processed once they are settled: `dippouch mail review {game}`.",
-            markup=False,
+        awaiting = nmsg(
+            "AWAITING REVIEW: %(num)d photograph(s) or held message(s) wait for the coordinator; the phase is "
+            "processed once they are settled: `dippouch mail review %(game)s`.",
+            "AWAITING REVIEW: %(num)d photograph(s) or held message(s) wait for the coordinator; the phase is "
+            "processed once they are settled: `dippouch mail review %(game)s`.",
+            len(review.items),
+            game=game,
         )
-    table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
+        tell(out, awaiting)
+    table = Table(
+        said(pmsg("table heading", "power")),
+        said(pmsg("table heading", "player")),
+        said(pmsg("table heading", "units")),
+        said(pmsg("table heading", "centres")),
+        said(pmsg("table heading", "orders")),
+        said(pmsg("table heading", "ready")),
+        said(pmsg("table heading", "notes")),
+    )
     for p in st.powers:
         photos = [i for i in review.items if i.kind == "photo" and i.power == p.power]
-        if p.version is None and photos:
-            orders = "photo"
-        elif p.version is None:
-            # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
-            orders = "none yet" if p.must_act else "-"
-        else:
-            own = p.accepted - p.borrowed
-            orders = f"v{p.version}: {own} ok" + (f" + {p.borrowed} borrowed" if p.borrowed else "")
-            orders += f", {p.rejected} rejected" if p.rejected else ""
-        notes = []
-        if p.civil_disorder:
-            notes.append("CIVIL DISORDER")
-        elif p.missed_in_a_row:
-            notes.append(f"missed {p.missed_in_a_row} in a row")
-        if p.late:
-            notes.append("latest is late")
-        if p.draw_vote:
-            notes.append("votes draw")
-        if photos and p.version is not None:
-            notes.append("photo")
         table.add_row(
             p.power,
-            p.player or "(nobody)",
+            p.player or said(msg("(nobody)")),
             str(p.units),
             str(p.centres),
-            orders,
-            "yes" if p.ready else ("-" if not p.must_act else "no"),
-            ", ".join(notes),
+            said(_orders_cell(p, bool(photos))),
+            said(_ready_cell(p.ready, p.must_act)),
+            ", ".join(said(note) for note in _notes(p, bool(photos))),
         )
     out.print(table)
     waiting = [i for i in review.items if i.kind == "photo"]
     if waiting:
         sealed = review.deadline is None or _now(now) < review.deadline
-        out.print(
-            "Photographed orders to be reviewed by the coordinator "
-            + ("after the deadline (sealed until then)" if sealed else "now (`dippouch mail review`)")
-            + ": "
-            + "; ".join(f"{i.power} received {i.received:%Y-%m-%d %H:%M} UTC" for i in waiting)
-            + ".",
-            markup=False,
+        received = "; ".join(
+            said(msg("%(power)s received %(when)s UTC", power=str(i.power), when=i.received.strftime("%Y-%m-%d %H:%M")))
+            for i in waiting
         )
+        if sealed:
+            photographed = msg(
+                "Photographed orders to be reviewed by the coordinator after the deadline (sealed until then): "
+                "%(received)s.",
+                received=received,
+            )
+        else:
+            photographed = msg(
+                "Photographed orders to be reviewed by the coordinator now (`dippouch mail review`): %(received)s.",
+                received=received,
+            )
+        tell(out, photographed)
     if any(p.borrowed for p in st.powers):
-        out.print("borrowed: orders for another power's units; they count only if that power hands them over.")
+        tell(out, msg("borrowed: orders for another power's units; they count only if that power hands them over."))
     left = [(p.power, p.unordered) for p in st.powers if p.unordered]
     if left:
         from dippouch.names import unit_text
 
         v = st.game_variant or variant_copy.variant_of(store, game)
-        what = "they hold" if st.kind == "movement" else "they are disbanded"
-        out.print(f"Units without orders in the standing versions ({what}):")
+        if st.kind == "movement":
+            tell(out, msg("Units without orders in the standing versions (they hold):"))
+        else:
+            tell(out, msg("Units without orders in the standing versions (they are disbanded):"))
         for power, units in left:
             out.print(f"  {power}: {', '.join(unit_text(v, u) for u in units)}", markup=False)
+
+
+def _orders_cell(p: PowerStatus, photos: bool) -> Msg | str:
+    """What a power sent, in the status table: its latest version's accepted (own and borrowed) and refused."""
+    if p.version is None and photos:
+        return pmsg("orders sent", "photo")
+    if p.version is None:
+        # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
+        return msg("none yet") if p.must_act else "-"
+    own = p.accepted - p.borrowed
+    if p.borrowed and p.rejected:
+        return msg(
+            "v%(version)s: %(ok)s ok + %(borrowed)s borrowed, %(rejected)s rejected",
+            version=p.version,
+            ok=own,
+            borrowed=p.borrowed,
+            rejected=p.rejected,
+        )
+    if p.borrowed:
+        return msg("v%(version)s: %(ok)s ok + %(borrowed)s borrowed", version=p.version, ok=own, borrowed=p.borrowed)
+    if p.rejected:
+        return msg("v%(version)s: %(ok)s ok, %(rejected)s rejected", version=p.version, ok=own, rejected=p.rejected)
+    return msg("v%(version)s: %(ok)s ok", version=p.version, ok=own)
+
+
+def _ready_cell(ready: bool, must_act: bool) -> Msg | str:
+    if ready:
+        return pmsg("ready", "yes")
+    return pmsg("ready", "no") if must_act else "-"
+
+
+def _notes(p: PowerStatus, photos: bool) -> list[Msg]:
+    """What the status table notes about a power, each said alone (they are listed, not a sentence)."""
+    notes = []
+    if p.civil_disorder:
+        notes.append(msg("CIVIL DISORDER"))
+    elif p.missed_in_a_row:
+        notes.append(nmsg("missed %(num)d in a row", "missed %(num)d in a row", p.missed_in_a_row))
+    if p.late:
+        notes.append(msg("latest is late"))
+    if p.draw_vote:
+        notes.append(msg("votes draw"))
+    if photos and p.version is not None:
+        notes.append(pmsg("orders sent", "photo"))
+    return notes
 
 
 @app.command()
@@ -632,14 +819,22 @@ def process(
     store = _store(db)
     if game is None:
         if not all_games:
-            raise GameError("name a game, or pass --all to process every game that is due")
+            raise GameError(msg("name a game, or pass --all to process every game that is due"))
         if force:
-            raise GameError("--force processes one named game; it cannot be combined with --all")
+            raise GameError(msg("--force processes one named game; it cannot be combined with --all"))
         games = [name for name, _, state, _ in store_games.games(store) if state == "active"]
         total = 0
         for name in games:
             total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
-        out.print(f"Processed {total} phase(s) in {len(games)} active game(s).")
+        tell(
+            out,
+            nmsg(
+                "Processed %(num)d phase(s) in %(games)s active game(s).",
+                "Processed %(num)d phase(s) in %(games)s active game(s).",
+                total,
+                games=len(games),
+            ),
+        )
         for name in games:
             _say_awaiting_review(store, name, now)
         return
@@ -663,13 +858,21 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
             return 0
         st = store_status.status(store, game, now=_now(now))
         if st.state == "paused":
-            out.print(
-                f"Nothing to process: {game} is paused ({st.phase}); `dippouch resume {game}` restarts the clock."
+            paused = msg(
+                "Nothing to process: %(game)s is paused (%(phase)s); `dippouch resume %(game)s` restarts the clock.",
+                game=game,
+                phase=_phase(st.phase),
             )
+            tell(out, paused)
         elif _say_awaiting_review(store, game, now):
             pass
         else:
-            out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
+            due = msg(
+                "Nothing to process: %(phase)s is due %(deadline)s.",
+                phase=_phase(st.phase),
+                deadline=_when(st.settings, st.deadline),
+            )
+            tell(out, due)
         return 0
     by_name = {row.name: row.id for row in store_history.history(store, game) if row.status == "processed"}
     for name in done:
@@ -685,11 +888,14 @@ def _say_awaiting_review(store: GameStore, game: str, now: str | None) -> bool:
     review = review_state(store, game, now=_now(now))
     if not review.held or review.deadline is None or _now(now) < review.deadline:
         return False
-    out.print(
-        f"{game}: {review.phase} AWAITS REVIEW ({len(review.items)} photograph(s) or held message(s)): "
-        f"`dippouch mail review {game}`.",
-        markup=False,
+    awaits = nmsg(
+        "%(game)s: %(phase)s AWAITS REVIEW (%(num)d photograph(s) or held message(s)): `dippouch mail review %(game)s`.",
+        "%(game)s: %(phase)s AWAITS REVIEW (%(num)d photograph(s) or held message(s)): `dippouch mail review %(game)s`.",
+        len(review.items),
+        game=game,
+        phase=_phase(review.phase),
     )
+    tell(out, awaits)
     return True
 
 
@@ -728,14 +934,16 @@ def report(
         try:
             svg: str | None = render_phase_svg(variant, rec, orders=rec.get("status") != "open")
         except FileNotFoundError as e:  # the variant's map was never built: the results still print
-            err.print(f"note: {e}; the PDF holds the results text only", markup=False)
+            err.print(
+                "note: " + said(msg("%(error)s; the PDF holds the results text only", error=str(e))), markup=False
+            )
             svg = None
         data = results_pdf(svg, f"{rec['game']}: {rec['name']}", text, paper=paper, variant=variant)
     except ImportError as e:
         err.print(f"[red]error:[/red] {escape(str(e))}")
         raise typer.Exit(2) from None
     Path(pdf).write_bytes(data)
-    out.print(f"wrote {pdf} ({len(data):,} bytes)", markup=False)
+    tell(out, msg("wrote %(file)s (%(size)s bytes)", file=pdf, size=quantity(len(data))))
 
 
 @app.command()
@@ -754,6 +962,7 @@ def show(
     """A phase in full: its position and every submission (each version, with time and lines).
 
     Before the deadline the open phase's orders are sealed: who sent which version and when, not what."""
+    from dippouch.game import stored_msg
     from dippouch.names import order_text, place_list, unit_text
     from dippouch.store import history as store_history
     from dippouch.store import variant_copy
@@ -769,48 +978,74 @@ def show(
     v = variant_copy.variant_of(store, game)  # the game's own copy: a user variant's file may be out of reach
     full = not abbrev
     kind = rec["kind"]
-    out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
+    status = _worded(_PHASE_STATUSES, str(rec["status"]))
+    tell(out, msg("%(phase)s (id %(id)s, %(status)s)", phase=_phase(rec["name"]), id=rec["id"], status=status))
     units: dict[str, list[str]] = {}
     for u in rec["position"]["units"]:
         units.setdefault(u["power"], []).append(unit_text(v, u["unit"], full=full))
     centres = rec["position"].get("supply_centers", {})
     for power in sorted(set(units) | set(centres)):
-        owned = centres.get(power, [])
-        out.print(f"  {power}: {', '.join(units.get(power, [])) or 'no units'}; {len(owned)} centres", markup=False)
+        owned = len(centres.get(power, []))
+        if units.get(power):
+            holds = nmsg(
+                "%(power)s: %(units)s; %(num)d centre",
+                "%(power)s: %(units)s; %(num)d centres",
+                owned,
+                power=power,
+                units=", ".join(units[power]),
+            )
+        else:
+            holds = nmsg(
+                "%(power)s: no units; %(num)d centre", "%(power)s: no units; %(num)d centres", owned, power=power
+            )
+        out.print("  " + said(holds), markup=False)
     for d in rec["position"].get("dislodged", []):
-        where = ", ".join(place_list(v, d["retreats"], full=full)) or "nowhere"
-        out.print(
-            f"  {d['power']}: {unit_text(v, d['unit'], full=full)} dislodged; may retreat to {where}", markup=False
-        )
+        unit = unit_text(v, d["unit"], full=full)
+        places = ", ".join(place_list(v, d["retreats"], full=full))
+        if places:
+            dislodged = msg(
+                "%(power)s: %(unit)s dislodged; may retreat to %(places)s", power=d["power"], unit=unit, places=places
+            )
+        else:
+            dislodged = msg("%(power)s: %(unit)s dislodged; may retreat to nowhere", power=d["power"], unit=unit)
+        out.print("  " + said(dislodged), markup=False)
     if rec["submissions"]:
-        out.print("Submissions:")
+        tell(out, msg("Submissions:"))
     if rec.get("sealed"):
-        out.print("  (sealed until the deadline: who sent which version and when, not what)", markup=False)
-    for sub in rec["submissions"]:
-        marks = (
-            ("ready", sub["ready"]),
-            ("LATE", sub["late"]),
-            ("replaced nothing", not sub.get("stands", True)),
-            ("carried forward by a rollback", sub.get("carried_from") is not None),
-            (sub.get("source", "cli"), True),
-        )
-        flags = ", ".join(f for f, on in marks if on)
         out.print(
-            f"  {sub['power']} v{sub['version']} at {sub['submitted_at']}{' (' + flags + ')' if flags else ''}",
-            markup=False,
+            "  " + said(msg("(sealed until the deadline: who sent which version and when, not what)")), markup=False
         )
+    for sub in rec["submissions"]:
+        marks: tuple[tuple[Msg | str, bool], ...] = (
+            (pmsg("submission", "ready"), sub["ready"]),
+            (pmsg("submission", "LATE"), sub["late"]),
+            (msg("replaced nothing"), not sub.get("stands", True)),
+            (msg("carried forward by a rollback"), sub.get("carried_from") is not None),
+            (str(sub.get("source", "cli")), True),  # the --source word, as it is typed
+        )
+        flags = ", ".join(said(f) for f, on in marks if on)
+        head = {"power": sub["power"], "version": sub["version"], "when": sub["submitted_at"]}
+        if flags:
+            sent = msg("%(power)s v%(version)s at %(when)s (%(flags)s)", **head, flags=flags)
+        else:
+            sent = msg("%(power)s v%(version)s at %(when)s", **head)
+        out.print("  " + said(sent), markup=False)
         if sub.get("reinstates"):
-            out.print(f"      version {sub['reinstates']} stands", markup=False)
+            out.print("      " + said(msg("version %(version)s stands", version=sub["reinstates"])), markup=False)
         for ln in sub["lines"] or []:
-            if ln["error"] is not None:
-                verdict = f"REJECTED: {ln['error']}"
+            # A stored line's refusal and note are message values (their English beside them in older records),
+            # said in the locale's language.
+            error = stored_msg(ln.get("error_msg"), ln["error"])
+            note = stored_msg(ln.get("note_msg"), ln.get("note"))
+            if error is not None:
+                verdict = said(msg("REJECTED: %(error)s", error=error))
             elif ln["order"] is None:
-                verdict = ln.get("note") or "noted"
+                verdict = said(note or msg("noted"))
             else:
                 verdict = order_text(v, ln["order"], kind, full=full)
             out.print(f"      {ln['text']}  ->  {verdict}", markup=False)
-            if ln["error"] is None and ln["order"] is not None and ln.get("note"):
-                out.print(f"          note: {ln['note']}", markup=False)
+            if error is None and ln["order"] is not None and note:
+                out.print("          " + said(msg("note: %(note)s", note=note)), markup=False)
 
 
 @app.command()
@@ -826,10 +1061,18 @@ def replay(
 
     same, diffs = replayed(_store(db), game, phase, phase_id)
     if same:
-        out.print("Replayed: identical results and next position.")
+        tell(out, msg("Replayed: identical results and next position."))
     else:
-        out.print(f"Replayed: {', '.join(diffs)}.")
+        tell(out, _REPLAY_DIFFERS.get(tuple(diffs)) or msg("Replayed: %(diffs)s.", diffs=", ".join(diffs)))
         raise typer.Exit(1)
+
+
+_REPLAY_DIFFERS: dict[tuple[str, ...], Msg] = {
+    ("results differ",): msg("Replayed: results differ."),
+    ("next position differs",): msg("Replayed: next position differs."),
+    ("results differ", "next position differs"): msg("Replayed: results differ, next position differs."),
+}
+"""What a replay that differs says, by the store's findings (its own words, which programs may read)."""
 
 
 @app.command()
@@ -842,12 +1085,20 @@ def history(game: str, db: str | None = DbOption) -> None:
     store = _store(db)
     v = variant_copy.variant_of(store, game)
     letters = {p.name: p.letter for p in v.powers}
-    table = Table("id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed")
+    table = Table(
+        said(pmsg("table heading", "id")),
+        said(pmsg("table heading", "phase")),
+        said(pmsg("table heading", "status")),
+        said(pmsg("table heading", "deadline (UTC)")),
+        said(pmsg("table heading", "processed (UTC)")),
+        said(pmsg("table heading", "subs")),
+        said(pmsg("table heading", "missed")),
+    )
     for row in store_history.history(store, game):
         table.add_row(
             str(row.id),
-            row.name,
-            row.status,
+            _phase_said(row.name),
+            said(_worded(_PHASE_STATUSES, row.status)),
             f"{row.deadline:%Y-%m-%d %H:%M}" if row.deadline else "-",
             f"{row.processed_at:%Y-%m-%d %H:%M}" if row.processed_at else "-",
             str(row.versions),
@@ -874,9 +1125,18 @@ def extend(
     result = clock.extend(store, game, parse_duration(by), by=INSTALLATION, now=_now(now))
     st = store_status.status(store, game, now=_now(now))
     if result.deadline is not None:
-        out.print(f"{st.phase}: deadline extended to {_when(st.settings, result.deadline)}.")
+        extended = msg(
+            "%(phase)s: deadline extended to %(deadline)s.",
+            phase=_phase(st.phase),
+            deadline=_when(st.settings, result.deadline),
+        )
     else:
-        out.print(f"{st.phase}: paused with {format_duration(result.left or timedelta(0))} left on the clock.")
+        extended = msg(
+            "%(phase)s: paused with %(left)s left on the clock.",
+            phase=_phase(st.phase),
+            left=format_duration(result.left or timedelta(0)),
+        )
+    tell(out, extended)
 
 
 @app.command()
@@ -888,7 +1148,7 @@ def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> 
     from dippouch.play.fairness import INSTALLATION
 
     left = clock.pause(_store(db), game, by=INSTALLATION, now=_now(now)).left
-    out.print(f"Paused {game} with {format_duration(left)} left on the clock.")
+    tell(out, msg("Paused %(game)s with %(left)s left on the clock.", game=game, left=format_duration(left)))
 
 
 @app.command()
@@ -902,7 +1162,13 @@ def resume(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     store = _store(db)
     deadline = clock.resume(store, game, by=INSTALLATION, now=_now(now))
     st = store_status.status(store, game, now=_now(now))
-    out.print(f"Resumed {game}: {st.phase} due {_when(st.settings, deadline)}.")
+    resumed = msg(
+        "Resumed %(game)s: %(phase)s due %(deadline)s.",
+        game=game,
+        phase=_phase(st.phase),
+        deadline=_when(st.settings, deadline),
+    )
+    tell(out, resumed)
 
 
 @app.command()
@@ -922,17 +1188,38 @@ def rollback(
     rolled = clock.rollback(store, game, phase, by=INSTALLATION, now=_now(now))
     name, carried = rolled.phase, rolled.carried
     st = store_status.status(store, game, now=_now(now))
-    out.print(f"Rolled {game} back to {name}; orders due by {_when(st.settings, st.deadline)}.")
+    rolled_back = msg(
+        "Rolled %(game)s back to %(phase)s; orders due by %(deadline)s.",
+        game=game,
+        phase=_phase(name),
+        deadline=_when(st.settings, st.deadline),
+    )
+    tell(out, rolled_back)
     if not carried:
-        out.print("No orders had been sent for it: none carried forward.")
+        tell(out, msg("No orders had been sent for it: none carried forward."))
     else:
-        out.print("Orders carried forward as they stood (version 1 of the reopened phase, not ready):")
+        tell(out, msg("Orders carried forward as they stood (version 1 of the reopened phase, not ready):"))
         for c in carried:
-            late = " (arrived after the old deadline)" if c.late else ""
-            out.print(
-                f"  {c.power}: version {c.version} of {c.submitted_at:%Y-%m-%d %H:%M} UTC, {c.orders} order(s){late}",
-                markup=False,
-            )
+            version: dict[str, Arg] = {
+                "power": c.power,
+                "version": c.version,
+                "when": c.submitted_at.strftime("%Y-%m-%d %H:%M"),
+            }
+            if c.late:
+                kept = nmsg(
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s) (arrived after the old deadline)",
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s) (arrived after the old deadline)",
+                    c.orders,
+                    **version,
+                )
+            else:
+                kept = nmsg(
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s)",
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s)",
+                    c.orders,
+                    **version,
+                )
+            out.print("  " + said(kept), markup=False)
 
 
 @app.command("export")
@@ -975,10 +1262,14 @@ def export_(
             data = games.export_file(store, game, by=INSTALLATION, now=_now(now))
             if data.get("sealed"):
                 n = sum(1 for ph in data["phases"] for sub in ph["submissions"] if sub.get("sealed"))
-                err.print(
-                    f"{n} submission(s) of the open phase are sealed in this file "
-                    "(--unsealed --reason TEXT includes them, and the players are told)."
+                sealed = nmsg(
+                    "%(num)d submission(s) of the open phase are sealed in this file (--unsealed --reason TEXT "
+                    "includes them, and the players are told).",
+                    "%(num)d submission(s) of the open phase are sealed in this file (--unsealed --reason TEXT "
+                    "includes them, and the players are told).",
+                    n,
                 )
+                tell(err, sealed)
     elif fmt == "mila":
         from dippouch.play.mila import export_mila
 
@@ -990,7 +1281,7 @@ def export_(
         sys.stdout.write(text)
     else:
         _write_private(Path(file), text)
-        err.print(f"Wrote {game} to {file}.")
+        tell(err, msg("Wrote %(game)s to %(file)s.", game=game, file=file))
 
 
 def _unknown_format(fmt: str) -> Msg:
@@ -1031,8 +1322,21 @@ def import_(
     else:
         raise GameError(_unknown_format(fmt))
     st = store_status.status(store, new_name, now=_now(now))
-    where = st.ending.text if st.ending else f"at {st.phase}"
-    out.print(f"Imported game {new_name} ({st.variant}), {where}")
+    if st.ending is not None:
+        imported = msg(
+            "Imported game %(game)s (%(variant)s), %(ending)s",
+            game=new_name,
+            variant=st.variant,
+            ending=st.ending.message,
+        )
+    else:
+        imported = msg(
+            "Imported game %(game)s (%(variant)s), at %(phase)s",
+            game=new_name,
+            variant=st.variant,
+            phase=_phase(st.phase),
+        )
+    tell(out, imported)
 
 
 @app.command()
@@ -1059,4 +1363,11 @@ def calendar(
         sys.stdout.write(data.decode("utf-8"))
     else:
         Path(file).write_bytes(data)
-        err.print(f"Wrote {len(rows)} deadline(s) of {game} to {file}.")
+        wrote = nmsg(
+            "Wrote %(num)d deadline(s) of %(game)s to %(file)s.",
+            "Wrote %(num)d deadline(s) of %(game)s to %(file)s.",
+            len(rows),
+            game=game,
+            file=file,
+        )
+        tell(err, wrote)

@@ -7,18 +7,25 @@ Every command imports the mail machinery (and SQLAlchemy through the store) insi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from dippouch.cli import app, command_group
 from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
-from dippouch.core.messages import Msg, choices, msg
-from dippouch.saying import say
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import Arg, Msg, PhaseName, choices, msg, nmsg, pmsg, quantity
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from rich.console import Console
+
+    from dippouch.game import LineCheck
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 mail_app = command_group(
     help="Orders by e-mail (IMAP, .eml, mbox, Maildir), receipts, results, reminders (SMTP queue).",
@@ -38,24 +45,37 @@ FilesArgument = typer.Argument(
     None, help=".eml files, folders of them, an mbox or a Maildir. Without: the IMAP mailbox."
 )
 
-_PASSWORD_REFUSAL = (
-    "passwords are never taken on the command line (other users see them in the process list, and they stay in "
-    "your shell's history); set DIPPOUCH_{kind}_PASSWORD, or DIPPOUCH_{kind}_PASSWORD_FILE (a file only you can "
-    "read), or password_file in the mail settings file"
-)
+
+def _reason(english: str, why: Msg | None) -> Arg:
+    """What became of a message, as a message's value (said in the reader's language); a reason kept as text
+    (from before reasons were messages, or imported so) as it is: read as a template, a "%" in it would break it."""
+    return english if why is None else why
 
 
-def _reason(english: str, why: Msg | None, lang: str) -> str:
-    """What became of a message in the reader's language; a reason kept as text (from before reasons were
-    messages, or imported so) as it is: read as a template, a "%" in it would break it."""
-    return english if why is None else say(why, lang)
+def _minute(moment: datetime) -> str:
+    """A time as the mail log writes it (UTC, to the minute): a value inside a message, the same in every
+    language, as the review page writes it."""
+    return f"{moment:%Y-%m-%d %H:%M}"
+
+
+def _indented(console: Console, message: Msg, indent: str = "  ") -> None:
+    """Print ``message`` under the line it belongs to: the indent is layout, not words, so it stays out of
+    the catalogue (a translator would have to keep it)."""
+    console.print(indent + said(message), markup=False)
 
 
 def _refuse_password(value: str | None, kind: str) -> None:
     if value is not None:
         from dippouch.game import GameError
 
-        raise GameError(_PASSWORD_REFUSAL.format(kind=kind.upper()))
+        raise GameError(
+            msg(
+                "passwords are never taken on the command line (other users see them in the process list, and they "
+                "stay in your shell's history); set DIPPOUCH_%(kind)s_PASSWORD, or DIPPOUCH_%(kind)s_PASSWORD_FILE "
+                "(a file only you can read), or password_file in the mail settings file",
+                kind=kind.upper(),
+            )
+        )
 
 
 def _overrides(**kw: Any) -> dict[str, Any]:
@@ -158,39 +178,68 @@ def setup(
             )
         changes["trust_auth"] = [t for t in names if t != "none"]
     cfg = do_setup(store, game, now=_now(now), changes=changes)
-    out.print(f"Mail for {game}: {'on' if cfg.get('enabled', True) else 'OFF'} since {cfg['since']}.", markup=False)
-    out.print(f"  subjects may call it: {', '.join([game, *cfg.get('titles', [])])}", markup=False)
+    # Whole sentences for on and OFF: a word glued into a sentence cannot agree with it in another language.
+    if cfg.get("enabled", True):
+        tell(out, msg("Mail for %(game)s: on since %(since)s.", game=game, since=cfg["since"]))
+    else:
+        tell(out, msg("Mail for %(game)s: OFF since %(since)s.", game=game, since=cfg["since"]))
+    _indented(out, msg("subjects may call it: %(names)s", names=", ".join([game, *cfg.get("titles", [])])))
     for p, names in sorted(cfg.get("aliases", {}).items()):
-        out.print(f"  {p} also: {', '.join(names)}", markup=False)
-    out.print(f"  reminders: {', '.join(cfg.get('reminders', ['48h', '12h']))} before each deadline", markup=False)
-    out.print(f"  maps with results: {cfg.get('maps', 'winter')}", markup=False)
-    wait = cfg.get("review_wait")
-    out.print(
-        "  photographs at a deadline: the phase waits "
-        + (
-            f"up to {wait} for your review, then goes ahead without them"
-            if wait
-            else "for your review (`dippouch mail review`)"
+        _indented(out, msg("%(power)s also: %(names)s", power=p, names=", ".join(names)))
+    _indented(
+        out,
+        msg(
+            "reminders: %(leads)s before each deadline",
+            leads=", ".join(cfg.get("reminders", ["48h", "12h"])),  # lead times as the option writes them
         ),
-        markup=False,
     )
+    _indented(out, msg("maps with results: %(maps)s", maps=cfg.get("maps", "winter")))  # the --maps word
+    wait = cfg.get("review_wait")
+    if wait:
+        _indented(
+            out,
+            msg(
+                "photographs at a deadline: the phase waits up to %(wait)s for your review, then goes ahead "
+                "without them",
+                wait=wait,
+            ),
+        )
+    else:
+        _indented(out, msg("photographs at a deadline: the phase waits for your review (`dippouch mail review`)"))
     if cfg.get("observers"):
-        out.print(f"  observers: {', '.join(cfg['observers'])}", markup=False)
+        _indented(out, msg("observers: %(addresses)s", addresses=", ".join(cfg["observers"])))
     from dippouch.play.mail_intake import proof_mode
 
     if proof_mode(cfg) == "required":
-        trusted = ", ".join(cfg.get("trust_auth", [])) or "no server (`--trust-auth NAME`)"
-        out.print(
-            "  a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
-            f"passed at {trusted}; other mail is held until the player confirms it",
-            markup=False,
-        )
+        trusted = ", ".join(cfg.get("trust_auth", []))
+        if trusted:
+            _indented(
+                out,
+                msg(
+                    "a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
+                    "passed at %(servers)s; other mail is held until the player confirms it",
+                    servers=trusted,
+                ),
+            )
+        else:
+            _indented(
+                out,
+                msg(
+                    "a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
+                    "passed at no server (`--trust-auth NAME`); other mail is held until the player confirms it"
+                ),
+            )
     else:
-        out.print("  a sender is proven by the From header alone (--proof from-address)", markup=False)
+        _indented(out, msg("a sender is proven by the From header alone (--proof from-address)"))
     missing = [p for p, (_, addr) in store_games.emails(store, game).items() if not addr]
     if missing:
-        out.print(
-            f"  no address yet for: {', '.join(missing)} (`dippouch players email {game} POWER ADDRESS`)", markup=False
+        _indented(
+            out,
+            msg(
+                "no address yet for: %(powers)s (`dippouch players email %(game)s POWER ADDRESS`)",
+                powers=", ".join(missing),
+                game=game,
+            ),
         )
 
 
@@ -207,8 +256,16 @@ def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     game_id = find_game(store, game)
     for power, (_name, addr) in sorted(store_games.emails(store, game).items()):
         if not addr:
-            out.print(f"  {power}: no address (`dippouch players email {game} {power} ADDRESS`)", markup=False)
+            _indented(
+                out,
+                msg(
+                    "%(power)s: no address (`dippouch players email %(game)s %(power)s ADDRESS`)",
+                    power=power,
+                    game=game,
+                ),
+            )
             continue
+        # A power, its address and its token: names and a key, no words to say in another language.
         out.print(f"  {power} <{addr}>: {mail_intake.token(store, game_id, power, addr, now=_now(now))}", markup=False)
 
 
@@ -237,9 +294,10 @@ def fetch(
     _refuse_password(password, "imap")
     store = _store(db)
     moment = _now(now)
+    where: Arg
     if files:
         sources = [m for f in files for m in file_messages(f)]
-        where = f"{len(files)} file argument(s)"
+        where = nmsg("%(num)d file argument(s)", "%(num)d file argument(s)", len(files))
     else:
         settings = load_settings(
             "imap",
@@ -254,22 +312,38 @@ def fetch(
         counts[o.status] = counts.get(o.status, 0) + 1
         out.print(o.line(cli_language()), markup=False)
     if resumed:
-        out.print(f"{len(resumed)} message(s) left unfinished by an earlier fetch taken in again.", markup=False)
+        tell(
+            out,
+            nmsg(
+                "%(num)d message(s) left unfinished by an earlier fetch taken in again.",
+                "%(num)d message(s) left unfinished by an earlier fetch taken in again.",
+                len(resumed),
+            ),
+        )
     for raw, received, origin in sources:
         o = take_in(store, raw, now=moment, received=received, origin=origin)
         counts[o.status] = counts.get(o.status, 0) + 1
         out.print(o.line(cli_language()), markup=False)
     total = sum(counts.values())
-    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "nothing new"
-    out.print(
-        f"{total} message(s) from {where}: {summary}. Replies and receipts are queued: `dippouch mail send`.",
-        markup=False,
+    # Each count with its status as stored: the word `mail list --status` takes and each line above shows.
+    summary: Arg = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or msg("nothing new")
+    tell(
+        out,
+        nmsg(
+            "%(num)d message(s) from %(where)s: %(summary)s. Replies and receipts are queued: `dippouch mail send`.",
+            "%(num)d message(s) from %(where)s: %(summary)s. Replies and receipts are queued: `dippouch mail send`.",
+            total,
+            where=where,
+            summary=summary,
+        ),
     )
     if counts.get("missed"):
-        out.print(
-            "Messages marked missed came on time but were fetched after their phase was processed: fetch before "
-            "processing (workers and `serve` do it themselves when IMAP is set up).",
-            markup=False,
+        tell(
+            out,
+            msg(
+                "Messages marked missed came on time but were fetched after their phase was processed: fetch before "
+                "processing (workers and `serve` do it themselves when IMAP is set up)."
+            ),
         )
 
 
@@ -298,7 +372,15 @@ def send(
     moment = _now(now)
     n = queue_notices(store, moment)
     r = queue_reminders(store, moment)
-    out.print(f"Queued {n.messages} result/notice message(s) and {r.messages} reminder(s).", markup=False)
+    # Two counts, each choosing its own form: each is a message of its own inside the sentence.
+    tell(
+        out,
+        msg(
+            "Queued %(notices)s and %(reminders)s.",
+            notices=nmsg("%(num)d result/notice message(s)", "%(num)d result/notice message(s)", n.messages),
+            reminders=nmsg("%(num)d reminder(s)", "%(num)d reminder(s)", r.messages),
+        ),
+    )
     if queue_only:
         return
     settings = load_settings(
@@ -308,16 +390,27 @@ def send(
         store=store,  # the server saved on the desk's mail page, when neither options, file nor environment name one
     ).check()
     report = send_due(store, moment, settings)
-    out.print(
-        f"Sent {len(report.sent)}; to retry later {len(report.retry)}; refused for good {len(report.failed)}.",
-        markup=False,
+    tell(
+        out,
+        msg(
+            "Sent %(sent)s; to retry later %(retry)s; refused for good %(failed)s.",
+            sent=quantity(len(report.sent)),
+            retry=quantity(len(report.retry)),
+            failed=quantity(len(report.failed)),
+        ),
     )
     for row_id, why in report.failed:
-        out.print(f"  #{row_id} refused: {why} (`dippouch mail retry {row_id}` after fixing it)", markup=False)
+        # The server's own words, as it gave them.
+        _indented(
+            out, msg("#%(id)s refused: %(why)s (`dippouch mail retry %(id)s` after fixing it)", id=row_id, why=why)
+        )
     if report.server_down:
-        err.print(
-            f"The SMTP server is not taking mail now ({report.server_down}); nothing is lost, the queue waits.",
-            markup=False,
+        tell(
+            err,
+            msg(
+                "The SMTP server is not taking mail now (%(why)s); nothing is lost, the queue waits.",
+                why=report.server_down,
+            ),
         )
 
 
@@ -334,8 +427,16 @@ def list_(
 
     from dippouch.store.mail.inbox import messages
 
-    lang = cli_language()
-    table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
+    table = Table(
+        "#",
+        said(pmsg("table heading", "received (UTC)")),
+        said(pmsg("table heading: a message's sender", "from")),  # "from" alone is a variant's origin
+        said(pmsg("table heading", "game")),
+        said(pmsg("table heading", "power")),
+        said(pmsg("table heading", "status")),
+        said(pmsg("table heading", "attachments")),
+        said(pmsg("table heading", "why")),
+    )
     for m in messages(_store(db), game=game, status=status):
         table.add_row(
             str(m.id),
@@ -343,9 +444,9 @@ def list_(
             m.sender,
             m.game or "-",
             m.power or "-",
-            m.status,
+            m.status,  # the stored word `--status` takes
             str(len(m.attachments)),
-            _reason(m.reason, m.why, lang),
+            m.reason if m.why is None else said(m.why),
         )
     out.print(table)
 
@@ -370,17 +471,38 @@ def show(
     m, phases = message_and_phases(_store(db), mail_id)
     ph = next((p for p in phases if is_sealed(p.status, p.deadline, moment)), None)
     sealed = ph is not None and not (unseal and m.game_id is None)
-    out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
-    out.print(f"Subject: {m.subject}", markup=False)
-    out.print(f"What became of it: {_reason(m.reason, m.why, cli_language())}", markup=False)
+    tell(
+        out,
+        msg(
+            "#%(id)s from %(sender)s, received %(time)s UTC: %(status)s",
+            id=m.id,
+            sender=m.sender,
+            time=_minute(m.received_at),
+            status=m.status,  # the stored word `mail list --status` takes
+        ),
+    )
+    tell(out, msg("Subject: %(subject)s", subject=m.subject))
+    tell(out, msg("What became of it: %(reason)s", reason=_reason(m.reason, m.why)))
     for aid, filename, ctype, size in m.attachments:
-        out.print(f"  attachment #{aid}: {filename} ({ctype}, {size} bytes)", markup=False)
+        _indented(
+            out,
+            msg(
+                "attachment #%(id)s: %(file)s (%(type)s, %(size)s bytes)",
+                id=aid,
+                file=filename,
+                type=ctype,
+                size=quantity(size),
+            ),
+        )
     if sealed:
-        out.print(f"Its content is sealed until the deadline of {ph.name if ph else 'its phase'}.", markup=False)
+        if ph is not None:
+            tell(out, msg("Its content is sealed until the deadline of %(phase)s.", phase=PhaseName(ph.name)))
+        else:
+            tell(out, msg("Its content is sealed until the deadline of its phase."))
         return
-    msg = parse_message(m.raw)
+    mail = parse_message(m.raw)
     out.print("", markup=False)
-    out.print(msg.body, markup=False)
+    out.print(mail.body, markup=False)  # the sender's own text, as they wrote it
 
 
 @mail_app.command("apply")
@@ -397,7 +519,7 @@ def apply(
     store = _store(db)
     moment = _now(now)
     o = apply_held(store, mail_id, now=moment, power=power)
-    out.print(f"Message #{mail_id} applied: {say(o.reason, cli_language())}.", markup=False)
+    tell(out, msg("Message #%(id)s applied: %(why)s.", id=mail_id, why=o.reason))
     from dippouch.store.mail.review import game_of_message
 
     _after_decision(store, game_of_message(store, mail_id), moment)
@@ -411,7 +533,7 @@ def dismiss(mail_id: int, db: str | None = DbOption) -> None:
 
     store = _store(db)
     dismiss_held(store, mail_id)
-    out.print(f"Message #{mail_id} dismissed.", markup=False)
+    tell(out, msg("Message #%(id)s dismissed.", id=mail_id))
     from dippouch.store.mail.review import game_of_message
 
     _after_decision(store, game_of_message(store, mail_id), _now(None))
@@ -428,12 +550,21 @@ def outbox(
 
     from dippouch.store.mail.outbox import outbox_entries
 
-    table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
+    table = Table(
+        "#",
+        said(pmsg("table heading", "kind")),
+        said(pmsg("table heading", "to")),
+        said(pmsg("table heading", "subject")),
+        said(pmsg("table heading", "status")),
+        said(pmsg("table heading", "tries")),
+        said(pmsg("table heading", "next try / sent (UTC)")),
+        said(pmsg("table heading", "last error")),
+    )
     for r in outbox_entries(_store(db), include_sent=show_all):
         when = r.sent_at if r.status == "sent" else r.next_attempt_at
         table.add_row(
             str(r.id),
-            r.kind,
+            r.kind,  # the queue's own words, as stored
             r.to_addr,
             r.subject,
             r.status,
@@ -451,7 +582,7 @@ def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption
     from dippouch.play import mail_out
 
     mail_out.retry(_store(db), outbox_id, _now(now))
-    out.print(f"Message #{outbox_id} goes at the next `dippouch mail send`.", markup=False)
+    tell(out, msg("Message #%(id)s goes at the next `dippouch mail send`.", id=outbox_id))
 
 
 @mail_app.command("ocr")
@@ -463,29 +594,44 @@ def ocr(game: str, db: str | None = DbOption, now: str | None = NowOption) -> No
 
     why = ocr_missing()
     if why:
-        err.print(
-            f"OCR is not available: {why}. The photographs are kept; type them in with `dippouch submit`.", markup=False
+        tell(
+            err,
+            msg(
+                "OCR is not available: %(why)s. The photographs are kept; type them in with `dippouch submit`.",
+                why=why,
+            ),
         )
     found = proposals(_store(db), game, now=_now(now), run=why is None)
     if not found:
-        out.print("No photographs for the open phase.", markup=False)
+        tell(out, msg("No photographs for the open phase."))
     for p in found:
-        state = f"confirmed as version {p.confirmed_as}" if p.confirmed_as else "proposed, not applied"
-        out.print(
-            f"attachment #{p.attachment_id} ({p.filename}), {p.power}, received {p.received:%Y-%m-%d %H:%M} UTC: {state}",
-            markup=False,
+        state = (
+            msg("confirmed as version %(version)s", version=p.confirmed_as)
+            if p.confirmed_as
+            else msg("proposed, not applied")
+        )
+        tell(
+            out,
+            msg(
+                "attachment #%(id)s (%(file)s), %(power)s, received %(time)s UTC: %(state)s",
+                id=p.attachment_id,
+                file=p.filename,
+                power=p.power,
+                time=_minute(p.received),
+                state=state,
+            ),
         )
         if p.problem:
-            out.print(f"  could not be read: {say(p.problem, cli_language())}", markup=False)
+            _indented(out, msg("could not be read: %(problem)s", problem=p.problem))
         for ln in p.lines:
-            verdict = f"ok        {ln.order}" if ln.accepted else f"REJECTED  {ln.text.strip()}: {ln.error}"
-            out.print(f"  line {ln.line:>2}  {verdict}", markup=False)
+            _indented(out, _verdict(ln, ln.order or ""))
         for units, what in p.unordered:
-            out.print(f"  left out: {', '.join(units) + ': ' if units else ''}{what}", markup=False)
+            if units:
+                _indented(out, msg("left out: %(units)s: %(what)s", units=", ".join(units), what=what))
+            else:
+                _indented(out, msg("left out: %(what)s", what=what))
     if found:
-        out.print(
-            "Confirm one with `dippouch mail confirm ATTACHMENT` (or --file with your corrected text).", markup=False
-        )
+        tell(out, msg("Confirm one with `dippouch mail confirm ATTACHMENT` (or --file with your corrected text)."))
 
 
 @mail_app.command("confirm")
@@ -504,8 +650,14 @@ def confirm_(
     moment = _now(now)
     text = _read_text(file) if file else _as_shown(store, attachment, moment)
     power, version = confirm(store, attachment, now=moment, text=text)
-    out.print(
-        f"Transcription of attachment #{attachment} recorded as {power} version {version} (source photo).", markup=False
+    tell(
+        out,
+        msg(
+            "Transcription of attachment #%(id)s recorded as %(power)s version %(version)s (source photo).",
+            id=attachment,
+            power=power,
+            version=version,
+        ),
     )
     from dippouch.store.mail.review import game_of_attachment
 
@@ -530,19 +682,19 @@ def _as_shown(store: Any, attachment: int, moment: Any) -> str | None:
     return shown.text if shown is not None else None
 
 
-def _verdicts(game_variant: Any, kind: Any, lines: Any) -> list[str]:
+def _verdict(ln: LineCheck, order: str) -> Msg:
+    """A line of a transcription with its verdict, in columns: the translations pad their "ok" to the width of
+    their "REJECTED", so the orders stay aligned in any language."""
+    if ln.error is None:
+        return msg("line %(line)2d  ok        %(order)s", line=ln.line, order=order)
+    return msg("line %(line)2d  REJECTED  %(text)s: %(error)s", line=ln.line, text=ln.text.strip(), error=ln.error)
+
+
+def _verdicts(game_variant: Any, kind: Any, lines: list[LineCheck]) -> list[Msg]:
     """Each line of a proposed transcription with its verdict, orders in the map's full names."""
     from dippouch.names import order_text
 
-    shown = []
-    for ln in lines:
-        if ln.accepted:
-            shown.append(
-                f"    line {ln.line:>2}  ok        {order_text(game_variant, ln.order, kind) if ln.order else ''}"
-            )
-        else:
-            shown.append(f"    line {ln.line:>2}  REJECTED  {ln.text.strip()}: {ln.error}")
-    return shown
+    return [_verdict(ln, order_text(game_variant, ln.order, kind) if ln.order else "") for ln in lines]
 
 
 @mail_app.command("review")
@@ -566,32 +718,54 @@ def review(
     moment = _now(now)
     st = review_state(store, game, now=moment)
     if st.phase is None:
-        out.print(f"{st.game} has no open phase.", markup=False)
+        tell(out, msg("%(game)s has no open phase.", game=st.game))
         return
-    deadline = f"{st.deadline:%Y-%m-%d %H:%M} UTC" if st.deadline else "none (paused)"
+    phase = PhaseName(st.phase)
+    deadline: Arg = f"{st.deadline:%Y-%m-%d %H:%M} UTC" if st.deadline else pmsg("a deadline", "none (paused)")
     before = st.deadline is None or moment < st.deadline
-    out.print(f"{st.game}, {st.phase}: deadline {deadline}{' (not yet)' if before else ' (passed)'}.", markup=False)
+    if before:
+        tell(
+            out,
+            msg("%(game)s, %(phase)s: deadline %(deadline)s (not yet).", game=st.game, phase=phase, deadline=deadline),
+        )
+    else:
+        tell(
+            out,
+            msg("%(game)s, %(phase)s: deadline %(deadline)s (passed).", game=st.game, phase=phase, deadline=deadline),
+        )
     if before:
         for power, times in sorted(st.photos.items()):
-            out.print(
-                f"  {power}: {len(times)} photograph(s), received {', '.join(f'{t:%Y-%m-%d %H:%M}' for t in times)} "
-                "UTC (sealed until the deadline)",
-                markup=False,
+            _indented(
+                out,
+                nmsg(
+                    "%(power)s: %(num)d photograph(s), received %(times)s UTC (sealed until the deadline)",
+                    "%(power)s: %(num)d photograph(s), received %(times)s UTC (sealed until the deadline)",
+                    len(times),
+                    power=power,
+                    times=", ".join(f"{t:%Y-%m-%d %H:%M}" for t in times),
+                ),
             )
         held = [item for item in st.items if item.kind == "held"]
         for item in held:
-            out.print(
-                f"  {say(item.describe(), cli_language())}: `dippouch mail apply {item.mail_id}` or `dippouch mail dismiss {item.mail_id}`",
-                markup=False,
+            _indented(
+                out,
+                msg(
+                    "%(item)s: `dippouch mail apply %(id)s` or `dippouch mail dismiss %(id)s`",
+                    item=item.describe(),
+                    id=item.mail_id,
+                ),
             )
         if not st.photos and not held:
-            out.print("Nothing waits for review.", markup=False)
+            tell(out, msg("Nothing waits for review."))
         else:
-            out.print("The review comes after the deadline; the phase waits for it then.", markup=False)
+            tell(out, msg("The review comes after the deadline; the phase waits for it then."))
         return
     why = ocr_missing()
     if why:
-        err.print(f"OCR is not available: {why}. Look at the photographs (--save DIR) and type them in.", markup=False)
+        tell(
+            err,
+            msg("OCR is not available: %(why)s. Look at the photographs (--save DIR) and type them in.", why=why),
+        )
     found = proposals(store, game, now=moment, run=why is None)
     v = variant_copy.variant_of(store, game)
     kind = v.calendar.kind(v.calendar.parse(st.phase))
@@ -599,61 +773,90 @@ def review(
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     for p in found:
+        state: Msg
         if p.confirmed_as:
-            state = f"confirmed as version {p.confirmed_as}"
+            state = msg("confirmed as version %(version)s", version=p.confirmed_as)
         elif p.set_aside:
-            state = f"set aside ({p.set_aside})"
+            state = msg("set aside (%(why)s)", why=p.set_aside)
         else:
-            state = "WAITS FOR YOU"
-        out.print(
-            f"photograph #{p.attachment_id} ({p.filename}, {p.content_type}) from {p.power}, received "
-            f"{p.received:%Y-%m-%d %H:%M} UTC: {state}",
-            markup=False,
+            state = msg("WAITS FOR YOU")
+        tell(
+            out,
+            msg(
+                "photograph #%(id)s (%(file)s, %(type)s) from %(power)s, received %(time)s UTC: %(state)s",
+                id=p.attachment_id,
+                file=p.filename,
+                type=p.content_type,
+                power=p.power,
+                time=_minute(p.received),
+                state=state,
+            ),
         )
         if folder is not None:
             target = folder / f"{p.attachment_id}-{Path(p.filename).name or 'photo'}"
             target.write_bytes(_attachment_bytes(store, p.attachment_id))
-            out.print(f"  saved as {target}", markup=False)
+            _indented(out, msg("saved as %(file)s", file=str(target)))
         if p.problem:
-            out.print(f"  could not be read: {say(p.problem, cli_language())}", markup=False)
+            _indented(out, msg("could not be read: %(problem)s", problem=p.problem))
         elif p.text is not None and not p.confirmed_as and not p.set_aside:
-            out.print("  proposed transcription:", markup=False)
+            _indented(out, msg("proposed transcription:"))
             for line in _verdicts(v, kind, p.lines):
-                out.print(line, markup=False)
+                _indented(out, line, "    ")
         if not p.confirmed_as and not p.set_aside:
-            read = f"`dippouch mail confirm {p.attachment_id}` (as read) or " if p.text is not None else ""
-            out.print(
-                f"  next: {read}`dippouch mail confirm {p.attachment_id} --file corrected.txt`; "
-                f"`dippouch mail set-aside {p.attachment_id}` if it holds no orders",
-                markup=False,
-            )
+            if p.text is not None:
+                next_step = msg(
+                    "next: `dippouch mail confirm %(id)s` (as read) or `dippouch mail confirm %(id)s --file "
+                    "corrected.txt`; `dippouch mail set-aside %(id)s` if it holds no orders",
+                    id=p.attachment_id,
+                )
+            else:
+                next_step = msg(
+                    "next: `dippouch mail confirm %(id)s --file corrected.txt`; `dippouch mail set-aside %(id)s` "
+                    "if it holds no orders",
+                    id=p.attachment_id,
+                )
+            _indented(out, next_step)
     for item in st.items:
         if item.kind == "held":
-            out.print(
-                f"{say(item.describe(), cli_language())}: WAITS FOR YOU; next: `dippouch mail apply {item.mail_id}` (on your word) or "
-                f"`dippouch mail dismiss {item.mail_id}`",
-                markup=False,
+            tell(
+                out,
+                msg(
+                    "%(item)s: WAITS FOR YOU; next: `dippouch mail apply %(id)s` (on your word) or "
+                    "`dippouch mail dismiss %(id)s`",
+                    item=item.describe(),
+                    id=item.mail_id,
+                ),
             )
     if st.released:
-        out.print(f"Released: {st.phase} is processed with what stands, at the next look.", markup=False)
+        tell(out, msg("Released: %(phase)s is processed with what stands, at the next look.", phase=phase))
     elif st.held:
-        until = (
-            f" It goes ahead without them at {st.wait_until:%Y-%m-%d %H:%M} UTC (the game's review wait)."
-            if st.wait_until is not None
-            else ""
-        )
-        out.print(
-            f"AWAITING REVIEW: {st.phase} is not processed until each item above is settled.{until} "
-            f"To process it now, leaving the rest unreviewed (named in the results): `dippouch mail release {game}`.",
-            markup=False,
-        )
+        if st.wait_until is not None:
+            awaiting = msg(
+                "AWAITING REVIEW: %(phase)s is not processed until each item above is settled. It goes ahead "
+                "without them at %(time)s UTC (the game's review wait). To process it now, leaving the rest "
+                "unreviewed (named in the results): `dippouch mail release %(game)s`.",
+                phase=phase,
+                time=_minute(st.wait_until),
+                game=game,
+            )
+        else:
+            awaiting = msg(
+                "AWAITING REVIEW: %(phase)s is not processed until each item above is settled. To process it now, "
+                "leaving the rest unreviewed (named in the results): `dippouch mail release %(game)s`.",
+                phase=phase,
+                game=game,
+            )
+        tell(out, awaiting)
     elif found or st.items:
-        out.print(
-            f"Nothing waits for you any more: {st.phase} is processed at the next `dippouch process` or worker look.",
-            markup=False,
+        tell(
+            out,
+            msg(
+                "Nothing waits for you any more: %(phase)s is processed at the next `dippouch process` or worker look.",
+                phase=phase,
+            ),
         )
     else:
-        out.print("No photographs or held messages for this phase.", markup=False)
+        tell(out, msg("No photographs or held messages for this phase."))
 
 
 def _attachment_bytes(store: Any, attachment_id: int) -> bytes:
@@ -671,12 +874,16 @@ def release_(game: str, db: str | None = DbOption, now: str | None = NowOption) 
     from dippouch.play.held_mail import release
 
     st = release(_store(db), game, now=_now(now))
-    out.print(
-        f"{st.phase} of {st.game} is released: it is processed at the next `dippouch process` or worker look.",
-        markup=False,
+    tell(
+        out,
+        msg(
+            "%(phase)s of %(game)s is released: it is processed at the next `dippouch process` or worker look.",
+            phase=PhaseName(st.phase) if st.phase else "-",
+            game=st.game,
+        ),
     )
     for item in st.items:
-        out.print(f"  unreviewed, not used: {say(item.describe(), cli_language())}", markup=False)
+        _indented(out, msg("unreviewed, not used: %(item)s", item=item.describe()))
 
 
 @mail_app.command("set-aside")
@@ -693,7 +900,7 @@ def set_aside_(
     store = _store(db)
     moment = _now(now)
     game, power = set_aside(store, attachment, now=moment, why=why)
-    out.print(f"Photograph #{attachment} from {power} set aside.", markup=False)
+    tell(out, msg("Photograph #%(id)s from %(power)s set aside.", id=attachment, power=power))
     _after_decision(store, game, moment)
 
 
@@ -707,12 +914,22 @@ def _after_decision(store: Any, game: str, moment: Any) -> None:
     if st.phase is None or st.deadline is None or moment < st.deadline:
         return
     if st.items and not st.released and st.held:
-        out.print(
-            f"Still waiting for you in {st.phase}: {len(st.items)} item(s) (`dippouch mail review {game}`).",
-            markup=False,
+        tell(
+            out,
+            nmsg(
+                "Still waiting for you in %(phase)s: %(num)d item(s) (`dippouch mail review %(game)s`).",
+                "Still waiting for you in %(phase)s: %(num)d item(s) (`dippouch mail review %(game)s`).",
+                len(st.items),
+                phase=PhaseName(st.phase),
+                game=game,
+            ),
         )
     elif not st.items:
-        out.print(
-            f"Nothing waits for review any more: {st.phase} is processed at the next `dippouch process` or worker look.",
-            markup=False,
+        tell(
+            out,
+            msg(
+                "Nothing waits for review any more: %(phase)s is processed at the next `dippouch process` or worker "
+                "look.",
+                phase=PhaseName(st.phase),
+            ),
         )

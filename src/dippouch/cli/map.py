@@ -14,6 +14,11 @@ from typing import TYPE_CHECKING
 import typer
 
 from dippouch.cli import app
+from dippouch.cli.words import said
+from dippouch.core.messages import Msg, Quantity, msg, quantity
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -21,8 +26,10 @@ if TYPE_CHECKING:
 _FORMATS = (".svg", ".png", ".pdf")
 
 
-def _fail(message: str) -> None:
-    sys.stderr.write(f"error: {message}\n")
+def _fail(message: Msg | str) -> None:
+    """Refuse in one line on stderr: a message in the locale's language, a text (a library's, or one already
+    said) as it is."""
+    sys.stderr.write(f"error: {said(message) if isinstance(message, Msg) else message}\n")
     raise typer.Exit(2)
 
 
@@ -48,17 +55,17 @@ def map_command(
     """Draw a map: a variant's opening, or a game's phase (with orders and results), as SVG, PNG or PDF."""
     suffix = Path(out).suffix.lower()
     if suffix not in _FORMATS:
-        _fail(f"cannot tell the format from {out!r}: name the file .svg, .png or .pdf")
+        _fail(msg("cannot tell the format from %(file)s: name the file .svg, .png or .pdf", file=repr(out)))
     if (variant is None) == (game is None):
-        _fail("give a variant name or --game GAME (one of them)")
+        _fail(msg("give a variant name or --game GAME (one of them)"))
     if names not in ("auto", "abbr", "full"):
-        _fail(f"--names must be auto, abbr or full, not {names!r}")
+        _fail(msg("--names must be auto, abbr or full, not %(names)s", names=repr(names)))
     if not 0.1 <= scale <= 10:
-        _fail(f"--scale must be between 0.1 and 10, not {scale}")
+        _fail(msg("--scale must be between 0.1 and 10, not %(scale)s", scale=scale))
     if paper.lower() not in ("a4", "a3", "letter"):
-        _fail(f"--paper must be a4, a3 or letter, not {paper!r}")
+        _fail(msg("--paper must be a4, a3 or letter, not %(paper)s", paper=repr(paper)))
     if suffix != ".pdf" and (atlas or paper.lower() != "a4"):
-        _fail(f"--paper and --atlas are for a PDF; name the file .pdf, not {out!r}")
+        _fail(msg("--paper and --atlas are for a PDF; name the file .pdf, not %(file)s", file=repr(out)))
     from dippouch.cli.errors import user_problem
 
     try:
@@ -76,7 +83,7 @@ def map_command(
         if problem is None:
             raise
         _fail(problem)
-    sys.stdout.write(f"wrote {out} ({len(data):,} bytes)\n")
+    sys.stdout.write(said(msg("wrote %(file)s (%(size)s bytes)", file=out, size=quantity(len(data)))) + "\n")
 
 
 def _draw(
@@ -126,10 +133,14 @@ def _small_print_note(svg: str, paper: str) -> None:
 
     pt = smallest_name_pt(svg, paper)
     if 0 < pt < MIN_NAME_PT:
-        sys.stderr.write(
-            f"note: on one page of {paper.upper()} the smallest names print at {pt:.1f} pt;"
-            f" --atlas prints regional sheets where every name is at least {MIN_NAME_PT:g} pt\n"
+        note = msg(
+            "on one page of %(paper)s the smallest names print at %(size)s pt; --atlas prints regional sheets where "
+            "every name is at least %(least)s pt",
+            paper=paper.upper(),
+            size=quantity(round(pt, 1)),
+            least=_points(MIN_NAME_PT),
         )
+        sys.stderr.write(f"note: {said(note)}\n")
 
 
 def _convert(svg: str, suffix: str, scale: float, paper: str, atlas: Variant | None, title: str) -> bytes:
@@ -141,3 +152,8 @@ def _convert(svg: str, suffix: str, scale: float, paper: str, atlas: Variant | N
     if suffix == ".png":
         return svg_to_png(svg, scale=scale)
     return atlas_pdf(atlas, svg, title, paper) if atlas is not None else map_pdf(svg, title, paper)
+
+
+def _points(size: float) -> Quantity:
+    """A size in points as the locale writes a number: whole where it is whole (``6``, as ``:g`` wrote it)."""
+    return quantity(int(size) if size.is_integer() else size)

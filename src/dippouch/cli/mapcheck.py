@@ -9,6 +9,11 @@ from typing import TYPE_CHECKING
 import typer
 
 from dippouch.cli import app
+from dippouch.cli.words import said
+from dippouch.core.messages import Msg, Quantity, msg, nmsg, quantity
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -50,10 +55,13 @@ def mapcheck(
         _boards_report(variants)
         return
     if len(variants) != 1:
-        raise typer.BadParameter("give one variant (several only with --boards)", param_hint="VARIANTS")
+        # Typer prints the message as given: said here, in the locale's language.
+        raise typer.BadParameter(said(msg("give one variant (several only with --boards)")), param_hint="VARIANTS")
     variant = variants[0]
     if names not in ("auto", "full", "abbr"):
-        raise typer.BadParameter(f"must be auto, full or abbr, not {names!r}", param_hint="--names")
+        raise typer.BadParameter(
+            said(msg("must be auto, full or abbr, not %(names)s", names=repr(names))), param_hint="--names"
+        )
     rep = check_map(load_variant(variant), factor=factor, min_km=min_km)
     if as_json:
         data = asdict(rep)
@@ -81,18 +89,25 @@ def _boards_report(names: list[str]) -> None:
         try:
             rep = check_readability(v)
         except FileNotFoundError as e:
-            typer.echo(f"{v.name}: not built ({e})")
+            typer.echo(said(msg("%(variant)s: not built (%(error)s)", variant=v.name, error=str(e))))
             missing.append(v.name)
             continue
         typer.echo(f"{v.name}: {rep.summary()}")
         laid_out += rep.laid_out
         if rep.unreadable:
             bad.append(v.name)
-    typer.echo(
-        f"unreadable boards: {len(bad)} of {len(names) - len(missing)} measured "
-        f"({laid_out} drawn without a picture){': ' + ' '.join(bad) if bad else ''}"
-        + (f"; not built: {' '.join(missing)}" if missing else "")
+    counted = _listing(
+        msg(
+            "unreadable boards: %(num)s of %(measured)s measured (%(drawn)s drawn without a picture)",
+            num=len(bad),
+            measured=len(names) - len(missing),
+            drawn=laid_out,
+        ),
+        bad,
     )
+    if missing:
+        counted = msg("%(line)s; not built: %(names)s", line=counted, names=" ".join(missing))
+    typer.echo(said(counted))
     if bad or missing:
         raise typer.Exit(1)
 
@@ -107,10 +122,17 @@ def _geometry_report(v: Variant) -> bool:
 
         geo = check_geometry(v)
     except ModuleNotFoundError as e:
-        typer.echo(f"geometry check: skipped ({e.name} is not installed: pip install 'dippouch[mapgen]')")
+        typer.echo(
+            said(
+                msg(
+                    "geometry check: skipped (%(module)s is not installed: pip install 'dippouch[mapgen]')",
+                    module=str(e.name),
+                )
+            )
+        )
         return False
     except FileNotFoundError as e:
-        typer.echo(f"geometry check: skipped ({e})")
+        typer.echo(said(msg("geometry check: skipped (%(error)s)", error=str(e))))
         return False
     typer.echo(format_geo_report(geo, v.name))
     from dippouch.mapcheck import check_readability
@@ -126,35 +148,63 @@ def _drawing_report(v: Variant, names: str) -> bool:
     try:
         rep = check_drawing(v, names=names)
     except FileNotFoundError as e:
-        typer.echo(f"drawing check: skipped ({e})")
+        typer.echo(said(msg("drawing check: skipped (%(error)s)", error=str(e))))
         return False
-    typer.echo(f"drawing check ({names} names, the sample game's busiest phase as drawn):")
+    # NAMES is the option's value (auto, full or abbr), kept as typed.
+    typer.echo(said(msg("drawing check (%(names)s names, the sample game's busiest phase as drawn):", names=names)))
     typer.echo(rep.summary())
-    typer.echo(f"misplaced: {rep.misplaced}")
+    typer.echo(said(msg("misplaced: %(num)s", num=rep.misplaced)))
     from dippouch.mapcheck import check_crowding
 
     crowd = check_crowding(v, names=names)
-    typer.echo("every unit a province can hold, at its spot:")
-    typer.echo(f"  units over each other {len(crowd.units_crowded)}" + _pairs(crowd.units_crowded))
-    typer.echo(f"  units over names {len(crowd.units_on_names)}" + _pairs(crowd.units_on_names))
-    typer.echo(f"  leader lines covered {len(crowd.leaders_covered)}" + _pairs(crowd.leaders_covered))
+    typer.echo(said(msg("every unit a province can hold, at its spot:")))
+    for count, pairs in (
+        (msg("units over each other %(num)s", num=len(crowd.units_crowded)), crowd.units_crowded),
+        (msg("units over names %(num)s", num=len(crowd.units_on_names)), crowd.units_on_names),
+        (msg("leader lines covered %(num)s", num=len(crowd.leaders_covered)), crowd.leaders_covered),
+    ):
+        typer.echo("  " + said(_listing(count, ["-".join(p) for p in pairs])))
     from dippouch.mapcheck import check_print
     from dippouch.render.atlas import MIN_NAME_PT
 
+    least = _points(MIN_NAME_PT)
     small = False
     for pr in check_print(v, names=names):
         sheets = len(pr.pages) - 1
-        typer.echo(
-            f"printed on {pr.paper.upper()} ({len(pr.pages)} page{'s' if sheets else ''}"
-            + (f": the overview and {sheets} sheets" if sheets else "")
-            + f"): names under {MIN_NAME_PT:g} pt {pr.small}"
-            + "".join(f", {p.title} {p.small}" for p in pr.pages if p.small)
-            + f"; names on no page at {MIN_NAME_PT:g} pt or more {len(pr.unreadable)}"
-            + (": " + " ".join(pr.unreadable) if pr.unreadable else "")
+        paper = pr.paper.upper()
+        printed = (
+            nmsg(
+                "printed on %(paper)s (%(pages)s pages: the overview and %(num)d sheet)",
+                "printed on %(paper)s (%(pages)s pages: the overview and %(num)d sheets)",
+                sheets,
+                paper=paper,
+                pages=len(pr.pages),
+            )
+            if sheets
+            else msg("printed on %(paper)s (1 page)", paper=paper)
         )
+        # A page's title and its count of small names: the atlas's own words, as the page prints them.
+        pages = "".join(f", {p.title} {p.small}" for p in pr.pages if p.small)
+        line = msg(
+            "%(printed)s: names under %(least)s pt %(small)s%(pages)s; names on no page at %(least)s pt or more "
+            "%(num)s",
+            printed=printed,
+            least=least,
+            small=pr.small,
+            pages=pages,
+            num=len(pr.unreadable),
+        )
+        typer.echo(said(_listing(line, pr.unreadable)))
         small = small or bool(pr.small or pr.unreadable)
     return bool(rep.misplaced or crowd.units_crowded or crowd.units_on_names or crowd.leaders_covered or small)
 
 
-def _pairs(pairs: list[tuple[str, str]]) -> str:
-    return (": " + " ".join("-".join(p) for p in pairs)) if pairs else ""
+def _listing(line: Msg, names: list[str]) -> Msg:
+    """``line`` and then the names it counts, when there are any (``...: a b c``): the colon is the
+    language's own (French puts a space before it)."""
+    return msg("%(line)s: %(names)s", line=line, names=" ".join(names)) if names else line
+
+
+def _points(size: float) -> Quantity:
+    """A size in points as the locale writes a number: whole where it is whole (``6``, as ``:g`` wrote it)."""
+    return quantity(int(size) if size.is_integer() else size)

@@ -7,10 +7,11 @@ import time
 import typer
 
 from dippouch.cli import app, keep_running
-from dippouch.core.messages import msg
+from dippouch.cli.words import said
+from dippouch.core.messages import msg, quantity
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 
 @app.command()
@@ -28,7 +29,7 @@ def mapgen(
     from dippouch.core.errors import DippouchError
 
     if all_ == bool(variant):
-        raise DippouchError("give one variant name, or --all (not both)")
+        raise DippouchError(msg("give one variant name, or --all (not both)"))
     try:
         from shapely.errors import GEOSException
 
@@ -65,12 +66,26 @@ def mapgen(
         path = geometry_path(v)
         if check:
             same = path.exists() and path.read_text(encoding="utf-8") == text
-            typer.echo(f"{v.name}: {'up to date' if same else 'DIFFERS from a fresh build'} ({took:.1f} s)")
+            seconds = quantity(round(took, 1))
+            if same:
+                typer.echo(said(msg("%(variant)s: up to date (%(seconds)s s)", variant=v.name, seconds=seconds)))
+            else:
+                stale_said = msg(
+                    "%(variant)s: DIFFERS from a fresh build (%(seconds)s s)", variant=v.name, seconds=seconds
+                )
+                typer.echo(said(stale_said))
             if not same:
                 stale.append(v.name)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        typer.echo(f"{v.name}: wrote {path} ({len(text) // 1024} KB, {took:.1f} s)")
+        wrote = msg(
+            "%(variant)s: wrote %(path)s (%(size)s KB, %(seconds)s s)",
+            variant=v.name,
+            path=str(path),
+            size=quantity(len(text) // 1024),
+            seconds=quantity(round(took, 1)),
+        )
+        typer.echo(said(wrote))
     if stale:
         raise typer.Exit(1)

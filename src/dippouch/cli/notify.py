@@ -6,10 +6,11 @@ from __future__ import annotations
 import typer
 
 from dippouch.cli import app
-from dippouch.core.messages import msg
+from dippouch.cli.words import said
+from dippouch.core.messages import Arg, msg
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 
 @app.command()
@@ -42,17 +43,40 @@ def notify(
     try:
         if show:
             for d in deliveries(store):
-                err = f"  ({d.last_error})" if d.last_error else ""
-                typer.echo(
-                    f"#{d.id} {d.status} {d.event} by {d.channel} to person {d.person_id}, tried {d.attempts}{err}"
+                # The status, event and channel are the queue's own names (as the API and the logs give them).
+                said_of: dict[str, Arg] = {
+                    "id": d.id,
+                    "status": d.status,
+                    "event": d.event,
+                    "channel": d.channel,
+                    "person": d.person_id,
+                    "attempts": d.attempts,
+                }
+                line = (
+                    msg(
+                        "#%(id)s %(status)s %(event)s by %(channel)s to person %(person)s, tried %(attempts)s  "
+                        "(%(error)s)",
+                        **said_of,
+                        error=d.last_error,
+                    )
+                    if d.last_error
+                    else msg(
+                        "#%(id)s %(status)s %(event)s by %(channel)s to person %(person)s, tried %(attempts)s",
+                        **said_of,
+                    )
                 )
+                typer.echo(said(line))
             return
         found, report = run_once(store, store.clock(), limit=limit, sender=mail_sender)
     finally:
         store.close()
-    typer.echo(
-        f"notifications: {found.queued} queued, {len(report.sent)} delivered, {len(report.retry)} to retry, "
-        f"{len(report.failed)} refused"
+    done = msg(
+        "notifications: %(queued)s queued, %(sent)s delivered, %(retry)s to retry, %(failed)s refused",
+        queued=found.queued,
+        sent=len(report.sent),
+        retry=len(report.retry),
+        failed=len(report.failed),
     )
+    typer.echo(said(done))
     for row_id, why in report.retry + report.failed:
-        typer.echo(f"  #{row_id}: {why}")
+        typer.echo(f"  #{row_id}: {why}")  # the channel's own account of the failure, as it gave it

@@ -12,10 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
 
 from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import Arg, Msg, PhaseName, msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 people_app = command_group(help="A person's blocks: block, unblock, list.")
 app.add_typer(people_app, name="people")
@@ -26,13 +30,13 @@ app.add_typer(reports_app, name="reports")
 
 if TYPE_CHECKING:
     from dippouch.store.db import Database
+    from dippouch.store.moderation.stored import Report
 
 _BY = typer.Option("the command line", "--by", help="Who acts, as the moderation log names them.")
 
 
 def _person_id(db: Database, who: str) -> int:
     """A person by number or e-mail address; a clear refusal when there is none."""
-    from dippouch.core.messages import msg
     from dippouch.game import GameError
     from dippouch.numbers import number_or_none
     from dippouch.store.people.persons import person, person_by_email
@@ -50,9 +54,10 @@ def _print_blocks(db: Database, person_id: int) -> None:
 
     got = blocked_people(db, person_id)
     if not got:
-        out.print("Blocks nobody.")
+        tell(out, msg("Blocks nobody."))
     for b in got:
-        out.print(f"{b.person_id}  {escape(b.name)}  since {b.at:%Y-%m-%d %H:%M} UTC")
+        since = f"{b.at:%Y-%m-%d %H:%M}"
+        tell(out, msg("%(id)s  %(name)s  since %(since)s UTC", id=b.person_id, name=b.name, since=since))
 
 
 @people_app.command("block")
@@ -85,7 +90,7 @@ def unblock(
     store = _store(db)
     me = _person_id(store, person)
     if not lift(store, me, _person_id(store, other)):
-        out.print("There was no such block.")
+        tell(out, msg("There was no such block."))
     _print_blocks(store, me)
 
 
@@ -117,17 +122,39 @@ def _print_reports(db: str | None) -> None:
 
     got = queue(_store(db))
     if not got:
-        out.print("No open reports.")
+        tell(out, msg("No open reports."))
     for r in got:
-        about = (
-            f"person {r.person_id} ({r.person})"
-            if r.kind == "person"
-            else f"game {r.game}"
-            if r.kind == "game"
-            else f"a message of {r.sender} in {r.game}, {r.phase}: {r.message!r}"
+        tell(out, _report_line(r))
+        out.print("    " + said(msg("why: %(reason)s", reason=r.reason)), markup=False)
+
+
+def _report_line(r: Report) -> Msg:
+    """A report's first line: its number, when, who made it, and what it is about (a whole sentence for each
+    kind, since the words around the names differ by language)."""
+    head: dict[str, Arg] = {
+        "id": r.id,
+        "at": f"{r.at:%Y-%m-%d %H:%M}",
+        "reporter": r.reporter,
+        "reporter_id": r.reporter_id,
+    }
+    if r.kind == "person":
+        return msg(
+            "#%(id)s %(at)s UTC, by %(reporter)s (%(reporter_id)s): person %(person_id)s (%(person)s)",
+            **head,
+            person_id=r.person_id if r.person_id is not None else "-",
+            person=r.person or "-",
         )
-        out.print(escape(f"#{r.id} {r.at:%Y-%m-%d %H:%M} UTC, by {r.reporter} ({r.reporter_id}): {about}"))
-        out.print(escape(f"    why: {r.reason}"))
+    if r.kind == "game":
+        return msg("#%(id)s %(at)s UTC, by %(reporter)s (%(reporter_id)s): game %(game)s", **head, game=r.game or "-")
+    return msg(
+        "#%(id)s %(at)s UTC, by %(reporter)s (%(reporter_id)s): a message of %(sender)s in %(game)s, %(phase)s: "
+        "%(message)s",
+        **head,
+        sender=r.sender or "-",
+        game=r.game or "-",
+        phase=PhaseName(r.phase) if r.phase else "-",
+        message=repr(r.message),
+    )
 
 
 @reports_app.command("resolve")
@@ -144,4 +171,4 @@ def resolve(
     from dippouch.play.moderation import act_on_report
 
     got = act_on_report(_store(db), report, action.strip().lower(), note, now=_now(now), by=by)
-    out.print(escape(f"Report #{got.id}: {got.status}; logged."))
+    tell(out, msg("Report #%(id)s: %(status)s; logged.", id=got.id, status=got.status))

@@ -11,15 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 
 from dippouch.cli import app as root
 from dippouch.cli import command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
-from dippouch.core.messages import msg
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import Msg, msg, nmsg, pmsg, quantity
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
+
+_GOALS: dict[str, Msg] = {"take": pmsg("a puzzle's goal", "take"), "keep": pmsg("a puzzle's goal", "keep")}
+"""A puzzle's goal as the list names it (the stored word is what programs read)."""
 
 app = command_group(help="Puzzles from recorded games: generate them, list them.", no_args_is_help=True)
 root.add_typer(app, name="puzzles")
@@ -47,13 +50,8 @@ def generate(
     corpus = corpus or []
     for path in corpus:
         if not path.is_file():
-            from dippouch.cli.errors import cli_language
-            from dippouch.saying import say
-
             # Typer prints the message as given: said here, in the locale's language.
-            raise typer.BadParameter(
-                say(msg("no file %(path)s", path=str(path)), cli_language()), param_hint="--corpus"
-            )
+            raise typer.BadParameter(said(msg("no file %(path)s", path=str(path))), param_hint="--corpus")
     sources = itertools.chain(
         store_sources(finished_positions(store)) if games else (),
         *(corpus_sources(p) for p in corpus),
@@ -62,10 +60,47 @@ def generate(
     found = []
     for p in find_puzzles(sources, limit=limit):
         found.append(p.as_json())
-        out.print(f"{escape(p.source)}: {escape(p.power)} {p.goal} {p.target} (difficulty {p.difficulty})")
+        tell(out, _found(p.source, p.power, p.goal, p.target, p.difficulty))
     added = add_puzzles(store, found, now=_now(now))
     took = time.perf_counter() - started
-    out.print(f"{len(found)} puzzles found, {added} new, in {took:.1f} s.")
+    tell(
+        out,
+        nmsg(
+            "%(num)d puzzle found, %(new)s new, in %(seconds)s s.",
+            "%(num)d puzzles found, %(new)s new, in %(seconds)s s.",
+            len(found),
+            new=added,
+            seconds=quantity(round(took, 1)),
+        ),
+    )
+
+
+def _found(source: str, power: str, goal: str, target: str, difficulty: int) -> Msg:
+    """A puzzle found, as a whole line for each goal (the verb's place differs by language)."""
+    if goal == "take":
+        return msg(
+            "%(source)s: %(power)s take %(target)s (difficulty %(difficulty)s)",
+            source=source,
+            power=power,
+            target=target,
+            difficulty=difficulty,
+        )
+    if goal == "keep":
+        return msg(
+            "%(source)s: %(power)s keep %(target)s (difficulty %(difficulty)s)",
+            source=source,
+            power=power,
+            target=target,
+            difficulty=difficulty,
+        )
+    return msg(
+        "%(source)s: %(power)s %(goal)s %(target)s (difficulty %(difficulty)s)",
+        source=source,
+        power=power,
+        goal=goal,
+        target=target,
+        difficulty=difficulty,
+    )
 
 
 @app.command("list")
@@ -76,7 +111,7 @@ def list_puzzles(db: str | None = DbOption) -> None:
 
     for sp in puzzles(_store(db)):
         d = sp.data
-        out.print(
-            f"{sp.id}  {'*' * int(d['difficulty'])}  {escape(str(d['power']))} {d['goal']} {d['target']}"
-            f"  {escape(str(d['source']))}"
-        )
+        goal = said(_GOALS.get(str(d["goal"]), str(d["goal"])))
+        stars = "*" * int(d["difficulty"])
+        # A listing, one puzzle a line in columns: only the goal is a word, said in the locale's language.
+        out.print(f"{sp.id}  {stars}  {d['power']} {goal} {d['target']}  {d['source']}", markup=False)

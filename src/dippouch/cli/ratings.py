@@ -12,11 +12,15 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from dippouch.cli import app, command_group
-from dippouch.cli.errors import cli_language
 from dippouch.cli.game import DbOption, _store, friendly, out
-from dippouch.saying import say
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import msg, nmsg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 ratings_app = command_group(
     help="Ratings: the leaderboards and the hall of fame; take finished games in; check against a recomputation.",
@@ -48,18 +52,29 @@ def ratings(
     chosen: list[str | None] = [variant] if variant else [None, *groups(store)]
     boards = [(g, board(store, g, offset=offset, limit=top)) for g in chosen]  # an unknown variant is refused first
     if not any(b.people for _, b in boards):
-        out.print("Nobody is rated yet: ratings come from finished games with at least two players.")
+        tell(out, msg("Nobody is rated yet: ratings come from finished games with at least two players."))
+    deleted = said(msg("(deleted)"))
     for group, b in boards:
         if not b.places:
             continue
-        title = "Overall" if group is None else f"Variant {group}"
-        table = Table(title=f"{title}: {b.games} rated games, {b.people} people", title_justify="left")
-        for column in ("Rank", "Person", "Id", "Rating", "Games", "Reliability"):
-            table.add_column(column, justify="left" if column == "Person" else "right")
+        title = msg(
+            "%(board)s: %(games)s, %(people)s",
+            board=msg("Overall") if group is None else msg("Variant %(variant)s", variant=group),
+            games=nmsg("%(num)d rated game", "%(num)d rated games", b.games),
+            people=nmsg("%(num)d person", "%(num)d people", b.people),
+        )
+        # A Text, not markup: a variant's name is a file's.
+        table = Table(title=Text(said(title)), title_justify="left")
+        table.add_column(said(msg("Rank")), justify="right")
+        table.add_column(said(msg("Person")), justify="left")
+        table.add_column(said(msg("Id")), justify="right")
+        table.add_column(said(msg("Rating")), justify="right")
+        table.add_column(said(msg("Games")), justify="right")
+        table.add_column(said(msg("Reliability")), justify="right")
         for p in b.places:
             table.add_row(
                 str(p.rank),
-                escape(p.name) if p.name is not None else "(deleted)",
+                escape(p.name) if p.name is not None else deleted,
                 str(p.person_id),
                 f"{p.rating:.2f}",
                 str(p.games),
@@ -69,20 +84,20 @@ def ratings(
     solos = hall_of_fame(store, solo=True, group=variant, limit=top)
     if solos:
         names = person_names(store, (h.person_id for h in solos))
-        table = Table(title="Hall of fame: solos", title_justify="left")
-        for column in ("Game", "Person", "Power", "Ended"):
-            table.add_column(column)
+        table = Table(title=Text(said(msg("Hall of fame: solos"))), title_justify="left")
+        for column in (msg("Game"), msg("Person"), msg("Power"), msg("Ended")):
+            table.add_column(said(column))
         for h in solos:
             who = names.get(h.person_id)
             table.add_row(
                 escape(h.game),
-                escape(who.name) if who is not None and not who.deleted else "(deleted)",
+                escape(who.name) if who is not None and not who.deleted else deleted,
                 escape(h.power),
                 h.ended_at.strftime("%Y-%m-%d"),
             )
         out.print(table)
     for game, why in unscored(store):
-        out.print(f"Not scored: {escape(game)}: {escape(say(why, cli_language()))}")
+        tell(out, msg("Not scored: %(game)s: %(why)s", game=game, why=why))
 
 
 @ratings_app.command("update")
@@ -98,10 +113,27 @@ def update(
 
     done = update_ratings(_store(db), deep=deep)
     if not done.changed:
-        out.print("The ratings are up to date.")
+        tell(out, msg("The ratings are up to date."))
         return
-    how = "replayed from the stored results" if done.replayed else "continued"
-    out.print(f"{done.entered} games taken in, {done.taken_out} taken out; the standings {how} ({done.seconds:.2f} s).")
+    took = f"{done.seconds:.2f}"
+    tell(
+        out,
+        nmsg(
+            "%(num)d game taken in, %(out)s taken out; the standings replayed from the stored results (%(took)s s).",
+            "%(num)d games taken in, %(out)s taken out; the standings replayed from the stored results (%(took)s s).",
+            done.entered,
+            out=done.taken_out,
+            took=took,
+        )
+        if done.replayed
+        else nmsg(
+            "%(num)d game taken in, %(out)s taken out; the standings continued (%(took)s s).",
+            "%(num)d games taken in, %(out)s taken out; the standings continued (%(took)s s).",
+            done.entered,
+            out=done.taken_out,
+            took=took,
+        ),
+    )
 
 
 @ratings_app.command("check")
@@ -117,21 +149,45 @@ def check(
     store = _store(db)
     fresh = recompute(store)
     result = check_ratings(store, fresh)
-    out.print(f"{result.games} finished games, {result.rated} rated somebody; {result.people} people rated overall.")
+    tell(
+        out,
+        nmsg(
+            "%(num)d finished game, %(rated)s rated somebody; %(people)s people rated overall.",
+            "%(num)d finished games, %(rated)s rated somebody; %(people)s people rated overall.",
+            result.games,
+            rated=result.rated,
+            people=result.people,
+        ),
+    )
     if result.equal:
-        out.print("The stored ratings equal the recomputation.")
+        tell(out, msg("The stored ratings equal the recomputation."))
         return
     if result.pending:
-        out.print(f"{result.pending} games are not taken in as they stand now (`dippouch ratings update`).")
-    out.print(f"{len(result.differences)} differences:")
+        tell(
+            out,
+            nmsg(
+                "%(num)d game is not taken in as it stands now (`dippouch ratings update`).",
+                "%(num)d games are not taken in as they stand now (`dippouch ratings update`).",
+                result.pending,
+            ),
+        )
+    tell(out, nmsg("%(num)d difference:", "%(num)d differences:", len(result.differences)))
     for line in result.differences[:SHOWN]:
         out.print(f"  {escape(line)}", soft_wrap=True)
     if len(result.differences) > SHOWN:
-        out.print(f"  ... and {len(result.differences) - SHOWN} more")
+        more = msg("... and %(num)s more", num=len(result.differences) - SHOWN)
+        out.print(f"  {said(more)}", markup=False)
     if not fix:
         raise typer.Exit(1)
     fixed = rewrite_ratings(store, fresh)
     if not fixed.equal:
-        out.print(f"Rewritten, yet {len(fixed.differences)} differences remain (games finished meanwhile?).")
+        tell(
+            out,
+            nmsg(
+                "Rewritten, yet %(num)d difference remains (games finished meanwhile?).",
+                "Rewritten, yet %(num)d differences remain (games finished meanwhile?).",
+                len(fixed.differences),
+            ),
+        )
         raise typer.Exit(1)
-    out.print("Rewritten from the recomputation: the stored ratings now equal it.")
+    tell(out, msg("Rewritten from the recomputation: the stored ratings now equal it."))

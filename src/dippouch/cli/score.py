@@ -9,9 +9,15 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from dippouch.cli import app
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import as_msg, msg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 
 @app.command()
@@ -29,22 +35,38 @@ def score(
     """Print a finished game's scores (under its own scoring system, --system NAME, or --all of them)."""
     from dippouch.game import GameError
     from dippouch.play.records import choose_scoring, find_system, score_all, score_game
+    from dippouch.store import status as store_status
 
     store = _store(db)
     if choose is not None:
         chosen = choose_scoring(store, game, None if choose.lower() == "default" else choose, now=_now(now))
-        out.print(f"Game {escape(game)} is scored under {escape(chosen.title)} ({chosen.name}).")
+        tell(
+            out,
+            msg(
+                "Game %(game)s is scored under %(system)s (%(name)s).",
+                game=game,
+                system=chosen.title,
+                name=chosen.name,
+            ),
+        )
         return
     if every and system:
         find_system(system)  # a misspelt name is still refused, naming the closest
-        raise GameError("give --system NAME or --all, not both")
+        raise GameError(msg("give --system NAME or --all, not both"))
     for scored in score_all(store, game) if every else [score_game(store, game, system)]:
-        own = " (the game's system)" if scored.own else ""
-        table = Table(title=f"{scored.game}: {scored.system.title}{own}", title_justify="left")
-        table.add_column("Power")
-        table.add_column("Centres", justify="right")
-        table.add_column("Score", justify="right")
+        title = (
+            msg("%(game)s: %(system)s (the game's system)", game=scored.game, system=scored.system.title)
+            if scored.own
+            else msg("%(game)s: %(system)s", game=scored.game, system=scored.system.title)
+        )
+        # A Text, not markup: the game's name is the coordinator's own words.
+        table = Table(title=Text(said(title)), title_justify="left")
+        table.add_column(said(msg("Power")))
+        table.add_column(said(msg("Centres")), justify="right")
+        table.add_column(said(msg("Score")), justify="right")
         for power, centres, points in scored.table():
             table.add_row(escape(power), centres, points)
         out.print(table)
-    out.print(escape(scored.ending))
+    # Scored keeps the ending's English; the game's status has it as a message, said in the locale's language.
+    ending = store_status.status_now(store, scored.game, now=_now(now)).ending if scored.ending else None
+    tell(out, ending.message if ending is not None else as_msg(scored.ending))

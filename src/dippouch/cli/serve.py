@@ -10,10 +10,11 @@ from typing import Any
 import typer
 
 from dippouch.cli import app, keep_running
+from dippouch.cli.words import said
 from dippouch.core.messages import msg
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 LINK_FILE = "dippouch-coordinator-link.txt"
 
@@ -85,7 +86,7 @@ def serve(
         raise DippouchError(msg("port %(port)s is out of range (1-65535)", port=port))
     if scheduler and current().workers:
         scheduler = False  # deadline workers are configured: processing is theirs
-        typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
+        typer.echo(said(msg("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")))
     from dippouch.listening import listening
     from dippouch.web.http.server import SERVER_LIMITS
 
@@ -121,30 +122,59 @@ def serve(
     # Links in mail and on pages are made from the public address: DIPPOUCH_PUBLIC_URL, else this one.
     site = use_default_site(f"http://{shown if ':' not in shown else '[' + shown + ']'}:{port}")
     base = site.public_url
-    typer.echo(f"dippouch is serving {store.engine.url.render_as_string(hide_password=True)} at {base}/")
+    # The address ends the line, as written: scripts/run's readers (and its test) find it there.
+    database = store.engine.url.render_as_string(hide_password=True)
+    address = f"{base}/"
+    typer.echo(said(msg("dippouch is serving %(database)s at %(address)s", database=database, address=address)))
     if not site.configured and host in ("0.0.0.0", "::"):
-        typer.echo(
+        every = msg(
             "Listening on every interface, but the links this site makes and the host names it answers are "
-            f"{base}'s: set DIPPOUCH_PUBLIC_URL to the address players open (and DIPPOUCH_ALLOWED_HOSTS for "
-            "other names), e.g. DIPPOUCH_PUBLIC_URL=http://192.0.2.10:8000"
+            "%(address)s's: set DIPPOUCH_PUBLIC_URL to the address players open (and DIPPOUCH_ALLOWED_HOSTS for "
+            "other names), e.g. DIPPOUCH_PUBLIC_URL=http://192.0.2.10:8000",
+            address=base,
         )
+        typer.echo(said(every))
     if new_key or access.coordinator_key_count() == 0:
         from dippouch.play.games import coordinator_key
 
         # Labelled by the program's name, the same in every language: the label is shown as written wherever the
         # key is named (the desk, the record of sealed orders opened), to readers of any language.
         _, secret = coordinator_key(store, None, label="dippouch serve", now=datetime.now(UTC))
-        why = "As asked" if new_key else "No coordinator key existed"
         link = site.link(f"/k/{secret}")
         if sys.stdout.isatty():
-            typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
+            typer.echo(
+                said(
+                    msg("As asked, a coordinator key was made. Open this link to coordinate (it is shown only now):")
+                    if new_key
+                    else msg(
+                        "No coordinator key existed, a coordinator key was made. Open this link to coordinate (it is "
+                        "shown only now):"
+                    )
+                )
+            )
             typer.echo(f"  {link}")
         else:
             # Not a terminal: this output goes to a journal, a container log or a file, which others read and
             # which is kept. The link goes to a file only its owner can read, and the output names the file.
-            path = write_link_file(_link_dir(store.engine.url), link)
-            typer.echo(f"{why}, a coordinator key was made. Its link is in {path} (readable only by you);")
-            typer.echo("  it is not printed here because this output is not a terminal and may be kept in logs.")
+            path = str(write_link_file(_link_dir(store.engine.url), link))
+            typer.echo(
+                said(
+                    msg(
+                        "As asked, a coordinator key was made. Its link is in %(path)s (readable only by you);",
+                        path=path,
+                    )
+                    if new_key
+                    else msg(
+                        "No coordinator key existed, a coordinator key was made. Its link is in %(path)s (readable "
+                        "only by you);",
+                        path=path,
+                    )
+                )
+            )
+            typer.echo(
+                "  "
+                + said(msg("it is not printed here because this output is not a terminal and may be kept in logs."))
+            )
     keep_running()
     # Expensive work (line checks, sandboxes, drawings) in processes of its own, started before the app takes
     # requests and stopped with it: in the server's threads it would hold the interpreter lock every page waits for.

@@ -13,6 +13,11 @@ from rich.table import Table
 
 from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import Msg, msg, nmsg, pmsg
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 tournament_app = command_group(
     help="Tournaments: a set of games under one scoring system, and their standings.", no_args_is_help=True
@@ -21,9 +26,19 @@ app.add_typer(tournament_app, name="tournament")
 
 GamesArgument = typer.Argument(..., help="The games to add.")
 
+_GAME_STATUSES: dict[str, Msg] = {
+    "counted": pmsg("a tournament game's status", "counted"),
+    "in progress": pmsg("a tournament game's status", "in progress"),
+    "unscored": pmsg("a tournament game's status", "unscored"),
+    "practice": pmsg("a tournament game's status", "practice"),
+    "missing": pmsg("a tournament game's status", "missing"),
+}
+"""A tournament game's status as people read it (the stored word is what the JSON API gives)."""
 
-def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
+
+def _heading(table: Table, heading: Msg, *, right: bool = False) -> None:
+    """A column headed in the locale's language (escaped: rich reads a heading as markup); numbers align right."""
+    table.add_column(escape(said(heading)), justify="right" if right else "left")
 
 
 @tournament_app.command("new")
@@ -39,8 +54,17 @@ def new(
     from dippouch.play.tournaments import new_tournament, system_of
 
     t = new_tournament(_store(db), name, system, variant=variant, now=_now(now))
-    of = f", {t.variant} games only" if t.variant else ""
-    out.print(f"Tournament {escape(t.name)} created, scored under {escape(system_of(t).title)}{escape(of)}.")
+    title = system_of(t).title
+    if t.variant:
+        made = msg(
+            "Tournament %(name)s created, scored under %(system)s, %(variant)s games only.",
+            name=t.name,
+            system=title,
+            variant=t.variant,
+        )
+    else:
+        made = msg("Tournament %(name)s created, scored under %(system)s.", name=t.name, system=title)
+    tell(out, made)
 
 
 @tournament_app.command("add")
@@ -58,7 +82,16 @@ def add(
     store = _store(db)
     for game in games:
         t = add_game(store, name, game, in_round=round_, now=_now(now))
-        out.print(f"Game {escape(game)} added to {escape(t.name)} ({_games(len(t.games))}).")
+        tell(
+            out,
+            nmsg(
+                "Game %(game)s added to %(tournament)s (%(num)d game).",
+                "Game %(game)s added to %(tournament)s (%(num)d games).",
+                len(t.games),
+                game=game,
+                tournament=t.name,
+            ),
+        )
 
 
 @tournament_app.command("remove")
@@ -68,7 +101,16 @@ def remove(name: str, game: str, db: str | None = DbOption) -> None:
     from dippouch.play.tournaments import remove_game
 
     t = remove_game(_store(db), name, game)
-    out.print(f"Game {escape(game)} taken out of {escape(t.name)} ({_games(len(t.games))}).")
+    tell(
+        out,
+        nmsg(
+            "Game %(game)s taken out of %(tournament)s (%(num)d game).",
+            "Game %(game)s taken out of %(tournament)s (%(num)d games).",
+            len(t.games),
+            game=game,
+            tournament=t.name,
+        ),
+    )
 
 
 @tournament_app.command("list")
@@ -79,14 +121,17 @@ def listed(db: str | None = DbOption) -> None:
 
     found = list_tournaments(_store(db))
     if not found:
-        out.print("No tournament yet: create one with `dippouch tournament new NAME --system NAME`.")
+        tell(out, msg("No tournament yet: create one with `dippouch tournament new NAME --system NAME`."))
         return
-    table = Table(title="Tournaments", title_justify="left")
-    for column in ("Tournament", "System", "Variant", "Games", "Finished"):
-        table.add_column(column, justify="right" if column in ("Games", "Finished") else "left")
+    table = Table(title=escape(said(msg("Tournaments"))), title_justify="left")
+    for heading in (msg("Tournament"), msg("System"), msg("Variant")):
+        _heading(table, heading)
+    _heading(table, msg("Games"), right=True)
+    _heading(table, msg("Finished"), right=True)
     for s in found:
         t = s.tournament
-        table.add_row(escape(t.name), t.system, escape(t.variant or "any"), str(len(t.games)), str(s.finished))
+        variant = t.variant or said(msg("any"))
+        table.add_row(escape(t.name), t.system, escape(variant), str(len(t.games)), str(s.finished))
     out.print(table)
 
 
@@ -97,15 +142,27 @@ def standings(name: str, db: str | None = DbOption) -> None:
     from dippouch.play.tournaments import standings as compute
 
     s = compute(_store(db), name)
-    out.print(f"Tournament {escape(s.tournament.name)}: {escape(s.system.title)} ({s.system.source})")
+    tell(
+        out,
+        msg(
+            "Tournament %(name)s: %(system)s (%(source)s)",
+            name=s.tournament.name,
+            system=s.system.title,
+            source=s.system.source,
+        ),
+    )
     if s.lines:
-        table = Table(title=f"Standings after {s.counted} counted games", title_justify="left")
-        for column in ("Rank", "Player", "Id", "Total", "Games", "Best"):
-            table.add_column(column, justify="left" if column == "Player" else "right")
+        after = nmsg("Standings after %(num)d counted game", "Standings after %(num)d counted games", s.counted)
+        table = Table(title=escape(said(after)), title_justify="left")
+        _heading(table, msg("Rank"), right=True)
+        _heading(table, msg("Player"))
+        for heading in (msg("Id"), msg("Total"), msg("Games"), msg("Best")):
+            _heading(table, heading, right=True)
+        deleted = escape(said(msg("(deleted)")))
         for line in s.lines:
             table.add_row(
                 str(line.rank),
-                escape(line.name) if line.name is not None else "(deleted)",
+                escape(line.name) if line.name is not None else deleted,
                 str(line.person_id) if line.person_id is not None else "-",
                 f"{line.total:.2f}",
                 str(line.games),
@@ -113,15 +170,15 @@ def standings(name: str, db: str | None = DbOption) -> None:
             )
         out.print(table)
     else:
-        out.print("No finished game counted yet.")
+        tell(out, msg("No finished game counted yet."))
     if s.games:
-        table = Table(title="Games", title_justify="left")
-        for column in ("Round", "Game", "Status", "Note"):
-            table.add_column(column)
+        table = Table(title=escape(said(msg("Games"))), title_justify="left")
+        for heading in (msg("Round"), msg("Game"), msg("Status"), msg("Note")):
+            _heading(table, heading)
         for g in s.games:
-            table.add_row(
-                str(g.round) if g.round is not None else "-", escape(g.game), g.status, escape(str(g.note or ""))
-            )
+            status = said(_GAME_STATUSES.get(g.status, g.status))
+            note = said(g.note) if g.note else ""
+            table.add_row(str(g.round) if g.round is not None else "-", escape(g.game), escape(status), escape(note))
         out.print(table)
     if s.hidden:
-        out.print(f"{s.hidden} private game(s) left out.")
+        tell(out, nmsg("%(num)d private game left out.", "%(num)d private games left out.", s.hidden))

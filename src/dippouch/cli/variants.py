@@ -16,12 +16,14 @@ from rich.table import Table
 from rich.text import Text
 
 from dippouch.cli import Group, app, command_group
-from dippouch.core.messages import msg
+from dippouch.cli.words import said, tell
+from dippouch.core.messages import Msg, PhaseName, as_msg, msg, pmsg, quantity
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 if TYPE_CHECKING:
+    from dippouch.catalog import VariantFile, VariantFolder
     from dippouch.core.variant import Variant
 
 
@@ -66,7 +68,8 @@ def variants(
         return
     if key:
         _console(stderr=True).print(
-            Text("error:", style="red"), "name the variant whose key to show, e.g. `dippouch variants w3k --key`"
+            Text("error:", style="red"),
+            said(msg("name the variant whose key to show, e.g. `dippouch variants w3k --key`")),
         )
         raise typer.Exit(2)
     from dippouch.core.errors import DippouchError
@@ -87,50 +90,116 @@ def _list() -> None:
     from dippouch.core.errors import DippouchError, VariantError
     from dippouch.saying import say
 
-    table = Table("variant", "title", "powers", "centres", "victory", "from")
+    table = Table(
+        *(
+            said(m)
+            for m in (
+                pmsg("table heading", "variant"),
+                pmsg("table heading", "title"),
+                pmsg("table heading", "powers"),
+                pmsg("table heading", "centres"),
+                pmsg("table heading", "victory"),
+                pmsg("table heading", "from"),
+            )
+        )
+    )
     broken: list[tuple[str, Path, list[str]]] = []
-    for f in variant_files():
+    files = variant_files()
+    for f in files:
         if f.status != "used":
             continue
-        source = "built-in" if f.folder.builtin else str(f.path)
+        source = said(_BUILT_IN) if f.folder.builtin else str(f.path)
         try:
             v = load_variant(f.name)
         except VariantError as e:
             broken.append((f.name, f.path, [str(p) for p in e.problems]))
-            table.add_row(
-                f.name, Text("BROKEN", style="red"), "", "", f"{len(e.problems)} problem(s), see below", source
-            )
+            many = msg("%(num)s problem(s), see below", num=len(e.problems))
+            table.add_row(f.name, Text(said(_BROKEN), style="red"), "", "", said(many), source)
             continue
         except DippouchError as e:
             broken.append((f.name, f.path, [say(e.msg, cli_language())]))
-            table.add_row(f.name, Text("BROKEN", style="red"), "", "", "1 problem, see below", source)
+            table.add_row(f.name, Text(said(_BROKEN), style="red"), "", "", said(msg("1 problem, see below")), source)
             continue
-        table.add_row(f.name, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), _victory(v.victory), source)
+        table.add_row(
+            f.name, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), said(_victory(v.victory)), source
+        )
     out.print(table)
-    ignored = [f for f in variant_files() if f.status.startswith("ignored")]
-    for f in ignored:
-        out.print(Text("note:", style="yellow"), f"{f.path} {f.status}")
+    for f in files:
+        if f.status.startswith("ignored"):
+            out.print(Text("note:", style="yellow"), str(f.path), said(_status(f, files)))
     for name, path, problems in broken:
-        out.print(Text(name, style="red"), f"({path}) cannot be loaded:")
+        # The whole line red, as the name alone was: a sentence is said whole, its name where the language puts it.
+        out.print(Text(said(msg("%(name)s (%(path)s) cannot be loaded:", name=name, path=str(path))), style="red"))
         for p in problems:
             out.print(f"  - {p}")
     if broken:
-        out.print("Fix these with `dippouch variants check FILE`; the other variants work as listed.")
+        tell(out, msg("Fix these with `dippouch variants check FILE`; the other variants work as listed."))
 
 
 def _where() -> None:
     out = _console()
     from dippouch.catalog import settings_path, variant_files, variant_folders
 
-    out.print("Variant folders, searched in this order:")
+    tell(out, msg("Variant folders, searched in this order:"))
+    missing = said(msg("(no such folder)"))
     for i, folder in enumerate(variant_folders(), 1):
-        state = "" if folder.path.is_dir() else "  (no such folder)"
-        out.print(f"  {i}. {folder.path}  ({folder.source}){state}")
-    out.print(f"Settings file: {settings_path()}{'' if settings_path().is_file() else ' (none)'}")
-    table = Table("name", "file", "status")
-    for f in variant_files():
-        table.add_row(f.name, str(f.path), f.status)
+        state = "" if folder.path.is_dir() else f"  {missing}"
+        out.print(f"  {i}. {folder.path}  ({said(_source(folder))}){state}")
+    settings = str(settings_path())
+    tell(
+        out,
+        msg("Settings file: %(path)s", path=settings)
+        if settings_path().is_file()
+        else msg("Settings file: %(path)s (none)", path=settings),
+    )
+    table = Table(
+        said(pmsg("table heading", "name")), said(pmsg("table heading", "file")), said(pmsg("table heading", "status"))
+    )
+    files = variant_files()
+    for f in files:
+        table.add_row(f.name, str(f.path), said(_status(f, files)))
     out.print(table)
+
+
+_BUILT_IN = pmsg("variant folder", "built-in")
+_BROKEN = pmsg("variant file", "BROKEN")
+
+
+def _source(folder: VariantFolder) -> Msg | str:
+    """Why a folder is searched, in the locale's words: dippouch.catalog writes it in English (``built-in``,
+    ``settings file PATH``); an environment variable's name stays as it is."""
+    from dippouch.catalog import settings_path
+
+    if folder.builtin:
+        return _BUILT_IN
+    if folder.source == f"settings file {settings_path()}":
+        return msg("settings file %(path)s", path=str(settings_path()))
+    return folder.source
+
+
+def _status(f: VariantFile, files: list[VariantFile]) -> Msg:
+    """A file's verdict in the locale's words. dippouch.catalog keeps it as English text (what it compares);
+    the facts it names are read back from the listing, so the words are said whole in any language."""
+    from dippouch.catalog import settings_path
+
+    if f.status == "used":
+        return pmsg("variant file", "used")
+    if f.status.startswith("hidden by "):
+        # The file that hides it is the one the name lookup uses: the first of that name, earlier in the order.
+        first = next((g.path for g in files if g.name == f.name and g.status == "used"), None)
+        told = msg("hidden by %(path)s", path=str(first))
+        if str(told) == f.status:
+            return told
+    if f.status.startswith("ignored: "):
+        told = msg(
+            "ignored: it would replace the built-in %(name)s; rename it, or list %(name)s under override_builtins "
+            "in %(path)s",
+            name=repr(f.name),
+            path=str(settings_path()),
+        )
+        if str(told) == f.status:
+            return told
+    return as_msg(f.status)  # a verdict not known here: as dippouch.catalog words it
 
 
 @variants_app.command("show")
@@ -156,23 +225,47 @@ def show(
     passable = [p for p in m.provinces if p.kind != ProvinceKind.IMPASSABLE]
     out.print(Text(v.title, style="bold"), f"({v.name})\n{v.description}")
     owned = len(v.start.centres)
-    out.print(
-        f"{len(passable)} provinces, {len(m.supply_centres)} supply centres ({owned} owned at the start, "
-        f"{len(m.supply_centres) - owned} neutral), "
-        f"{m.army_edge_count()} army and {m.fleet_edge_count()} fleet borders; "
-        f"starts {v.calendar.name(v.start.phase)}; victory: {_victory(v.victory)}"
+    tell(
+        out,
+        msg(
+            "%(provinces)s provinces, %(centres)s supply centres (%(owned)s owned at the start, %(neutral)s "
+            "neutral), %(army)s army and %(fleet)s fleet borders; starts %(phase)s; victory: %(victory)s",
+            provinces=quantity(len(passable)),
+            centres=quantity(len(m.supply_centres)),
+            owned=quantity(owned),
+            neutral=quantity(len(m.supply_centres) - owned),
+            army=quantity(m.army_edge_count()),
+            fleet=quantity(m.fleet_edge_count()),
+            phase=PhaseName(v.calendar.name(v.start.phase)),
+            victory=_victory(v.victory),
+        ),
     )
     full = not abbrev
-    table = Table("power", "letter", "home centres", "centres at the start", "units")
+    table = Table(
+        *(
+            said(m)
+            for m in (
+                pmsg("table heading", "power"),
+                pmsg("table heading", "letter"),
+                pmsg("table heading", "home centres"),
+                pmsg("table heading", "centres at the start"),
+                pmsg("table heading", "units"),
+            )
+        )
+    )
     for p in v.powers:
         table.add_row(p.name, p.letter, *_power_row(v, p.name, full=full))
     out.print(table)
-    out.print(
-        f"Places by their full names; `dippouch variants {v.name} --key` lists every abbreviation and other name."
+    tell(
+        out,
+        msg(
+            "Places by their full names; `dippouch variants %(name)s --key` lists every abbreviation and other name.",
+            name=v.name,
+        ),
     )
     opts = v.data.get("options", {})
     if opts:
-        out.print(Text("Options", style="bold"))
+        out.print(Text(said(msg("Options")), style="bold"))
         for key, spec in opts.items():
             out.print(f"  {key} = {spec.get('default')!r}: {spec.get('description', '')}")
 
@@ -182,8 +275,10 @@ def _power_row(v: Variant, power: str, *, full: bool) -> tuple[str, str, str]:
     from dippouch.names import joined, place_list
 
     homes = joined(place_list(v, v.start.homes.get(power, ()), full=full))
-    owned = joined(place_list(v, v.start.centres_of(power), full=full)) or "(none)"
-    units = joined([format_unit(v, u.kind, u.loc, full=full) for u in v.start.units_of(power)]) or "(none)"
+    owned = joined(place_list(v, v.start.centres_of(power), full=full)) or said(pmsg("no centres", "(none)"))
+    units = joined([format_unit(v, u.kind, u.loc, full=full) for u in v.start.units_of(power)]) or said(
+        pmsg("no units", "(none)")
+    )
     return homes, owned, units
 
 
@@ -211,15 +306,15 @@ def check(
     for line in rep.summary:
         out.print(line)
     if rep.notes:
-        out.print(f"notes ({len(rep.notes)}):")
+        tell(out, msg("notes (%(num)s):", num=len(rep.notes)))
         for n in rep.notes:
             out.print(f"  {n}")
     if rep.problems:
-        out.print(Text(f"{len(rep.problems)} problem(s)", style="red"), f"in {file}:")
+        out.print(Text(said(msg("%(num)s problem(s) in %(file)s:", num=len(rep.problems), file=file)), style="red"))
         for p in rep.problems:
             out.print(f"  - {p}")
         raise typer.Exit(1)
-    out.print(f"{file}: no problems.")
+    tell(out, msg("%(file)s: no problems.", file=file))
 
 
 @variants_app.command("new")
@@ -238,9 +333,16 @@ def new(
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
-    out.print(f"Wrote {path}.")
-    out.print(f"Check it with `dippouch variants check {path}`; to play it, add {path.parent} to")
-    out.print("DIPPOUCH_VARIANT_PATH or to variant_path in the settings file (`dippouch variants --where`).")
+    tell(out, msg("Wrote %(path)s.", path=str(path)))
+    tell(
+        out,
+        msg(
+            "Check it with `dippouch variants check %(path)s`; to play it, add %(folder)s to DIPPOUCH_VARIANT_PATH "
+            "or to variant_path in the settings file (`dippouch variants --where`).",
+            path=str(path),
+            folder=str(path.parent),
+        ),
+    )
 
 
 @variants_app.command("import")
@@ -311,14 +413,26 @@ def import_(
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
-    if shadowed:
-        result.guesses.insert(
-            0,
-            f"the name {shadowed!r} is a built-in variant's, which a file of that name never replaces: the "
-            f"variant is named {vname!r} (choose another with --name)",
-        )
+    # The name's own guesses come first; said in the locale's language on the screen, in English in the file.
+    named: list[Msg] = []
     if shortened:
-        result.guesses.insert(0, f"the name {shortened!r} is longer than 40 characters: the variant is named {vname!r}")
+        named.append(
+            msg(
+                "the name %(name)s is longer than 40 characters: the variant is named %(variant)s",
+                name=repr(shortened),
+                variant=repr(vname),
+            )
+        )
+    if shadowed:
+        named.append(
+            msg(
+                "the name %(name)s is a built-in variant's, which a file of that name never replaces: the variant "
+                "is named %(variant)s (choose another with --name)",
+                name=repr(shadowed),
+                variant=repr(vname),
+            )
+        )
+    guesses: list[Msg | str] = [*named, *(str(g) for g in result.guesses)]
     header = [
         f"{vname}: imported by `dippouch variants import` from {src.name} ({kind}).",
         "Facts only (provinces, borders, powers, centres, units, calendar); check them against the variant's rules.",
@@ -326,25 +440,28 @@ def import_(
         "Not carried over, or changed to fit:" if result.report else "Everything was carried over.",
         *[f"  - {line}" for line in result.report],
     ]
-    if result.guesses:
-        header += ["", "Guessed (the source does not say; confirm or correct):", *[f"  - {g}" for g in result.guesses]]
+    if guesses:
+        header += ["", "Guessed (the source does not say; confirm or correct):", *[f"  - {g}" for g in guesses]]
     target.write_text(dumps_variant(result.data, header), encoding="utf-8")
-    out.print(f"Wrote {target}.")
+    tell(out, msg("Wrote %(path)s.", path=str(target)))
     if result.report:
-        out.print("Not carried over, or changed to fit (also written at the top of the file):")
+        tell(out, msg("Not carried over, or changed to fit (also written at the top of the file):"))
         for line in result.report:
             out.print(f"  - {line}")
-    if result.guesses:
-        out.print("Guessed, because the source does not say (also at the top of the file):")
-        for line in result.guesses:
-            out.print(f"  - {line}")
+    if guesses:
+        tell(out, msg("Guessed, because the source does not say (also at the top of the file):"))
+        for guess in guesses:
+            out.print(f"  - {said(guess)}")
     rep = check_file(target)
     for line in rep.summary:
         out.print(line)
     if rep.problems:
-        out.print(
-            Text(f"{len(rep.problems)} problem(s)", style="red"), f"reported by `dippouch variants check {target}`:"
+        reported = msg(
+            "%(num)s problem(s) reported by `dippouch variants check %(path)s`:",
+            num=len(rep.problems),
+            path=str(target),
         )
+        out.print(Text(said(reported), style="red"))
         for p in rep.problems:
             out.print(f"  - {p}")
     if rep.variant is None:
@@ -356,34 +473,70 @@ def _key(out: Console, v: Variant) -> None:
     from dippouch.core.mapdata import ProvinceKind
 
     m = v.map
-    table = Table("abbr.", "name", "kind", "centre", "also read", title=f"{v.title}: places")
+    kinds = {
+        ProvinceKind.LAND: said(msg("land")),
+        ProvinceKind.COAST: said(msg("coast")),
+        ProvinceKind.SEA: said(msg("sea")),
+    }
+    yes = said(pmsg("is a supply centre", "yes"))
+    table = Table(
+        *(
+            said(h)
+            for h in (
+                pmsg("table heading", "abbr."),
+                pmsg("table heading", "name"),
+                pmsg("table heading", "kind"),
+                pmsg("table heading", "centre"),
+                pmsg("table heading", "also read"),
+            )
+        ),
+        title=Text(said(msg("%(variant)s: places", variant=v.title))),
+    )
     for loc in sorted(m.locations, key=lambda loc: loc.abbr):
         prov = m.provinces[loc.province]
         if prov.kind == ProvinceKind.IMPASSABLE:
             continue
         coast = loc.coast is not None
-        kind = "coast" if coast else prov.kind.value
+        kind = kinds[ProvinceKind.COAST] if coast else kinds.get(prov.kind, prov.kind.value)
         aliases = "" if coast else ", ".join(prov.aliases)
-        centre = "" if coast else ("yes" if prov.supply_centre else "")
+        centre = "" if coast else (yes if prov.supply_centre else "")
         table.add_row(loc.abbr, loc.name, kind, centre, aliases)
     out.print(table)
 
 
-def _victory(victory: dict[str, object] | object) -> str:
+def _victory(victory: dict[str, object] | object) -> Msg:
     """One line a coordinator can read: the target, per power where powers differ, and extra conditions."""
+    from dippouch.core.messages import joined
+
     if not isinstance(victory, dict):
-        return "see rules"
-    parts = []
+        return msg("see rules")
+    parts: list[Msg] = []
     by_power = victory.get("by_power")
     if isinstance(by_power, dict):
         targets: dict[object, list[str]] = {}
         for power, n in by_power.items():
             targets.setdefault(n, []).append(str(power))
-        parts.append("; ".join(f"{n} centres ({', '.join(ps)})" for n, ps in sorted(targets.items(), key=str)))
+        each = [
+            msg("%(num)s centres (%(powers)s)", num=_number(n), powers=", ".join(ps))
+            for n, ps in sorted(targets.items(), key=str)
+        ]
+        target = joined(*each)
+        if target is not None:
+            parts.append(target)
     elif "centres" in victory:
-        parts.append(f"{victory['centres']} centres")
+        parts.append(msg("%(num)s centres", num=_number(victory["centres"])))
     if victory.get("capitals"):
-        parts.append("plus a capital of each kingdom")
+        parts.append(msg("plus a capital of each kingdom"))
     if victory.get("remaining"):
-        parts.append(f"or {victory['remaining']} powers left")
-    return ", ".join(parts) or "see rules"
+        parts.append(msg("or %(num)s powers left", num=_number(victory["remaining"])))
+    out: Msg | None = None
+    for part in parts:
+        # The conditions one after the other, as the victory's own list reads (the web's rules summary says them
+        # in sentences; this is a table's cell).
+        out = part if out is None else msg("%(first)s, %(then)s", first=out, then=part)
+    return out or msg("see rules")
+
+
+def _number(value: object) -> int | str:
+    """A number from the variant file as a message's value (as written: the file's own figure)."""
+    return value if isinstance(value, int) else str(value)

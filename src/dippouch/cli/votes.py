@@ -8,6 +8,10 @@ import typer
 
 from dippouch.cli import app
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
+from dippouch.cli.words import tell
+
+I18N_DOMAIN = "cli"
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
 
 _POWERS = typer.Option([], "--power", help="A draw's power (repeat; none: every surviving power).")
 
@@ -31,9 +35,7 @@ def propose(
     now: str | None = NowOption,
 ) -> None:
     """POWER proposes KIND to the table (its own yes counted); it passes by the game's vote rule and then acts."""
-    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import propose as make
-    from dippouch.saying import say
 
     got = make(
         _store(db),
@@ -48,7 +50,7 @@ def propose(
         player=player,
         email=email,
     )
-    out.print(say(got.told, cli_language()), markup=False)
+    tell(out, got.told)
 
 
 @app.command()
@@ -62,19 +64,15 @@ def ballot(
     now: str | None = NowOption,
 ) -> None:
     """POWER votes yes or no on PROPOSAL (its number on the player's page)."""
-    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import ballot as cast
-    from dippouch.saying import say
 
-    out.print(say(cast(_store(db), game, proposal, power, yes, now=_now(now)).told, cli_language()), markup=False)
+    tell(out, cast(_store(db), game, proposal, power, yes, now=_now(now)).told)
 
 
 @app.command()
 @friendly
 def withdraw(game: str, power: str, proposal: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """POWER withdraws PROPOSAL, which it made."""
-    from dippouch.cli.errors import cli_language
     from dippouch.play.votes import withdraw as take_back
-    from dippouch.saying import say
 
-    out.print(say(take_back(_store(db), game, proposal, power, now=_now(now)).told, cli_language()), markup=False)
+    tell(out, take_back(_store(db), game, proposal, power, now=_now(now)).told)

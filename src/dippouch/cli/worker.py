@@ -5,10 +5,17 @@ from __future__ import annotations
 import typer
 
 from dippouch.cli import app, keep_running
-from dippouch.core.messages import msg
+from dippouch.cli.words import said
+from dippouch.core.messages import Quantity, msg, nmsg, quantity
 
 I18N_DOMAIN = "cli"
-"""The catalogue of the command line's own refusals (said in the locale's language: dippouch.cli.errors)."""
+"""The catalogue of the command line's own words (its refusals, said in the locale's language)."""
+
+
+def _seconds(value: float) -> Quantity:
+    """Seconds as the reader's language writes a number (``0.5`` is ``0,5`` in German), a whole one without
+    a decimal part (``5``, as ``--interval 5`` was typed)."""
+    return quantity(int(value) if value.is_integer() else value)
 
 
 @app.command()
@@ -59,7 +66,8 @@ def worker(
     from dippouch.worker.service import Worker
 
     if interval <= 0:
-        raise DippouchError(msg("--interval must be more than 0 seconds (got %(value)s); try 5", value=f"{interval:g}"))
+        given = f"{interval:g}"
+        raise DippouchError(msg("--interval must be more than 0 seconds (got %(value)s); try 5", value=given))
     if batch < 1:
         raise DippouchError(msg("--batch must be at least 1 (got %(value)s); try 100", value=batch))
     if not 0 <= nice <= 19:
@@ -110,14 +118,22 @@ def worker(
                     error=str(e.strerror),
                 )
             ) from None
-        typer.echo(f"health and metrics at http://{metrics_host}:{server.server_port}/healthz and /metrics")
+        address = f"http://{metrics_host}:{server.server_port}/healthz"
+        typer.echo(said(msg("health and metrics at %(address)s and /metrics", address=address)))
     if store.engine.dialect.name == "sqlite" and not once:
-        typer.echo("note: on SQLite run one worker per database file (several are safe, but wait on each other)")
-    typer.echo(f"dippouch worker on {url}: {'one look' if once else f'looking every {interval:g} s'}", err=False)
+        one_each = msg("on SQLite run one worker per database file (several are safe, but wait on each other)")
+        typer.echo("note: " + said(one_each))
+    if once:
+        typer.echo(said(msg("dippouch worker on %(database)s: one look", database=url)))
+    else:
+        every = msg(
+            "dippouch worker on %(database)s: looking every %(seconds)s s", database=url, seconds=_seconds(interval)
+        )
+        typer.echo(said(every))
     try:
         n = w.run(once=once)
     finally:
         if server is not None:
             server.shutdown()
         store.close()
-    typer.echo(f"worker stopped: {n} phase{'s' if n != 1 else ''} processed")
+    typer.echo(said(nmsg("worker stopped: %(num)d phase processed", "worker stopped: %(num)d phases processed", n)))
