@@ -21,7 +21,7 @@ from dippouch.catalog import load_variant, variant_names
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
-from dippouch.core.messages import Msg, msg, quantity
+from dippouch.core.messages import Msg, msg, nmsg, quantity
 from dippouch.core.notation import OrderParseError, OrderReader, format_order, parse_order
 from dippouch.core.orders import Build, Hold, Order
 from dippouch.core.position import Position
@@ -121,8 +121,10 @@ def handle_request(request: Any, *, max_orders: int | None = None) -> dict[str, 
     unknown = sorted(set(request) - _KEYS)
     if unknown:
         raise RequestError(
-            msg(
-                "unknown key(s) %(keys)s; a request has %(known)s",
+            nmsg(
+                "unknown key %(keys)s; a request has %(known)s",
+                "unknown keys %(keys)s; a request has %(known)s",
+                len(unknown),
                 keys=", ".join(map(repr, unknown)),
                 known=", ".join(sorted(_KEYS)),
             )

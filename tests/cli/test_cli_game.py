@@ -116,7 +116,7 @@ def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path)
 
     # Two versions before the deadline (the second counts), then a late third that must not count.
     out = cli("submit", "g", winner, input=f"A {origin} H\nA {origin} - nowhere\n", now=T0 + timedelta(hours=1))
-    assert "version 1" in out and "REJECTED" in out and "1 order(s) accepted, 1 rejected" in out
+    assert "version 1" in out and "REJECTED" in out and "1 order accepted, 1 rejected" in out
     out = cli(
         "submit", "g", winner, "-", input=f"# changed my mind\nA {origin} - {target}\n", now=T0 + timedelta(days=1)
     )
@@ -333,7 +333,7 @@ def test_process_all_games_for_cron(tmp_path: Path) -> None:
     cli("new", "c", "--movement", "1d", now=T0)
     cli("pause", "c", now=T0)
     out = cli("process", "--all", now=T0 + timedelta(days=2))
-    assert "Processed 1 phase(s) in 2 active game(s)." in out
+    assert "Processed 1 phase in 2 active games." in out
     assert "Fall 1901 Movement" in cli("status", "a", now=T0)
     assert "Spring 1901 Movement" in cli("status", "b", now=T0)
     assert "name a game, or pass --all" in cli("process", code=2)

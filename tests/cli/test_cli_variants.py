@@ -109,7 +109,7 @@ def test_check_reports_every_problem_with_lines_and_exits_1(user_env: Path) -> N
     )
     got = runner.invoke(app, ["variants", "check", str(path)], env={"COLUMNS": "300"})
     assert got.exit_code == 1
-    assert "2 problem(s)" in got.output
+    assert "2 problems" in got.output
     assert f"{path}:6" in got.output and "did you mean 'start_year'" in got.output
     assert f"{path}:7" in got.output and "start_step is 0 to 4" in got.output
     missing = runner.invoke(app, ["variants", "check", str(user_env / "nope.toml")])

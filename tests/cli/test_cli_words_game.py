@@ -153,7 +153,7 @@ def test_the_status_the_clock_and_a_rollback_are_german(db: str, tmp_path: Path,
         "Spieler erfahren es).",
         f"g nach {tmp_path / 'g.json'} geschrieben.",
     ]
-    assert _lines(db, "process", "--all", now=LATER) == ["0 Phasen in 1 laufenden Spiel(en) ausgewertet."]
+    assert _lines(db, "process", "--all", now=LATER) == ["0 Phasen in 1 laufenden Spiel ausgewertet."]
 
 
 def test_a_phase_shown_is_german(db: str, tmp_path: Path, locale: pytest.MonkeyPatch) -> None:
@@ -200,8 +200,8 @@ def test_the_c_locale_reads_the_english_it_always_did(db: str, tmp_path: Path, l
         "  line  3 REJECTED  A xyz: no province 'xyz'",
     ]
     assert submitted[5:] == [
-        "2 order(s) accepted, 1 rejected.",
-        "Now standing: version 1, 2 order(s).",
+        "2 orders accepted, 1 rejected.",
+        "Now standing: version 1, 2 orders.",
         "  A Liverpool: no order, it holds",
     ]
     status = _lines(db, "status", "g")
@@ -217,5 +217,5 @@ def test_the_c_locale_reads_the_english_it_always_did(db: str, tmp_path: Path, l
     assert _row(history, "id") == ["id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed"]
     assert _lines(db, "rollback", "g", "Spring 1901 Movement", now=LATER)[1:] == [
         "Orders carried forward as they stood (version 1 of the reopened phase, not ready):",
-        "  England: version 1 of 2026-03-01 09:00 UTC, 2 order(s)",
+        "  England: version 1 of 2026-03-01 09:00 UTC, 2 orders",
     ]

@@ -230,18 +230,18 @@ def test_the_c_locale_reads_the_english_it_always_did(db: str, tmp_path: Path, m
     _cli(monkeypatch, "C", "mail", "setup", "demo", "--proof", "from-address", "--review-wait", "none", db=db)
     fetched = _cli(monkeypatch, "C", "mail", "fetch", *_mailbox(tmp_path), db=db)
     assert fetched[-1] == (
-        "3 message(s) from 3 file argument(s): 1 accepted, 1 held, 1 photo. Replies and receipts are queued: "
+        "3 messages from 3 file arguments: 1 accepted, 1 held, 1 photo. Replies and receipts are queued: "
         "`dippouch mail send`."
     )
     assert _cli(monkeypatch, "C", "mail", "send", "--queue-only", db=db) == [
-        "Queued 0 result/notice message(s) and 0 reminder(s)."
+        "Queued 0 result/notice messages and 0 reminders."
     ]
     shown = _cli(monkeypatch, "C", "mail", "show", "3", db=db)
     assert shown[3] == f"  attachment #1: sheet.png (image/png, {len(_picture()):,} bytes)"
     assert shown[4] == "Its content is sealed until the deadline of Spring 1901 Movement."
     assert _cli(monkeypatch, "C", "mail", "review", "demo", db=db) == [
         "demo, Spring 1901 Movement: deadline 2025-03-15 09:00 UTC (not yet).",
-        "  England: 1 photograph(s), received 2025-03-03 09:00 UTC (sealed until the deadline)",
+        "  England: 1 photograph, received 2025-03-03 09:00 UTC (sealed until the deadline)",
         "  held message #2 from other@example.org for England, received 2025-03-03 09:00 UTC: "
         "`dippouch mail apply 2` or `dippouch mail dismiss 2`",
         "The review comes after the deadline; the phase waits for it then.",
@@ -249,5 +249,5 @@ def test_the_c_locale_reads_the_english_it_always_did(db: str, tmp_path: Path, m
     assert _cli(monkeypatch, "C", "mail", "dismiss", "2", db=db, now=None) == [
         "Message #2 dismissed.",
         # `mail dismiss` acts now (it has no --now): the deadline is long past, and the photograph waits.
-        "Still waiting for you in Spring 1901 Movement: 1 item(s) (`dippouch mail review demo`).",
+        "Still waiting for you in Spring 1901 Movement: 1 item (`dippouch mail review demo`).",
     ]

@@ -123,7 +123,7 @@ def test_an_author_is_told_in_german(user_env: Path, monkeypatch: pytest.MonkeyP
         "DIPPOUCH_VARIANT_PATH oder zu variant_path in der Einstellungsdatei hinzu (`dippouch variants --where`).",
     ]
     assert checked[-1] == f"{path}: keine Probleme."
-    assert f"1 Problem(e) in {typos}:" in wrong
+    assert f"1 Problem in {typos}:" in wrong
     assert where[0] == "Variantenordner, in dieser Reihenfolge durchsucht:"
     assert f"  1. {user_env}  (DIPPOUCH_VARIANT_PATH)" in where
     assert any(re.fullmatch(r"  \d\. \S+/variants  \(eingebaut\)", line) for line in where), where
@@ -137,7 +137,7 @@ def test_an_author_is_told_in_german(user_env: Path, monkeypatch: pytest.MonkeyP
     table = "\n".join(listed)
     assert "25 Zentren (British, Franks, Polotjans and Dregovites)" in table
     assert "55 Zentren, dazu eine Hauptstadt jedes Königreichs" in table and "oder 3 verbleibende" in table
-    assert "│ typos       │ DEFEKT " in table and "│ 1 Problem(e), siehe unten " in table
+    assert "│ typos       │ DEFEKT " in table and "│ 1 Problem, siehe unten " in table
 
 
 def test_a_map_is_written_and_refused_in_german(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

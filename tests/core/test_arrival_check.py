@@ -146,7 +146,7 @@ def test_w3k_supply_transfer_checks_on_arrival(w3k: Variant) -> None:
     lines = check_orders(
         w3k, winter, "Crown", "Send 3 supply to Manchester\nSend 1 supply to Crown\nSend 2 supply to Manchester"
     )
-    assert not lines[0].accepted and "2 unit(s) of excess supply, not 3" in str(lines[0].error or "")
+    assert not lines[0].accepted and "2 units of excess supply, not 3" in str(lines[0].error or "")
     assert not lines[1].accepted and "cannot send supply to 'Crown'" in str(lines[1].error or "")
     assert lines[2].accepted
     # Builds beyond one's own count may be covered by supply another power sends: accepted with a note.

@@ -138,7 +138,7 @@ def test_conversion_under_way_continues_through_winter(store: GameStore, w3k: Va
     store_processing.process(store, "g", now=T0, force=True)
     winter = stored_report(store, "g")
     assert "Conversion continues: the Crown fleet in Bristol is converting to an army" in winter
-    assert "Supply sent: Crown gave 1 unit(s) of its supply to Manchester this Winter." in winter
+    assert "Supply sent: Crown gave 1 unit of its supply to Manchester this Winter." in winter
 
 
 def test_hand_overs_are_reported(store: GameStore, w3k: Variant) -> None:

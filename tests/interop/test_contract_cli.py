@@ -192,7 +192,7 @@ def test_errors_do_not_stop_the_stream() -> None:
     assert "did you mean 'standard'?" in errors[2]
     assert errors[3] == "units[0].unit: no province 'Burgandy'; did you mean Burgundy (bur)?"
     assert errors[4].startswith("orders.Engand: no power 'Engand'") and "England" in errors[4]
-    assert "unknown key(s) 'ordres'" in errors[5]
+    assert "unknown key 'ordres'" in errors[5]
     assert errors[6].startswith("phase: no phase 'Sprung 1901'")
 
 

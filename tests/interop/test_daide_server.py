@@ -436,7 +436,7 @@ def test_dippouch_daide_serve_and_join_play_a_game_between_processes(tmp_path: A
     assert "h has ended" in rest
     for (out, err), j in zip(outs, joins, strict=True):
         assert j.returncode == 0, err
-        assert re.search(r"Played (Burgundy|England|France): orders for \d+ turn\(s\), 0 refused\.", out), out
+        assert re.search(r"Played (Burgundy|England|France): orders for \d+ turns?, 0 refused\.", out), out
         assert "The game ended:" in out
 
 

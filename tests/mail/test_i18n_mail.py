@@ -144,7 +144,7 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
     assert "Zeile für Zeile:\n  Zeile  1  angenommen  A Paris - Burgundy\n  Zeile  2  ABGELEHNT  A xyz - abc\n" in body
     assert "            keine Provinz 'xyz'" in body  # the refusal in the mail's language, as the web says it
     assert "no province" not in body
-    assert "1 Befehl(e) angenommen, 1 abgelehnt." in body
+    assert "1 Befehl angenommen, 1 abgelehnt." in body
     assert "Für eine neue Version verwenden Sie den Betreff:\n  demo - France - Spring 1901 Movement - v2\n" in body
 
     # A phase not open yet: refused, in German, with the subject that would work.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email.utils
 import mailbox
+import re
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
@@ -95,7 +96,7 @@ def test_eml_folder_mbox_and_maildir(tmp_path: Path) -> None:
     for power in ADDR:
         assert any(power in line and "v1" in line for line in status.splitlines()), status
     again = run("mail", "fetch", str(one), str(tmp_path / "inbox.mbox"), "--db", db, *now)
-    assert "accepted" not in again.split("message(s)")[-1], again
+    assert "accepted" not in re.split(r"messages? from", again)[-1], again
 
     # The received time of a downloaded message is the one its Received header gives, not the moment of fetch.
     listed = run("mail", "list", "--db", db)
@@ -106,7 +107,7 @@ def test_eml_folder_mbox_and_maildir(tmp_path: Path) -> None:
     junk = tmp_path / "junk.eml"
     junk.write_bytes(b"\x00\xff\xfe not a message at all \x00" * 50)
     out = run("mail", "fetch", str(junk), "--db", db, *now)
-    assert "1 message(s)" in out
+    assert "1 message from" in out
 
 
 def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
@@ -161,7 +162,7 @@ def test_orders_by_mail_for_a_phase_processed_meanwhile_are_refused_not_moved(
     eml = tmp_path / "france.eml"
     eml.write_bytes(mail("France", "A par - bur\n", 0).as_bytes())
     out = run("mail", "fetch", str(eml), "--db", db, "--now", "2026-12-01T11:00:00+00:00")
-    assert "accepted" not in out.split("message(s)")[-1], out
+    assert "accepted" not in re.split(r"messages? from", out)[-1], out
     monkeypatch.setattr(store_submissions, "submit", real_submit)
     status = run("status", "demo", "--db", db, "--now", "2026-12-01T11:00:00+00:00")
     assert "Fall 1901" in status and not any("France" in ln and "v1" in ln for ln in status.splitlines()), status

@@ -51,7 +51,7 @@ def _fill(box: ImapServer) -> str:
     box.append(mail("eng.holiday@example.net", f"{GAME} - England - Spring 1901 Movement", "F lon - nth\n"),
                (T0 + timedelta(days=3)).timestamp())  # fmt: skip
     out = run("mail", "fetch", "--now", at(3))
-    assert "4 message(s)" in out and "1 accepted, 2 held, 1 photo." in out, out
+    assert "4 messages from" in out and "1 accepted, 2 held, 1 photo." in out, out
     return t
 
 

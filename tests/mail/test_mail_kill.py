@@ -152,7 +152,9 @@ def test_fetches_killed_at_random_lose_nothing_and_apply_nothing_twice(db_url: s
     for _ in range(2):  # then run to the end, twice: the second finds nothing left
         code, out = _done(_fetch(db_url, folder, {}))
         assert code == 0, f"seed {seed}: {out[-3000:]}"
-    assert f"{sent} message(s)" in out and f"{sent} duplicate" in out, f"seed {seed}: {out[-2000:]}"
+    assert f"{sent} {'message' if sent == 1 else 'messages'} from" in out and f"{sent} duplicate" in out, (
+        f"seed {seed}: {out[-2000:]}"
+    )
 
     with store.session() as s:
         messages = s.execute(

@@ -114,7 +114,7 @@ def test_before_the_deadline_the_page_says_who_and_when_never_what(site: Site) -
     assert out.status == "photo"
     page = site.coordinator.get("/games/g/review")
     assert page.status_code == 200
-    assert "France" in page.text and "1 photograph(s)" in page.text and "Sealed until the deadline" in page.text
+    assert "France" in page.text and "1 photograph," in page.text and "Sealed until the deadline" in page.text
     assert "Burgundy" not in page.text and " - bur" not in page.text and "/review/photo/" not in page.text
     r = site.coordinator.get(f"/games/g/review/photo/{out.mail_id}")
     assert r.status_code in (400, 404)

@@ -143,6 +143,10 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     german = _text(next(m for m in ended if m["To"] == _address("Germany")))
     assert "evening7 ist beendet" in german or "evening7 ist vorbei" in german
+    # How it ended, in the reader's language too (it was the English the game stored).
+    assert "Remis vereinbart" in german and "Draw agreed" not in german, german
+    french = _text(next(m for m in ended if m["To"] == _address("France")))
+    assert "Match nul accepté" in french and "Draw agreed" not in french, french
 
     total = _per_player(smtp.messages)
     # The start, four results, the end: six mails a player in all.

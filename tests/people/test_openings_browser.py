@@ -38,7 +38,10 @@ def _hold_everything(page: Any, base: str, power: str) -> None:
     page.fill("#orders", "\n".join(f"{u['unit']} H" for u in units))
     expect(page.locator("#checks li.ok")).to_have_count(len(units))
     page.click("#send")
-    assert f"{len(units)} order(s) accepted, 0 rejected" in page.locator(".flash").inner_text()
+    assert (
+        f"{len(units)} {'order' if len(units) == 1 else 'orders'} accepted, 0 rejected"
+        in page.locator(".flash").inner_text()
+    )
 
 
 def _movement(web: Any) -> bool:

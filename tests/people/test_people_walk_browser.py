@@ -348,7 +348,9 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     c.fill("#orders", "\n".join(f"{u['unit']} H" for u in units))
     expect(c.locator("#checks li.ok")).to_have_count(len(units))
     c.click("#send")
-    expect(c.locator(".flash")).to_contain_text(f"{len(units)} order(s) accepted, 0 rejected")
+    expect(c.locator(".flash")).to_contain_text(
+        f"{len(units)} {'order' if len(units) == 1 else 'orders'} accepted, 0 rejected"
+    )
     assert [s.power for s in seats_of(store, cy)] == ["Burgundy"] and seats_of(store, bo) == []
 
     # A co-player reads addresses only once the game lets co-players read them.

@@ -95,9 +95,9 @@ def test_ready_orders_make_the_game_go_on_whichever_door_they_come_through(
 
 
 COUNTED = {
-    "web": r"0 order\(s\) accepted, 1 rejected",
+    "web": r"0 orders accepted, 1 rejected",
     "api": r'"accepted":0,"rejected":1',
-    "cli": r"0 order\(s\) accepted, 1 rejected",
+    "cli": r"0 orders accepted, 1 rejected",
     "mail": r"\(0 accepted, 1 rejected\)",
 }
 

@@ -345,6 +345,21 @@ def test_translations_keep_their_placeholders(findings: Findings) -> None:
     assert not findings.placeholders, _report("translations whose placeholders differ", findings.placeholders)
 
 
+def test_a_plural_has_as_many_forms_as_its_catalogue_says() -> None:
+    """A plural entry with a form past the header's ``nplurals`` (an empty ``msgstr[2]`` a tool wrote from CLDR's
+    three French forms) makes every reading of the catalogue warn, at each start of the site."""
+    extra = []
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        text = po.read_text(encoding="utf-8")
+        header = re.search(r"nplurals=(\d+)", text)
+        assert header, f"{po}: no Plural-Forms header"
+        n = int(header.group(1))
+        for m in re.finditer(r"^msgstr\[(\d+)\]", text, re.M):
+            if int(m.group(1)) >= n:
+                extra.append(f"{po.relative_to(LOCALE)} line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
+    assert not extra, _report("plural forms past the catalogue's nplurals", extra)
+
+
 def test_a_message_is_translated_alike_in_every_domain(findings: Findings) -> None:
     """The catalogues of a language are merged into one, so a message translated two ways shows one of them
     everywhere. Translate it alike, or, where the English means two things ("Share": a verb, a noun), give each

@@ -90,7 +90,7 @@ def test_mapgen_of_a_map_without_points_says_which_points_are_missing(tmp_path: 
     assert got.exit_code != 0
     assert not isinstance(got.exception, ValueError), got.exception
     text = got.output + str(got.exception or "")
-    assert "7 province(s) have no point" in text and "ber con lon mos par rom vie" in text, text
+    assert "7 provinces have no point" in text and "ber con lon mos par rom vie" in text, text
 
 
 def test_check_build_of_a_map_without_points_is_a_problem_not_a_traceback(tmp_path: Path) -> None:

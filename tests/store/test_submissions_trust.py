@@ -95,7 +95,7 @@ def test_ready_needs_an_accepted_order(store: GameStore) -> None:
     _new(store)
     refused = store_submissions.submit(store, "g", "France", "A par - mun", now=T0, ready=True)
     assert not refused.ready and refused.ready_refused is not None
-    assert "all 1 line(s) were refused" in refused.ready_refused
+    assert "its 1 line was refused" in refused.ready_refused
     assert not store_status.status(store, "g", now=T0).powers[2].ready
     empty = store_submissions.submit(store, "g", "France", "", now=T0, ready=True)
     assert not empty.ready and "it has no order line" in (empty.ready_refused or "")
@@ -175,7 +175,7 @@ def test_the_cli_says_what_stands_and_refuses_ready(tmp_path: Path) -> None:
     code, out = run("submit", "g", "France", "--ready", input="A par - mun\n")
     assert code == 2 and "not marked ready" in out
     code, out = run("submit", "g", "France", input="no orders\n")
-    assert code == 0 and "Now standing: version 4, 0 order(s)" in out and "they hold" in out
+    assert code == 0 and "Now standing: version 4, 0 orders" in out and "they hold" in out
     run("process", "g", "--force")
     code, out = run("rollback", "g", "Spring 1901")
     assert code == 0 and "France: version 4" in out and "carried forward" in out

@@ -233,10 +233,10 @@ def test_the_receipt_is_flashed_in_the_player_s_language() -> None:
         unordered_notes=[],
     )
     en = receipt_words(got, translations("en"))
-    assert en.startswith("Version 2 recorded: 0 order(s) accepted, 1 rejected. It has no accepted order, so it")
+    assert en.startswith("Version 2 recorded: 0 orders accepted, 1 rejected. It has no accepted order, so it")
     assert "version 1 stands" in en and "after the deadline" in en
     de = receipt_words(got, translations("de"))
-    assert de.startswith("Version 2 gespeichert: 0 Befehl(e) angenommen, 1 abgelehnt.") and "Version 1 gilt" in de
+    assert de.startswith("Version 2 gespeichert: 0 Befehle angenommen, 1 abgelehnt.") and "Version 1 gilt" in de
     fr = receipt_words(got, translations("fr"))
     assert fr.startswith("Version 2 enregistrée") and "la version 1 reste valable" in fr
     # Readiness that moved the game on: one phase, or two at once (a Fall and a Winter nobody had to order).

@@ -139,7 +139,7 @@ def test_a_receipt_on_a_french_page_says_what_is_left_out_in_french(site: Site, 
 
 @pytest.mark.parametrize(
     ("lang", "season", "english"),
-    [("de", "Sie dürfen in dieser Phase (Winter) 3 Einheit(en) aufbauen", None), ("fr", "Hiver", "Winter")],
+    [("de", "Sie dürfen in dieser Phase (Winter) 3 Einheiten aufbauen", None), ("fr", "Hiver", "Winter")],
 )
 def test_a_build_season_is_named_in_the_page_s_language(
     builder: Any, lang: str, season: str, english: str | None

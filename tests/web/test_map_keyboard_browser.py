@@ -146,7 +146,7 @@ def test_a_keyboard_player_orders_on_the_map_and_sends(live_site: LiveSite, size
     # Sent from the keyboard; the board in words lists what the map draws.
     page.locator("#send").focus()
     page.keyboard.press("Enter")
-    expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 3 order(s) accepted")
+    expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 3 orders accepted")
     words = page.locator("#board-words")
     words.locator("summary").focus()
     page.keyboard.press("Enter")

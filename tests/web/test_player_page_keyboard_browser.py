@@ -193,7 +193,7 @@ def test_a_keyboard_player_picks_every_kind_of_order_and_sends_them(live_site: L
     # Sent with Enter on the Send button.
     _tab_to(page, "#send")
     page.keyboard.press("Enter")
-    expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 3 order(s) accepted")
+    expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 3 orders accepted")
     assert sorted(_standing(live_site, "keys", "France")) == ["A mar - bur", "A par - gas", "F bre - mao"]
     # The page come back shows the standing orders: in the box, the line check and the lists.
     assert sorted(_box(page)) == ["A mar - bur", "A par - gas", "F bre - mao"]
@@ -232,7 +232,7 @@ def test_a_keyboard_player_picks_two_builds_from_one_site_s_list(live_site: Live
     shoot(page, "web", f"keyboard-builds-{'phone' if size['width'] < 500 else 'desktop'}", full_page=False)
     _tab_to(page, "#send")
     page.keyboard.press("Enter")
-    expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 2 order(s) accepted")
+    expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 2 orders accepted")
     assert sorted(_standing(live_site, "winter", "France")) == ["Build A par", "Build F mar"]
     # The page after the send shows the lists as sent (waited for: the flash can show before they are filled).
     expect(page.locator("select[name='pick:par']")).to_have_value("Build A par")

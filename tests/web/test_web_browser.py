@@ -118,7 +118,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     expect(fr.locator("#checks li.ok")).to_have_count(3)
     fr.click("#send")
     assert "Version 1 recorded" in fr.locator(".flash").inner_text()
-    assert "3 order(s) accepted, 0 rejected" in fr.locator(".flash").inner_text()
+    assert "3 orders accepted, 0 rejected" in fr.locator(".flash").inner_text()
 
     # Germany: one order entered by clicking on the map.
     de = _context(browser, PHONE, phone=True).new_page()
@@ -329,7 +329,7 @@ def test_a_phase_without_javascript(server: dict[str, Any], browser: Any) -> Non
     # The page read whole: the flash at its top is there while a loaded machine still sends the rest.
     it.wait_for_load_state()
     flash = it.locator(".flash").inner_text()
-    assert "Version 1 recorded" in flash and "2 order(s) accepted, 1 rejected" in flash, flash
+    assert "Version 1 recorded" in flash and "2 orders accepted, 1 rejected" in flash, flash
     expect(it.locator("#checks")).to_contain_text("did you mean Naples (nap)?")
     it.fill("#orders", "A Venice - Tyrolia\nF Naples - Ionian Sea\nA Rome - Apulia")
     it.check("input[name=ready]")

@@ -152,7 +152,7 @@ def test_removals_picked_from_the_lists_each_keep_their_line(
     _pick(page, "sil", "Remove A sil")
     from playwright.sync_api import expect
 
-    expect(page.locator("#unordered li")).to_have_text("1 removal(s) not ordered: made for Germany by the rules")
+    expect(page.locator("#unordered li")).to_have_text("1 removal not ordered: made for Germany by the rules")
     _pick(page, "pru", "Remove A pru")
     _pick(page, "sil", "Remove A sil")
     _sent_exactly(page, server, game, "Germany", ["Remove A sil", "Remove A pru"])
@@ -468,7 +468,7 @@ def test_the_line_checks_notes_are_shown_live_and_after_sending_without_javascri
     nojs.goto(f"{server['base']}/k/{secret}")
     nojs.fill("#orders", "A dep - lon\nA arg H")
     nojs.click("#send")
-    assert "2 order(s) accepted" in nojs.locator(".flash").inner_text()
+    assert "2 orders accepted" in nojs.locator(".flash").inner_text()
     after = nojs.locator("#checks li.noted .note")
     # Waited for: the click returns once the answer's page starts to come, and W3K's page (its map inline) may
     # still be read below the flash (a full run counted none here).

@@ -103,7 +103,7 @@ def test_builds_not_ordered_are_said_in_an_adjustment_phase(site: Site) -> None:
     client = site.player("ad", power)
     checked = site.api(client, f"/api/games/ad/powers/{power}/check", {"text": ""}).json()
     assert checked["unordered"] == [] and re.fullmatch(
-        r"\d+ build\(s\) not ordered: waived", checked["unordered_notes"][0]
+        r"\d+ builds? not ordered: waived", checked["unordered_notes"][0]
     )
 
 

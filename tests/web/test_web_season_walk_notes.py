@@ -28,8 +28,8 @@ def _left(text: str, data: dict[str, Any] = WINTER) -> list[tuple[list[str], str
 def test_supply_sent_away_counts_against_the_builds_left_unordered() -> None:
     """Four builds to the good: two sent to allies and two built use them all; nothing is 'waived'."""
     assert _left("Send 1 supply to Crown\nSend 1 supply to Argyll\nBuild A ayl\nBuild F brs") == []
-    assert _left("Send 2 supply to Crown\nBuild A ayl") == [([], "1 build(s) not ordered: waived")]
-    assert _left("Send 1 supply to Crown") == [([], "3 build(s) not ordered: waived")]
+    assert _left("Send 2 supply to Crown\nBuild A ayl") == [([], "1 build not ordered: waived")]
+    assert _left("Send 1 supply to Crown") == [([], "3 builds not ordered: waived")]
 
 
 def _winter_page(tmp_path: Any, data: dict[str, Any]) -> str:
@@ -49,12 +49,12 @@ def test_a_winter_page_says_how_many_builds_and_offers_no_support_or_convoy_clic
     """In an adjustment phase the page says what the power has to do (it cannot be read off the map), and
     the click bar does not offer Support and Convoy, nor speak of moving units."""
     page = _winter_page(tmp_path, WINTER)
-    assert "You may build 4 unit(s)" in page
+    assert "You may build 4 units" in page
     assert 'value="support"' not in page and 'value="convoy"' not in page
     assert "Click a unit, then where it goes" not in page and "Click a build site" in page
     (tmp_path / "owes").mkdir()
     owes = {**WINTER, "supply_centers": {"Protectorate": ["enn"]}}
-    assert "You must remove 1 unit(s)" in _winter_page(tmp_path / "owes", owes)
+    assert "You must remove 1 unit" in _winter_page(tmp_path / "owes", owes)
 
 
 def test_the_pick_list_of_a_build_counts_build_sites_not_units(tmp_path: Any) -> None:

@@ -268,7 +268,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     assert "sta" in centres["Crown"] and "lan" in centres["Cumberland"] and "che" in centres["Cumberland"]
     cumberland.reload()
     assert "Winter 1643 Adjustments" in _phase(cumberland)
-    assert cumberland.locator("#adjust").inner_text().startswith("You may build 2 unit(s) this Winter")
+    assert cumberland.locator("#adjust").inner_text().startswith("You may build 2 units this Winter")
     _pick(cumberland, "den", "Send 1 supply to Crown")
     _pick(cumberland, "fur", "Build F fur")
     _shot(cumberland, "player-winter-desktop")

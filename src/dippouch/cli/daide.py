@@ -117,11 +117,9 @@ def join(
     if report.power is None:
         tell(err, msg("The server gave the bot no seat (or a map it does not know)."))
         raise typer.Exit(1)
-    # English keeps "turn(s)" in both forms (what scripts and tests read); the catalogue gives each language its
-    # own singular and plural.
     played = nmsg(
-        "Played %(power)s: orders for %(num)d turn(s), %(refused)s refused.",
-        "Played %(power)s: orders for %(num)d turn(s), %(refused)s refused.",
+        "Played %(power)s: orders for %(num)d turn, %(refused)s refused.",
+        "Played %(power)s: orders for %(num)d turns, %(refused)s refused.",
         report.turns,
         power=report.power,
         refused=len(report.refused),

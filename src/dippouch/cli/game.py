@@ -562,8 +562,8 @@ def submit(
     tell(
         out,
         nmsg(
-            "%(num)d order(s) accepted, %(rejected)s rejected.",
-            "%(num)d order(s) accepted, %(rejected)s rejected.",
+            "%(num)d order accepted, %(rejected)s rejected.",
+            "%(num)d orders accepted, %(rejected)s rejected.",
             sent.accepted,
             rejected=sent.rejected,
         ),
@@ -574,9 +574,9 @@ def submit(
             label_is, said_why = (
                 msg("NOT REPLACED:"),
                 nmsg(
-                    "%(why)s, so version %(version)s still stands (%(num)d order(s)). To replace it with no orders, "
+                    "%(why)s, so version %(version)s still stands (%(num)d order). To replace it with no orders, "
                     "send a line 'no orders' (or submit with --replace-with-nothing).",
-                    "%(why)s, so version %(version)s still stands (%(num)d order(s)). To replace it with no orders, "
+                    "%(why)s, so version %(version)s still stands (%(num)d orders). To replace it with no orders, "
                     "send a line 'no orders' (or submit with --replace-with-nothing).",
                     len(r.standing_orders),
                     why=why,
@@ -595,8 +595,8 @@ def submit(
         tell(
             out,
             nmsg(
-                "Now standing: version %(version)s, %(num)d order(s).",
-                "Now standing: version %(version)s, %(num)d order(s).",
+                "Now standing: version %(version)s, %(num)d order.",
+                "Now standing: version %(version)s, %(num)d orders.",
                 len(r.standing_orders),
                 version=r.standing,
             ),
@@ -694,9 +694,9 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     review = review_state(store, game, now=_now(now))
     if review.held and review.deadline is not None and _now(now) >= review.deadline:
         awaiting = nmsg(
-            "AWAITING REVIEW: %(num)d photograph(s) or held message(s) wait for the coordinator; the phase is "
-            "processed once they are settled: `dippouch mail review %(game)s`.",
-            "AWAITING REVIEW: %(num)d photograph(s) or held message(s) wait for the coordinator; the phase is "
+            "AWAITING REVIEW: %(num)d photograph or held message waits for the coordinator; the phase is "
+            "processed once it is settled: `dippouch mail review %(game)s`.",
+            "AWAITING REVIEW: %(num)d photographs or held messages wait for the coordinator; the phase is "
             "processed once they are settled: `dippouch mail review %(game)s`.",
             len(review.items),
             game=game,
@@ -826,13 +826,14 @@ def process(
         total = 0
         for name in games:
             total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
+        # Two counts, each choosing its own form: the games are a message of their own inside the sentence.
         tell(
             out,
             nmsg(
-                "Processed %(num)d phase(s) in %(games)s active game(s).",
-                "Processed %(num)d phase(s) in %(games)s active game(s).",
+                "Processed %(num)d phase in %(games)s.",
+                "Processed %(num)d phases in %(games)s.",
                 total,
-                games=len(games),
+                games=nmsg("%(num)d active game", "%(num)d active games", len(games)),
             ),
         )
         for name in games:
@@ -889,8 +890,8 @@ def _say_awaiting_review(store: GameStore, game: str, now: str | None) -> bool:
     if not review.held or review.deadline is None or _now(now) < review.deadline:
         return False
     awaits = nmsg(
-        "%(game)s: %(phase)s AWAITS REVIEW (%(num)d photograph(s) or held message(s)): `dippouch mail review %(game)s`.",
-        "%(game)s: %(phase)s AWAITS REVIEW (%(num)d photograph(s) or held message(s)): `dippouch mail review %(game)s`.",
+        "%(game)s: %(phase)s AWAITS REVIEW (%(num)d photograph or held message): `dippouch mail review %(game)s`.",
+        "%(game)s: %(phase)s AWAITS REVIEW (%(num)d photographs or held messages): `dippouch mail review %(game)s`.",
         len(review.items),
         game=game,
         phase=_phase(review.phase),
@@ -1207,15 +1208,15 @@ def rollback(
             }
             if c.late:
                 kept = nmsg(
-                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s) (arrived after the old deadline)",
-                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s) (arrived after the old deadline)",
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order (arrived after the old deadline)",
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d orders (arrived after the old deadline)",
                     c.orders,
                     **version,
                 )
             else:
                 kept = nmsg(
-                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s)",
-                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order(s)",
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d order",
+                    "%(power)s: version %(version)s of %(when)s UTC, %(num)d orders",
                     c.orders,
                     **version,
                 )
@@ -1263,9 +1264,9 @@ def export_(
             if data.get("sealed"):
                 n = sum(1 for ph in data["phases"] for sub in ph["submissions"] if sub.get("sealed"))
                 sealed = nmsg(
-                    "%(num)d submission(s) of the open phase are sealed in this file (--unsealed --reason TEXT "
-                    "includes them, and the players are told).",
-                    "%(num)d submission(s) of the open phase are sealed in this file (--unsealed --reason TEXT "
+                    "%(num)d submission of the open phase is sealed in this file (--unsealed --reason TEXT "
+                    "includes it, and the players are told).",
+                    "%(num)d submissions of the open phase are sealed in this file (--unsealed --reason TEXT "
                     "includes them, and the players are told).",
                     n,
                 )
@@ -1364,8 +1365,8 @@ def calendar(
     else:
         Path(file).write_bytes(data)
         wrote = nmsg(
-            "Wrote %(num)d deadline(s) of %(game)s to %(file)s.",
-            "Wrote %(num)d deadline(s) of %(game)s to %(file)s.",
+            "Wrote %(num)d deadline of %(game)s to %(file)s.",
+            "Wrote %(num)d deadlines of %(game)s to %(file)s.",
             len(rows),
             game=game,
             file=file,

@@ -297,7 +297,7 @@ def fetch(
     where: Arg
     if files:
         sources = [m for f in files for m in file_messages(f)]
-        where = nmsg("%(num)d file argument(s)", "%(num)d file argument(s)", len(files))
+        where = nmsg("%(num)d file argument", "%(num)d file arguments", len(files))
     else:
         settings = load_settings(
             "imap",
@@ -315,8 +315,8 @@ def fetch(
         tell(
             out,
             nmsg(
-                "%(num)d message(s) left unfinished by an earlier fetch taken in again.",
-                "%(num)d message(s) left unfinished by an earlier fetch taken in again.",
+                "%(num)d message left unfinished by an earlier fetch taken in again.",
+                "%(num)d messages left unfinished by an earlier fetch taken in again.",
                 len(resumed),
             ),
         )
@@ -330,8 +330,8 @@ def fetch(
     tell(
         out,
         nmsg(
-            "%(num)d message(s) from %(where)s: %(summary)s. Replies and receipts are queued: `dippouch mail send`.",
-            "%(num)d message(s) from %(where)s: %(summary)s. Replies and receipts are queued: `dippouch mail send`.",
+            "%(num)d message from %(where)s: %(summary)s. Replies and receipts are queued: `dippouch mail send`.",
+            "%(num)d messages from %(where)s: %(summary)s. Replies and receipts are queued: `dippouch mail send`.",
             total,
             where=where,
             summary=summary,
@@ -377,8 +377,8 @@ def send(
         out,
         msg(
             "Queued %(notices)s and %(reminders)s.",
-            notices=nmsg("%(num)d result/notice message(s)", "%(num)d result/notice message(s)", n.messages),
-            reminders=nmsg("%(num)d reminder(s)", "%(num)d reminder(s)", r.messages),
+            notices=nmsg("%(num)d result/notice message", "%(num)d result/notice messages", n.messages),
+            reminders=nmsg("%(num)d reminder", "%(num)d reminders", r.messages),
         ),
     )
     if queue_only:
@@ -738,8 +738,8 @@ def review(
             _indented(
                 out,
                 nmsg(
-                    "%(power)s: %(num)d photograph(s), received %(times)s UTC (sealed until the deadline)",
-                    "%(power)s: %(num)d photograph(s), received %(times)s UTC (sealed until the deadline)",
+                    "%(power)s: %(num)d photograph, received %(times)s UTC (sealed until the deadline)",
+                    "%(power)s: %(num)d photographs, received %(times)s UTC (sealed until the deadline)",
                     len(times),
                     power=power,
                     times=", ".join(f"{t:%Y-%m-%d %H:%M}" for t in times),
@@ -917,8 +917,8 @@ def _after_decision(store: Any, game: str, moment: Any) -> None:
         tell(
             out,
             nmsg(
-                "Still waiting for you in %(phase)s: %(num)d item(s) (`dippouch mail review %(game)s`).",
-                "Still waiting for you in %(phase)s: %(num)d item(s) (`dippouch mail review %(game)s`).",
+                "Still waiting for you in %(phase)s: %(num)d item (`dippouch mail review %(game)s`).",
+                "Still waiting for you in %(phase)s: %(num)d items (`dippouch mail review %(game)s`).",
                 len(st.items),
                 phase=PhaseName(st.phase),
                 game=game,

@@ -14,7 +14,7 @@ from rich.text import Text
 from dippouch.cli import app
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
 from dippouch.cli.words import said, tell
-from dippouch.core.messages import as_msg, msg
+from dippouch.core.messages import msg
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own words (its refusals, said in the locale's language)."""
@@ -35,7 +35,6 @@ def score(
     """Print a finished game's scores (under its own scoring system, --system NAME, or --all of them)."""
     from dippouch.game import GameError
     from dippouch.play.records import choose_scoring, find_system, score_all, score_game
-    from dippouch.store import status as store_status
 
     store = _store(db)
     if choose is not None:
@@ -67,6 +66,5 @@ def score(
         for power, centres, points in scored.table():
             table.add_row(escape(power), centres, points)
         out.print(table)
-    # Scored keeps the ending's English; the game's status has it as a message, said in the locale's language.
-    ending = store_status.status_now(store, scored.game, now=_now(now)).ending if scored.ending else None
-    tell(out, ending.message if ending is not None else as_msg(scored.ending))
+    if scored.ending is not None:
+        tell(out, scored.ending)

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from dippouch.cli import Group, app, command_group
 from dippouch.cli.words import said, tell
-from dippouch.core.messages import Msg, PhaseName, as_msg, msg, pmsg, quantity
+from dippouch.core.messages import Msg, PhaseName, as_msg, msg, nmsg, pmsg, quantity
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own words (its refusals, said in the locale's language)."""
@@ -113,7 +113,7 @@ def _list() -> None:
             v = load_variant(f.name)
         except VariantError as e:
             broken.append((f.name, f.path, [str(p) for p in e.problems]))
-            many = msg("%(num)s problem(s), see below", num=len(e.problems))
+            many = nmsg("%(num)s problem, see below", "%(num)s problems, see below", len(e.problems))
             table.add_row(f.name, Text(said(_BROKEN), style="red"), "", "", said(many), source)
             continue
         except DippouchError as e:
@@ -310,7 +310,8 @@ def check(
         for n in rep.notes:
             out.print(f"  {n}")
     if rep.problems:
-        out.print(Text(said(msg("%(num)s problem(s) in %(file)s:", num=len(rep.problems), file=file)), style="red"))
+        many = nmsg("%(num)s problem in %(file)s:", "%(num)s problems in %(file)s:", len(rep.problems), file=file)
+        out.print(Text(said(many), style="red"))
         for p in rep.problems:
             out.print(f"  - {p}")
         raise typer.Exit(1)
@@ -456,9 +457,10 @@ def import_(
     for line in rep.summary:
         out.print(line)
     if rep.problems:
-        reported = msg(
-            "%(num)s problem(s) reported by `dippouch variants check %(path)s`:",
-            num=len(rep.problems),
+        reported = nmsg(
+            "%(num)s problem reported by `dippouch variants check %(path)s`:",
+            "%(num)s problems reported by `dippouch variants check %(path)s`:",
+            len(rep.problems),
             path=str(target),
         )
         out.print(Text(said(reported), style="red"))

@@ -53,7 +53,9 @@ class VariantError(DippouchError):
         self.source = source
         self.problems = problems
         lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(f"variant {source} has {len(problems)} problem(s):\n{lines}")
+        # English, as the problems it lists are (a variant file's problems stay English: docs/translating.md).
+        counted = "1 problem" if len(problems) == 1 else f"{len(problems)} problems"
+        super().__init__(f"variant {source} has {counted}:\n{lines}")
 
 
 class UnknownVariantError(NotFound):

@@ -17,7 +17,8 @@ door renders one with :func:`render`, handing it the reader's catalogue (:func:`
 of a message is its English: what the logs, the command line, the DATC tests and the JSON contract read.
 
 A message is stored as it is (:meth:`Msg.to_data`, :meth:`Msg.from_data`): a submission's line checks and a
-phase's results keep the id and the values, so a stored line is said in any language later, whole.
+phase's results keep the id and the values, so a stored line is said in any language later, whole. A stored id
+the core has since replaced by a singular and a plural (:data:`FORMER_IDS`) is read back as the new message.
 
 :func:`N_` and :func:`NP_` mark a template that is not made into a message at once (a table of texts); the
 catalogue check extracts every marked template (and the first arguments of :func:`msg`, :func:`nmsg` and
@@ -32,6 +33,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "ENGLISH",
+    "FORMER_IDS",
     "I18N_DOMAIN",
     "NP_",
     "N_",
@@ -172,16 +174,59 @@ class Msg:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Msg:
-        return cls(
-            str(data["id"]),
-            {str(k): _arg_of(v) for k, v in (data.get("args") or {}).items()},
-            data.get("plural"),
-            data.get("context"),
-        )
+        """The message :meth:`to_data` stored; one stored under a former id (:data:`FORMER_IDS`) as the message
+        the core makes today, so an old row is said with the singular and plural forms of today's catalogue."""
+        ident = str(data["id"])
+        args = {str(k): _arg_of(v) for k, v in (data.get("args") or {}).items()}
+        plural, context = data.get("plural"), data.get("context")
+        former = FORMER_IDS.get(ident) if plural is None and context is None else None
+        if former is not None:
+            singular, plurals, counted = former
+            n = args.get(counted)
+            if isinstance(n, int):
+                # As nmsg makes it: the count that chooses the form is "num", beside the values the text shows.
+                return cls(singular, {"num": n, **args}, plurals)
+        return cls(ident, args, plural, context)
 
 
 Arg = str | int | float | Msg | Choices | PhaseName | Hint | Quantity | Days
 """What a placeholder of a message holds."""
+
+
+FORMER_IDS: Mapping[str, tuple[str, str, str]] = {
+    "%(count)d build(s) not ordered: waived": (
+        "%(count)d build not ordered: waived",
+        "%(count)d builds not ordered: waived",
+        "count",
+    ),
+    "%(count)d removal(s) not ordered: made for %(power)s by the rules": (
+        "%(count)d removal not ordered: made for %(power)s by the rules",
+        "%(count)d removals not ordered: made for %(power)s by the rules",
+        "count",
+    ),
+    "all %(count)d line(s) were refused": (
+        "its %(count)d line was refused",
+        "all %(count)d lines were refused",
+        "count",
+    ),
+    "%(power)s has %(count)d unit(s) of excess supply, not %(asked)d": (
+        "%(power)s has %(count)d unit of excess supply, not %(asked)d",
+        "%(power)s has %(count)d units of excess supply, not %(asked)d",
+        "count",
+    ),
+    "%(count)d unit(s) of supply to %(power)s for this Winter": (
+        "%(count)d unit of supply to %(power)s for this Winter",
+        "%(count)d units of supply to %(power)s for this Winter",
+        "count",
+    ),
+}
+"""Ids a stored message may still carry that the core has since replaced by a singular and a plural form:
+``old id: (singular, plural, the placeholder that counts)``. They said "unit(s)" for every number; the new
+ones are chosen by the count, as :func:`nmsg` chooses (``num``). A submission's line checks and a phase's
+results written before (and the rows migration 0023 read back with the templates of its day,
+:mod:`dippouch.store.legacy_text`) keep the old ids; :meth:`Msg.from_data` reads them as the new message, so
+they need no migration and the catalogues keep no translation of the old ids. An entry stays as long as such
+rows may exist."""
 
 
 def msg(template: str, /, **args: Arg) -> Msg:

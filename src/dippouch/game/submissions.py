@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.messages import Msg, as_msg, msg, quantity
+from dippouch.core.messages import Msg, as_msg, msg, nmsg, quantity
 from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position
 from dippouch.core.rules.base import hooks_for
@@ -375,7 +375,11 @@ def ready_refusal(lines: Sequence[LineCheck], replace_with_nothing: bool = False
     if submission_stands(lines, replace_with_nothing):
         return None
     refused = sum(1 for ln in lines if not ln.accepted)
-    what = msg("all %(count)d line(s) were refused", count=refused) if refused else msg("it has no order line")
+    what = (
+        nmsg("its %(count)d line was refused", "all %(count)d lines were refused", refused, count=refused)
+        if refused
+        else msg("it has no order line")
+    )
     return msg(
         "not marked ready: %(reason)s, so this submission replaces nothing; send orders, or a line 'no orders' to "
         "be ready with none",
@@ -419,13 +423,22 @@ def unordered(
     if delta > 0:
         used = sum(hooks.builds_used(o) for o in orders)
         if used < delta:
-            return [([], msg("%(count)d build(s) not ordered: waived", count=delta - used))]
+            waived = delta - used
+            gone = nmsg(
+                "%(count)d build not ordered: waived", "%(count)d builds not ordered: waived", waived, count=waived
+            )
+            return [([], gone)]
     elif delta < 0:
         owed = -delta - sum(1 for o in orders if isinstance(o, Disband))
         if owed > 0:
-            return [
-                ([], msg("%(count)d removal(s) not ordered: made for %(power)s by the rules", count=owed, power=power))
-            ]
+            made = nmsg(
+                "%(count)d removal not ordered: made for %(power)s by the rules",
+                "%(count)d removals not ordered: made for %(power)s by the rules",
+                owed,
+                count=owed,
+                power=power,
+            )
+            return [([], made)]
     return []
 
 

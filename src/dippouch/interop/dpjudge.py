@@ -591,9 +591,10 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
             f"{', '.join(sorted(set(r.self_borders)))}"
         )
     if restricted:
+        borders, are = ("border", "is") if len(restricted) == 1 else ("borders", "are")  # the report is English only
         report.append(
-            f"{len(restricted)} border(s) open only to some powers or to owners of some centres (e.g. "
-            f"{', '.join(restricted[:3])}) are left out"
+            f"{len(restricted)} {borders} open only to some powers or to owners of some centres (e.g. "
+            f"{', '.join(restricted[:3])}) {are} left out"
         )
     if special:
         report.append(

@@ -478,8 +478,9 @@ def place_provinces(
                 placed[a] = (x + 0.01 * len(placed), y)
     lost = [a for a in missing if a not in placed]
     if missing:
+        noun = "province" if len(missing) == 1 else "provinces"  # the import's report is English only
         report.append(
-            f"{len(missing)} province(s) without a spot in the picture placed among their neighbours: "
+            f"{len(missing)} {noun} without a spot in the picture placed among their neighbours: "
             f"{' '.join(missing[:12])}{' ...' if len(missing) > 12 else ''}"
         )
     degrees, drawn = to_degrees(placed, y_up=y_up, outlines=shapes)

@@ -93,7 +93,8 @@ def receipt_text(
 ) -> str:
     """The receipt of a version. ``source`` is what came ("e-mail"; a caller in another language passes its
     word for it), ``notes`` the intake's own remarks, as they are."""
-    _ = translations(lang).gettext
+    words = translations(lang)
+    _ = words.gettext
     if source == "e-mail":
         source = _("e-mail")
     yours = _(" (your v%(label)s)") % {"label": label} if label and label != str(version) else ""
@@ -117,8 +118,13 @@ def receipt_text(
     elif lines:
         accepted = sum(1 for ln in lines if ln.accepted)
         out += [_("Line by line:"), *lines_text(lines, variant, kind, lang), ""]
+        # The form follows the orders accepted, the counted noun; the rejected count is said as a number.
         out.append(
-            _("%(accepted)d order(s) accepted, %(rejected)d rejected.")
+            words.ngettext(
+                "%(accepted)d order accepted, %(rejected)d rejected.",
+                "%(accepted)d orders accepted, %(rejected)d rejected.",
+                accepted,
+            )
             % {"accepted": accepted, "rejected": len(lines) - accepted}
         )
         if accepted < len(lines):

@@ -40,7 +40,7 @@ from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, phase_words, unit_text
 from dippouch.notify.dispatch import Event, Look, dispatch, register
 from dippouch.notify.reminders import DEFAULT_REMINDERS, left
-from dippouch.notify.texts import why
+from dippouch.notify.texts import ending_of, why
 from dippouch.play import mail_out
 from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.saying import say
@@ -164,10 +164,9 @@ def _without_orders(v: Variant, pos: Position, power: str, settings: GameSetting
         else _("Without orders nothing of yours changes.")
     )
     if v.calendar.kind(pos.phase) == PhaseKind.MOVEMENT and settings.missed_limit > 0:
-        # English says "phase(s)" for every number; a translation takes the number's own form.
         text += "\n" + words.ngettext(
-            "Missing %(limit)d movement phase(s) in a row puts a power in civil disorder.",
-            "Missing %(limit)d movement phase(s) in a row puts a power in civil disorder.",
+            "Missing %(limit)d movement phase in a row puts a power in civil disorder.",
+            "Missing %(limit)d movement phases in a row puts a power in civil disorder.",
             settings.missed_limit,
         ) % {"limit": settings.missed_limit}
     return text
@@ -467,7 +466,7 @@ class GameEndMail:
                     "key": f"{key}:{r.person_id}",
                     "to": addr,
                     "subject": say(msg("%(game)s has ended", game=event.game), lang),
-                    "body": _end_text(event.game, r.power, str(facts.get("ending") or ""), scored, rating, lang)
+                    "body": _end_text(event.game, r.power, ending_of(facts), scored, rating, lang)
                     + "\n\n"
                     + why("game_ended", facts)
                     + "\n",
@@ -500,7 +499,9 @@ def _rating(store: GameStore, person_id: int) -> PersonRating | None:
     return person_rating(store, person_id).get(None)
 
 
-def _end_text(game: str, power: str, ending: str, scored: Scored | None, rating: PersonRating | None, lang: str) -> str:
+def _end_text(
+    game: str, power: str, ending: Msg | str, scored: Scored | None, rating: PersonRating | None, lang: str
+) -> str:
     """The end mail's text in ``lang``: the result, the scores, the rating, the links."""
     lines = [say(msg("%(game)s is over: %(ending)s", game=game, ending=ending), lang), ""]
     if scored is not None and scored.rows:

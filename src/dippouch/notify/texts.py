@@ -19,7 +19,7 @@ from dippouch.names import phase_words
 from dippouch.notify.safety import public_url
 from dippouch.saying import say
 
-__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "SETTINGS_PAGE", "Notification", "compose", "why"]
+__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "SETTINGS_PAGE", "Notification", "compose", "ending_of", "why"]
 
 I18N_DOMAIN = "mail"
 """A notification is in its reader's language: the ``lang`` fact (:mod:`dippouch.notify.channels.people`
@@ -56,6 +56,13 @@ def _fact(facts: Mapping[str, Any], name: str, default: str = "") -> str:
     return cut(str(facts.get(name, default) or default), _MAX_FACT)
 
 
+def ending_of(facts: Mapping[str, Any]) -> Msg | str:
+    """How the game ended, as a message said in the reader's language (``ending_msg``), or the English text an
+    event of an older installation carries (``ending``)."""
+    data = facts.get("ending_msg")
+    return Msg.from_data(data) if isinstance(data, Mapping) else _fact(facts, "ending")
+
+
 def compose(event: str, facts: Mapping[str, Any]) -> Notification:
     """The words for ``event``; facts used: game, phase, power, hours, deadline (text), sender, excerpt, url,
     and lang (the reader's language, default English)."""
@@ -79,7 +86,7 @@ def compose(event: str, facts: Mapping[str, Any]) -> Notification:
         body += "\n\n" + summary + "\n\n" + _next(facts, lang).lstrip() if summary else _next(facts, lang)
     elif event == "game_ended":
         title = say(msg("%(game)s has ended", game=game), lang)
-        body = say(msg("%(game)s is over: %(ending)s", game=game, ending=_fact(facts, "ending")), lang)
+        body = say(msg("%(game)s is over: %(ending)s", game=game, ending=ending_of(facts)), lang)
         if facts.get("scores"):
             body += "\n\n" + str(facts["scores"])
     elif event == "deadline":

@@ -47,10 +47,19 @@ def found(look: Look, kinds: Set[str]) -> list[Event]:
 
 def _ended(look: Look) -> list[Event]:
     """A game finished (a solo, a draw or a concession, however it ended): told once to each person seated at
-    the end. Its ``detail``: game, ending (the text the players read), ended_at."""
+    the end. Its ``detail``: game, ending (its English, what a webhook's program reads), ending_msg (the same as a
+    message's data, said in each reader's language), ended_at."""
+    from dippouch.game.endings import Ending
+
     out = []
     for g in stored.ended_games(look.store, look.notify_since()):
-        facts = {"game": g.game, "ending": str(g.ending.get("text") or ""), "ended_at": g.ended_at}
+        ending = Ending.from_data(g.ending) if g.ending.get("kind") else None
+        facts = {
+            "game": g.game,
+            "ending": str(g.ending.get("text") or ""),
+            "ending_msg": ending.message.to_data() if ending is not None else None,
+            "ended_at": g.ended_at,
+        }
         readers = seated_readers(look, g.game_id, str(g.game_id), facts, f"game_ended:{g.game_id}:{{person}}")
         out.append(Event("game_ended", g.ended_at, g.game_id, g.game, facts, tuple(readers)))
     return out

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.messages import N_, msg
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.core.position import Position
 from dippouch.core.results import OrderResult, Outcome
@@ -100,7 +100,8 @@ class Scored:
     system: ScoringSystem
     own: bool
     """Whether ``system`` is the game's own (its choice, or the default)."""
-    ending: str
+    ending: Msg | None
+    """How the game ended, as a message value (said in each reader's language); ``None`` while it runs."""
     rows: tuple[PowerScore, ...]
 
     def table(self) -> list[tuple[str, str, str]]:
@@ -259,7 +260,7 @@ def score_record(record: GameRecord, system: ScoringSystem, history: GameHistory
         )
         for p in facts.powers
     )
-    ending = record.ending.text if record.ending is not None else ""
+    ending = record.ending.message if record.ending is not None else None
     return Scored(record.name, system, system.name == game_system(record).name, ending, rows)
 
 

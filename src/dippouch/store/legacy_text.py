@@ -8,7 +8,9 @@ for the same line or result, so it is said in the reader's language like a new o
 The templates are a frozen copy, not the catalogue's or the core's current ones: a migration must do the same
 thing on every database whenever it runs, and the core's wording will change after it shipped. They are
 marked for the ``rules`` catalogue, so the rows converted with them keep their translations when the core
-words a message another way.
+words a message another way; but for those the core has since given a singular and a plural form ("%(count)d
+build(s)": :data:`dippouch.core.messages.FORMER_IDS`), which are not marked: :meth:`Msg.from_data` reads a row
+of one as today's message, said with today's forms, so the catalogues keep no translation of the old id.
 
 Each template says what kind of value each placeholder held, as the core built it then: a name or a word
 (``s``, the default for ``%s``), a number (``%d``; ``i`` for one written with ``%s``), a nested message (``m``; ``M`` where a nested message is
@@ -57,8 +59,8 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
     (N_("no order, it holds"), ""),
     (N_("no order, they are disbanded"), ""),
     (N_("no order, it is disbanded"), ""),
-    (N_("%(count)d build(s) not ordered: waived"), ""),
-    (N_("%(count)d removal(s) not ordered: made for %(power)s by the rules"), ""),
+    ("%(count)d build(s) not ordered: waived", ""),  # FORMER_IDS: not marked
+    ("%(count)d removal(s) not ordered: made for %(power)s by the rules", ""),  # FORMER_IDS: not marked
     (
         N_(
             "not marked ready: %(reason)s, so this submission replaces nothing; send orders, or a line 'no orders' "
@@ -66,7 +68,7 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
         ),
         "reason=m",
     ),
-    (N_("all %(count)d line(s) were refused"), ""),
+    ("all %(count)d line(s) were refused", ""),  # FORMER_IDS: not marked
     (N_("it has no order line"), ""),
     # dippouch.core.notation: a line that cannot be read.
     (N_("no province %(token)s"), ""),
@@ -206,8 +208,8 @@ TEMPLATES: tuple[tuple[str, str], ...] = (
     (N_("units are handed over in movement seasons only"), ""),
     (N_("cannot send supply to %(power)s"), ""),
     (N_("send at least one unit's supply"), ""),
-    (N_("%(power)s has %(count)d unit(s) of excess supply, not %(asked)d"), ""),
-    (N_("%(count)d unit(s) of supply to %(power)s for this Winter"), ""),
+    ("%(power)s has %(count)d unit(s) of excess supply, not %(asked)d", ""),  # FORMER_IDS: not marked
+    ("%(count)d unit(s) of supply to %(power)s for this Winter", ""),  # FORMER_IDS: not marked
     (N_("cannot hand a unit to %(power)s"), ""),
     (N_("the unit in %(place)s is already under the orders of %(power)s; the first hand-over counts"), ""),
     (N_("%(power)s orders the unit in %(place)s this season"), ""),

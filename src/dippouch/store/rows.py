@@ -159,9 +159,8 @@ def require_current(s: Session, g: GameRow) -> PhaseRow:
     if ph is None:
         ending = Ending.from_data(g.ending) if g.ending else None
         if ending:
-            # The ending's words are stored as the game wrote them (English).
             raise GameError(
-                msg("game %(game)s is over: %(why)s (roll back to reopen it)", game=repr(g.name), why=ending.text)
+                msg("game %(game)s is over: %(why)s (roll back to reopen it)", game=repr(g.name), why=ending.message)
             )
         raise GameError(msg("game %(game)s is over (roll back to reopen it)", game=repr(g.name)))
     return ph

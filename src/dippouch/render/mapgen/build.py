@@ -33,7 +33,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import msg
+from dippouch.core.messages import nmsg
 from dippouch.core.variant import Variant
 from dippouch.render.geometry import FORMAT, VERSION, unit_radius
 from dippouch.render.mapgen.coastline import (
@@ -169,9 +169,12 @@ def make_board(variant: Variant) -> MapFrame:
     )
     if missing:
         raise MapgenError(
-            msg(
-                "the map of %(variant)s cannot be built: %(count)d province(s) have no point [longitude, latitude]: "
+            nmsg(
+                "the map of %(variant)s cannot be built: %(count)d province has no point [longitude, latitude]: "
                 "%(provinces)s; add `point = [lon, lat]` to each (the shapes grow round the points)",
+                "the map of %(variant)s cannot be built: %(count)d provinces have no point [longitude, latitude]: "
+                "%(provinces)s; add `point = [lon, lat]` to each (the shapes grow round the points)",
+                len(missing),
                 variant=repr(variant.name),
                 count=len(missing),
                 provinces=" ".join(missing[:12]) + (" ..." if len(missing) > 12 else ""),

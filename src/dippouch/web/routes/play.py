@@ -141,10 +141,19 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
 def receipt_words(got: Receipt, say: NullTranslations) -> str:
     """The receipt in one paragraph, in the reader's language (``say``), as the page flashes it."""
     _ = say.gettext
+    # The form follows the orders accepted, the counted noun; the rejected count is said as a number.
     msg = (
-        _("Version %(version)s recorded (ready): %(accepted)s order(s) accepted, %(rejected)s rejected.")
+        say.ngettext(
+            "Version %(version)s recorded (ready): %(accepted)s order accepted, %(rejected)s rejected.",
+            "Version %(version)s recorded (ready): %(accepted)s orders accepted, %(rejected)s rejected.",
+            got.accepted,
+        )
         if got.ready
-        else _("Version %(version)s recorded: %(accepted)s order(s) accepted, %(rejected)s rejected.")
+        else say.ngettext(
+            "Version %(version)s recorded: %(accepted)s order accepted, %(rejected)s rejected.",
+            "Version %(version)s recorded: %(accepted)s orders accepted, %(rejected)s rejected.",
+            got.accepted,
+        )
     ) % {
         "version": got.version,
         "accepted": got.accepted,
@@ -178,7 +187,7 @@ def play_vote(request: Request, form: PageForm, seat: SeatDep, web: WebDep, view
     voted = player_page.vote(web, seat.game, seat.power, draw, viewer)
     _ = words(request).gettext
     msg = (
-        voted.ending.text
+        say(voted.ending.message, language(request))
         if voted.ending
         else (_("You vote for a draw.") if draw else _("Your draw vote is withdrawn."))
     )
@@ -294,7 +303,7 @@ def _proposal_values(form: Any) -> dict[str, Any]:
 
 def _proposal_said(request: Request, got: Decided) -> str:
     said = say(got.said, language(request))
-    return f"{said} {got.ending.text}" if got.ending is not None else said
+    return f"{said} {say(got.ending.message, language(request))}" if got.ending is not None else said
 
 
 @router.post("/games/{name}/play/{power}/proposals", include_in_schema=False)

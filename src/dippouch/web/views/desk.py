@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, think_here
-from dippouch.core.messages import N_, Arg, Msg, msg
+from dippouch.core.messages import N_, Arg, Msg, msg, nmsg
 from dippouch.i18n import phase_words
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play import clock, games, seats
@@ -354,7 +354,10 @@ def _clock_action(
             rolled = clock.rollback(s, name, phase, by=by, now=now)
             said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": phase_words(rolled.phase, lang)}
             if rolled.carried:
-                said += " " + _("%(count)s submission(s) carried forward.") % {"count": len(rolled.carried)}
+                carried = nmsg(
+                    "%(num)d submission carried forward.", "%(num)d submissions carried forward.", len(rolled.carried)
+                )
+                said += " " + said_in(carried, lang, "web")
             return said
     except TableMustVote as e:  # one person alone in a player-run game: forbidden, not a mistake of input
         raise Forbidden(e.msg) from None

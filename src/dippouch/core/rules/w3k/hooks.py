@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import legal_order_makers
-from dippouch.core.messages import N_, Arg, Msg, msg
+from dippouch.core.messages import N_, Arg, Msg, msg, nmsg
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -198,8 +198,10 @@ class W3KHooks(RuleHooks):
                 elif o.count > available:
                     decided[(power, i)] = (
                         "illegal",
-                        msg(
-                            "%(power)s has %(count)d unit(s) of excess supply, not %(asked)d",
+                        nmsg(
+                            "%(power)s has %(count)d unit of excess supply, not %(asked)d",
+                            "%(power)s has %(count)d units of excess supply, not %(asked)d",
+                            max(available, 0),
                             power=power,
                             count=max(available, 0),
                             asked=o.count,
@@ -211,7 +213,13 @@ class W3KHooks(RuleHooks):
                     net[o.to] = net.get(o.to, 0) + o.count
                     decided[(power, i)] = (
                         "succeeds",
-                        msg("%(count)d unit(s) of supply to %(power)s for this Winter", count=o.count, power=o.to),
+                        nmsg(
+                            "%(count)d unit of supply to %(power)s for this Winter",
+                            "%(count)d units of supply to %(power)s for this Winter",
+                            o.count,
+                            count=o.count,
+                            power=o.to,
+                        ),
                     )
             builds = [i for i, o in enumerate(olist) if isinstance(o, Build)]
             removals = [i for i, o in enumerate(olist) if isinstance(o, Disband)]
@@ -479,8 +487,10 @@ class W3KHooks(RuleHooks):
             for r in results:
                 if isinstance(r.order, SendSupply) and r.result == Outcome.SUCCEEDS:
                     notes.append(
-                        msg(
-                            "Supply sent: %(power)s gave %(count)d unit(s) of its supply to %(to)s this Winter.",
+                        nmsg(
+                            "Supply sent: %(power)s gave %(count)d unit of its supply to %(to)s this Winter.",
+                            "Supply sent: %(power)s gave %(count)d units of its supply to %(to)s this Winter.",
+                            r.order.count,
                             power=r.power,
                             count=r.order.count,
                             to=r.order.to,
