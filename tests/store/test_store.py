@@ -180,7 +180,7 @@ def test_draw_by_unanimous_vote(store: GameStore) -> None:
     ending = store_votes.vote(store, "g", "Turkey", True, now=T0)
     assert ending is not None and ending.kind == "draw"
     assert store_status.status(store, "g", now=T0).ending == ending
-    with pytest.raises(GameError, match="is over"):
+    with pytest.raises(GameError, match="ended before these orders arrived: Draw agreed"):
         store_submissions.submit(store, "g", "France", "A par H", now=T0)
     # Rolling back reopens the game; the votes lapse, so one more vote does not end it again.
     store_history.rollback(store, "g", "Spring 1901 Movement", now=T0)

@@ -167,7 +167,19 @@ def require_current(s: Session, g: GameRow) -> PhaseRow:
 
 
 def require_current_for(s: Session, g: GameRow, v: Variant, phase: str | None) -> PhaseRow:
-    """The open phase, which must be ``phase`` when one is named."""
+    """The open phase, which must be ``phase`` when one is named: orders, whose sender may have had the page open
+    since before the game ended."""
+    ending = Ending.from_data(g.ending) if g.ending and current_phase(s, g) is None else None
+    if ending is not None:
+        # A player's page kept open while the game ended: how it ended is the whole answer (a processed phase
+        # or a rollback is the coordinator's business, not theirs).
+        raise GameError(
+            msg(
+                "Game %(game)s ended before these orders arrived: %(why)s These orders were not recorded.",
+                game=repr(g.name),
+                why=ending.message,
+            )
+        )
     if phase is None:
         return require_current(s, g)
     try:
