@@ -437,7 +437,20 @@ def list_(
         said(pmsg("table heading", "attachments")),
         said(pmsg("table heading", "why")),
     )
-    for m in messages(_store(db), game=game, status=status):
+    found = messages(_store(db), game=game, status=status)
+    if not found:
+        # An empty table reads as a fault; say what was looked for instead.
+        if game is not None and status is not None:
+            none = msg("No message for %(game)s with status %(status)s.", game=game, status=status)
+        elif game is not None:
+            none = msg("No message for %(game)s has been taken in.", game=game)
+        elif status is not None:
+            none = msg("No message with status %(status)s.", status=status)
+        else:
+            none = msg("No message has been taken in yet: `dippouch mail fetch` reads the mailbox.")
+        tell(out, none)
+        return
+    for m in found:
         table.add_row(
             str(m.id),
             f"{m.received_at:%Y-%m-%d %H:%M}",
@@ -560,7 +573,16 @@ def outbox(
         said(pmsg("table heading", "next try / sent (UTC)")),
         said(pmsg("table heading", "last error")),
     )
-    for r in outbox_entries(_store(db), include_sent=show_all):
+    entries = outbox_entries(_store(db), include_sent=show_all)
+    if not entries:
+        tell(
+            out,
+            msg("Nothing is waiting to be sent.")
+            if not show_all
+            else msg("The outbox is empty: nothing was ever queued."),
+        )
+        return
+    for r in entries:
         when = r.sent_at if r.status == "sent" else r.next_attempt_at
         table.add_row(
             str(r.id),

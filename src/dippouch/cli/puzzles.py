@@ -109,7 +109,11 @@ def list_puzzles(db: str | None = DbOption) -> None:
     """List the stored puzzles: id, difficulty, power, goal and where each comes from."""
     from dippouch.store.learning.puzzles import puzzles
 
-    for sp in puzzles(_store(db)):
+    stored = puzzles(_store(db))
+    if not stored:
+        tell(out, msg("No puzzle yet: `dippouch puzzles generate` looks for them in the finished games."))
+        return
+    for sp in stored:
         d = sp.data
         goal = said(_GOALS.get(str(d["goal"]), str(d["goal"])))
         stars = "*" * int(d["difficulty"])
