@@ -145,8 +145,12 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
     assert "evening7 ist beendet" in german or "evening7 ist vorbei" in german
     # How it ended, in the reader's language too (it was the English the game stored).
     assert "Remis vereinbart" in german and "Draw agreed" not in german, german
+    # Its numbers as German writes them, and the sender's one-click line in German too.
+    assert "Wertung 14,29" in german and "Platz 1 von 7" in german and "100,0" in german, german
+    assert "Diese E-Mails mit einem Klick abbestellen: http" in german and "To stop" not in german, german
     french = _text(next(m for m in ended if m["To"] == _address("France")))
     assert "Match nul accepté" in french and "Draw agreed" not in french, french
+    assert "Pour ne plus recevoir ces e-mails en un clic : http" in french, french
 
     total = _per_player(smtp.messages)
     # The start, four results, the end: six mails a player in all.

@@ -34,7 +34,7 @@ from dippouch.game import (
     position_from_data,
     unordered,
 )
-from dippouch.i18n import translations
+from dippouch.i18n import LANGUAGES, translations
 from dippouch.letters import compose
 from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, phase_words, unit_text
@@ -499,6 +499,13 @@ def _rating(store: GameStore, person_id: int) -> PersonRating | None:
     return person_rating(store, person_id).get(None)
 
 
+def _decimal(value: float, places: int, lang: str) -> str:
+    """``value`` to ``places`` decimals as ``lang`` writes it (14.29, 14,29): a score read in a German mail."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="#,##0." + "0" * places, locale=lang if lang in LANGUAGES else "en"))
+
+
 def _end_text(
     game: str, power: str, ending: Msg | str, scored: Scored | None, rating: PersonRating | None, lang: str
 ) -> str:
@@ -514,7 +521,7 @@ def _end_text(
                     "%(num)d centre, score %(score)s",
                     "%(num)d centres, score %(score)s",
                     row.centres,
-                    score=f"{row.score:.2f}",
+                    score=_decimal(row.score, 2, lang),
                 ),
                 lang,
             )
@@ -526,7 +533,7 @@ def _end_text(
             say(
                 msg(
                     "Your rating is now %(rating)s, place %(rank)s of %(rated)s rated players.",
-                    rating=f"{rating.rating:.1f}",
+                    rating=_decimal(rating.rating, 1, lang),
                     rank=rating.rank,
                     rated=rating.rated,
                 ),

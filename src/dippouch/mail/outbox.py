@@ -38,10 +38,12 @@ from email.utils import format_datetime
 from typing import Any
 
 from dippouch import settings as installation
+from dippouch.core.messages import msg
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.numbers import number_or_none
 from dippouch.play import mail_out
+from dippouch.saying import say
 from dippouch.store import GameStore
 from dippouch.store.db import Database
 from dippouch.store.faults import crash_point
@@ -50,16 +52,22 @@ from dippouch.store.mail.outbox import queue_in as queue
 
 __all__ = [
     "BACKOFF",
+    "I18N_DOMAIN",
     "UNSUBSCRIBABLE",
     "OutFile",
     "SendReport",
     "build_message",
     "queue",
     "read_unsubscribe_token",
+    "reader_language",
     "send_due",
     "unsubscribe_link",
     "unsubscribe_token",
 ]
+
+I18N_DOMAIN = "mail"
+"""The catalogue of the words the sender adds to a queued message (the one-click line), said in its reader's
+language."""
 
 BACKOFF = (60, 300, 900, 1800, 3600, 3600 * 2, 3600 * 4, 3600 * 6)
 """Seconds to wait after the 1st, 2nd, ... failed attempt (the last repeats)."""
@@ -115,6 +123,27 @@ def read_unsubscribe_token(db: Database, token: str) -> tuple[int, str] | None:
     return (person, what) if hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace")) else None
 
 
+def reader_language(db: GameStore, to: str, game_id: int | None) -> str:
+    """The language the message's reader reads (the words the sender adds to a queued body: the one-click
+    line): the person's own choice, else the game's, else English, as the notices chose for the body."""
+    from dippouch.game import GameSettings
+    from dippouch.i18n import DEFAULT, LANGUAGES
+    from dippouch.store.notify.stored import game_name, game_settings_of
+    from dippouch.store.people.persons import person_by_email, preferences_of
+
+    person = person_by_email(db, to)
+    chosen = preferences_of(db, [person.id]).get(person.id) if person is not None else None
+    if chosen is not None and chosen.language in LANGUAGES:
+        return str(chosen.language)
+    if game_id is None:
+        return DEFAULT
+    try:
+        name = game_name(db, game_id)
+        return GameSettings.from_data(game_settings_of(db, [name]).get(name, {})).language
+    except Exception:  # a game gone or unreadable: English is always right
+        return DEFAULT
+
+
 def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:
     """The one-click unsubscribe address for a message of ``kind`` to ``to`` (``None``: not a kind one turns
     off, or no person has that address)."""
@@ -130,35 +159,37 @@ def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:
 
 
 def build_message(
-    row: OutboxEntry | Any, sender: str, now: datetime, *, unsubscribe: str | None = None
+    row: OutboxEntry | Any, sender: str, now: datetime, *, unsubscribe: str | None = None, lang: str = "en"
 ) -> EmailMessage:
     """The message as sent: plain text (everything readable without the attachments), files after it.
-    ``unsubscribe``: the one-click address (:func:`unsubscribe_link`), in the RFC 8058 headers and the text."""
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = row.to_addr
-    msg["Subject"] = row.subject
-    msg["Date"] = format_datetime(as_utc(now))
-    msg["Message-ID"] = row.header_id
+    ``unsubscribe``: the one-click address (:func:`unsubscribe_link`), in the RFC 8058 headers and the text,
+    said in ``lang`` (:func:`reader_language`), the body's language."""
+    email = EmailMessage()
+    email["From"] = sender
+    email["To"] = row.to_addr
+    email["Subject"] = row.subject
+    email["Date"] = format_datetime(as_utc(now))
+    email["Message-ID"] = row.header_id
     # Receipts and results are machine-made: other robots must not answer them (no mail loops).
-    msg["Auto-Submitted"] = "auto-replied" if row.in_reply_to else "auto-generated"
+    email["Auto-Submitted"] = "auto-replied" if row.in_reply_to else "auto-generated"
     if row.in_reply_to:
-        msg["In-Reply-To"] = row.in_reply_to
-        msg["References"] = row.in_reply_to
+        email["In-Reply-To"] = row.in_reply_to
+        email["References"] = row.in_reply_to
     body = row.body
     if unsubscribe:
-        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
-        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        body = body.rstrip("\n") + f"\n\nTo stop these e-mails with one click: {unsubscribe}\n"
-    msg.set_content(body, subtype="plain", charset="utf-8")
+        email["List-Unsubscribe"] = f"<{unsubscribe}>"
+        email["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        one_click = say(msg("To stop these e-mails with one click: %(link)s", link=unsubscribe), lang)
+        body = body.rstrip("\n") + f"\n\n{one_click}\n"
+    email.set_content(body, subtype="plain", charset="utf-8")
     for f in row.files:
         maintype, _, subtype = f.content_type.partition("/")
-        msg.add_attachment(f.data, maintype=maintype, subtype=subtype or "octet-stream", filename=f.filename)
+        email.add_attachment(f.data, maintype=maintype, subtype=subtype or "octet-stream", filename=f.filename)
     # Headers are written unfolded (up to the 998 characters a line may hold): Python's folding moves a
     # subject of 70-77 characters whole onto a line of its own, and mail readers then show it with a
     # leading space. The body and attachments are encoded already, in lines of 76.
-    msg.policy = msg.policy.clone(max_line_length=998)
-    return msg
+    email.policy = email.policy.clone(max_line_length=998)
+    return email
 
 
 def backoff(attempts: int) -> timedelta:
@@ -199,12 +230,14 @@ def send_due(
                 break
             crash_point("mail:after-claim")
             row = outbox_entry(store, row_id)
-            msg = build_message(row, settings.sender, now, unsubscribe=unsubscribe_link(store, row.kind, row.to_addr))
+            unsubscribe = unsubscribe_link(store, row.kind, row.to_addr)
+            lang = reader_language(store, row.to_addr, row.game_id) if unsubscribe else "en"
+            email = build_message(row, settings.sender, now, unsubscribe=unsubscribe, lang=lang)
             to, attempts = row.to_addr, row.attempts
             try:
                 if conn is None:
                     conn = SmtpConnection(settings).__enter__()
-                conn.send(msg, to)
+                conn.send(email, to)
             except SendFailure as e:
                 if e.permanent and not e.server_down:
                     mail_out.sent(store, row_id, worker, status="failed", last_error=str(e))

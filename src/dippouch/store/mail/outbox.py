@@ -63,6 +63,8 @@ class OutboxEntry:
     sent_at: datetime | None
     last_error: str | None
     files: list[OutFile] = field(default_factory=list)
+    game_id: int | None = None
+    """The game the message is about, if any (its language says the words the sender adds)."""
 
 
 def queue_in(
@@ -175,6 +177,7 @@ def _entry(row: OutboxRow, *, files: bool) -> OutboxEntry:
         row.sent_at,
         row.last_error,
         [OutFile(f.filename, f.content_type, bytes(f.data)) for f in row.files] if files else [],
+        row.game_id,
     )
 
 
