@@ -178,7 +178,7 @@ def test_a_french_locale_reads_french(db: str, tmp_path: Path, locale: pytest.Mo
     orders.write_text(ORDERS, encoding="utf-8")
     submitted = _lines(db, "submit", "g", "England", str(orders))
     assert submitted[0] == "England, Printemps 1901 Mouvements : envoi cli version 1 enregistré."
-    assert "2 ordres acceptés, 1 rejeté(s)." in submitted
+    assert "2 ordres acceptés, 1 refus." in submitted
 
 
 def test_the_c_locale_reads_the_english_it_always_did(db: str, tmp_path: Path, locale: pytest.MonkeyPatch) -> None:

@@ -50,15 +50,15 @@ def _refused(lines: int) -> Msg:
     return why
 
 
-# The form follows the counted noun ("order"); French's participle of the second count, whose number chooses no
-# form, keeps the catalogue's "rejeté(s)".
+# The form follows the counted noun ("order"); French says the second count with the noun "refus", the same in
+# the singular and the plural, since its number chooses no form.
 CASES: list[tuple[Msg, dict[str, str]]] = [
     (
         _accepted(1),
         {
             "en": "1 order accepted, 0 rejected.",
             "de": "1 Befehl angenommen, 0 abgelehnt.",
-            "fr": "1 ordre accepté, 0 rejeté(s).",
+            "fr": "1 ordre accepté, 0 refus.",
         },
     ),
     (
@@ -66,7 +66,7 @@ CASES: list[tuple[Msg, dict[str, str]]] = [
         {
             "en": "2 orders accepted, 0 rejected.",
             "de": "2 Befehle angenommen, 0 abgelehnt.",
-            "fr": "2 ordres acceptés, 0 rejeté(s).",
+            "fr": "2 ordres acceptés, 0 refus.",
         },
     ),
     (
@@ -74,7 +74,7 @@ CASES: list[tuple[Msg, dict[str, str]]] = [
         {
             "en": "0 orders accepted, 0 rejected.",
             "de": "0 Befehle angenommen, 0 abgelehnt.",
-            "fr": "0 ordre accepté, 0 rejeté(s).",
+            "fr": "0 ordre accepté, 0 refus.",
         },
     ),
     (

@@ -32,7 +32,7 @@ def test_each_event_in_french() -> None:
     m = compose("phase_processed", {**fr, "next": "Fall 1901 Movement"})
     assert m.title == "demo : Printemps 1901 Mouvements résolue"
     assert m.body == (
-        "Les résultats de Printemps 1901 Mouvements dans demo sont disponibles. Ensuite : Automne 1901 Mouvements, "
+        "Les résultats de la phase Printemps 1901 Mouvements dans demo sont disponibles. Ensuite : Automne 1901 Mouvements, "
         "ordres attendus avant le 2026-12-03 09:00 UTC."
     )
     m = compose("deadline", {**fr, "left": "12 heures"})
