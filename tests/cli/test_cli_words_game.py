@@ -11,11 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from dbsupport import migrated_sqlite
 from dippouch import settings
 from dippouch.cli import app, register_commands
+from dippouch.store import GameStore
+from dippouch.store.models import PhaseRow
 
 T0 = "2026-03-01T09:00:00+00:00"
 LATER = "2026-03-20T10:00:00+00:00"
@@ -59,6 +62,18 @@ def _row(lines: list[str], first: str) -> list[str]:
         if cells and cells[0] == first:
             return cells
     raise AssertionError(f"no row {first!r} in:\n" + "\n".join(lines))
+
+
+def _spoil_the_record(db: str) -> None:
+    """The stored results and next position of the first phase changed, as a broken adjudication would leave them."""
+    store = GameStore(db)
+    try:
+        with store.session() as s, s.begin():
+            first = s.scalars(sa.select(PhaseRow).where(PhaseRow.seq == 0)).one()
+            first.results = []
+            first.next_position = {**first.next_position, "units": []}
+    finally:
+        store.close()
 
 
 def _a_game_with_orders(db: str, orders: Path) -> None:
@@ -143,6 +158,10 @@ def test_the_status_the_clock_and_a_rollback_are_german(db: str, tmp_path: Path,
     assert _row(history, "ID") == ["ID", "Phase", "Status", "Frist (UTC)", "ausgewertet (UTC)", "Abg.", "verpasst"]
     assert _row(history, "2")[:3] == ["2", "Herbst 1901 Bewegung", "offen"]
     assert _lines(db, "replay", "g", now=None) == ["Wiederholt: gleiche Ergebnisse und gleiche nächste Stellung."]
+    _spoil_the_record(db)  # each difference the store finds, said in the locale's language
+    assert _lines(db, "replay", "g", "Spring 1901 Movement", now=None, code=1) == [
+        "Wiederholt: die Ergebnisse weichen ab, die nächste Stellung weicht ab."
+    ]
     assert _lines(db, "rollback", "g", "Spring 1901 Movement", now=LATER) == [
         "g auf Frühjahr 1901 Bewegung zurückgesetzt; Befehle bis 2026-04-01 10:00 UTC.",
         "Befehle übernommen, wie sie galten (Version 1 der wieder geöffneten Phase, nicht bereit):",

@@ -6,7 +6,7 @@ import typer
 
 from dippouch.cli import app
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
-from dippouch.cli.words import said, tell
+from dippouch.cli.words import tell
 from dippouch.core.messages import Msg, PhaseName, msg, nmsg, pmsg
 
 I18N_DOMAIN = "cli"
@@ -147,9 +147,7 @@ def bot(
                 ),
             )
             for p in v.power_names:
-                out.print(
-                    "  " + said(_centres(f"{p:<28}", record.centres[p], None if p in mine else others)), markup=False
-                )
+                tell(out, _centres(f"{p:<28}", record.centres[p], None if p in mine else others), indent="  ")
         for line in outside.dropped:
             tell(err, msg("dropped an order the program sent: %(order)s", order=line))
         for line in outside.failures:

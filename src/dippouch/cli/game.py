@@ -401,21 +401,18 @@ def _seat(
     game: str, power: str, player: str, *, email: str | None, link: bool, replace: bool, db: str | None, now: str | None
 ) -> None:
     """Seat a player through the use case every door calls (:func:`dippouch.play.seats.seat`)."""
-    from dippouch.cli.errors import cli_language
     from dippouch.play.seats import seat
-    from dippouch.saying import say
     from dippouch.settings import site
 
     got = seat(_store(db), game, power, player, now=_now(now), replace=replace, email=email, link=link)
-    lang = cli_language()
     by_mail = msg("Orders by mail come from %(address)s.", address=email.strip()) if email else None
-    out.print(say(got.said, lang) + (" " + say(by_mail, lang) if by_mail else ""), markup=False)
+    out.print(said(got.said) + (" " + said(by_mail) if by_mail else ""), markup=False)
     if got.secret is not None:
         here = site()
         link_is = msg(
             "%(power)s's link (shown only now): %(link)s", power=got.power, link=here.link(f"/k/{got.secret}")
         )
-        out.print(say(link_is, lang), markup=False)
+        tell(out, link_is)
         if not here.configured:
             # This process cannot know where `dippouch serve` listens (its --port, its host): the link names the
             # embedded default, which is wrong for a server on another port, and the key is shown only once.
@@ -425,7 +422,7 @@ def _seat(
                 "DIPPOUCH_PUBLIC_URL to the address players open so every link names it.",
                 address=here.public_url,
             )
-            out.print(say(unset, lang), markup=False)
+            tell(out, unset)
 
 
 @players_app.command("email")
@@ -548,17 +545,17 @@ def submit(
         number = f"{line.line:>2}"  # the verdicts line up under each other
         if line.said_no_orders:
             noted = msg("line %(line)s noted     %(text)s: %(note)s", line=number, text=line.text, note=line.note or "")
-            out.print("  " + said(noted), markup=False)
+            tell(out, noted, indent="  ")
         elif line.accepted:
             order = order_text(v, line.order or "", kind, full=full)
-            out.print("  " + said(msg("line %(line)s accepted  %(order)s", line=number, order=order)), markup=False)
+            tell(out, msg("line %(line)s accepted  %(order)s", line=number, order=order), indent="  ")
             if line.note:
-                out.print("             " + said(msg("note: %(note)s", note=line.note)), markup=False)
+                tell(out, msg("note: %(note)s", note=line.note), indent="             ")
         else:
             refused = msg(
                 "line %(line)s REJECTED  %(text)s: %(error)s", line=number, text=line.text, error=line.error or ""
             )
-            out.print("  " + said(refused), markup=False)
+            tell(out, refused, indent="  ")
     tell(
         out,
         nmsg(
@@ -999,7 +996,7 @@ def show(
             holds = nmsg(
                 "%(power)s: no units; %(num)d centre", "%(power)s: no units; %(num)d centres", owned, power=power
             )
-        out.print("  " + said(holds), markup=False)
+        tell(out, holds, indent="  ")
     for d in rec["position"].get("dislodged", []):
         unit = unit_text(v, d["unit"], full=full)
         places = ", ".join(place_list(v, d["retreats"], full=full))
@@ -1009,13 +1006,11 @@ def show(
             )
         else:
             dislodged = msg("%(power)s: %(unit)s dislodged; may retreat to nowhere", power=d["power"], unit=unit)
-        out.print("  " + said(dislodged), markup=False)
+        tell(out, dislodged, indent="  ")
     if rec["submissions"]:
         tell(out, msg("Submissions:"))
     if rec.get("sealed"):
-        out.print(
-            "  " + said(msg("(sealed until the deadline: who sent which version and when, not what)")), markup=False
-        )
+        tell(out, msg("(sealed until the deadline: who sent which version and when, not what)"), indent="  ")
     for sub in rec["submissions"]:
         marks: tuple[tuple[Msg | str, bool], ...] = (
             (pmsg("submission", "ready"), sub["ready"]),
@@ -1030,9 +1025,9 @@ def show(
             sent = msg("%(power)s v%(version)s at %(when)s (%(flags)s)", **head, flags=flags)
         else:
             sent = msg("%(power)s v%(version)s at %(when)s", **head)
-        out.print("  " + said(sent), markup=False)
+        tell(out, sent, indent="  ")
         if sub.get("reinstates"):
-            out.print("      " + said(msg("version %(version)s stands", version=sub["reinstates"])), markup=False)
+            tell(out, msg("version %(version)s stands", version=sub["reinstates"]), indent="      ")
         for ln in sub["lines"] or []:
             # A stored line's refusal and note are message values (their English beside them in older records),
             # said in the locale's language.
@@ -1046,7 +1041,7 @@ def show(
                 verdict = order_text(v, ln["order"], kind, full=full)
             out.print(f"      {ln['text']}  ->  {verdict}", markup=False)
             if error is None and ln["order"] is not None and note:
-                out.print("          " + said(msg("note: %(note)s", note=note)), markup=False)
+                tell(out, msg("note: %(note)s", note=note), indent="          ")
 
 
 @app.command()
@@ -1064,16 +1059,8 @@ def replay(
     if same:
         tell(out, msg("Replayed: identical results and next position."))
     else:
-        tell(out, _REPLAY_DIFFERS.get(tuple(diffs)) or msg("Replayed: %(diffs)s.", diffs=", ".join(diffs)))
+        tell(out, msg("Replayed: %(diffs)s.", diffs=", ".join(said(d) for d in diffs)))
         raise typer.Exit(1)
-
-
-_REPLAY_DIFFERS: dict[tuple[str, ...], Msg] = {
-    ("results differ",): msg("Replayed: results differ."),
-    ("next position differs",): msg("Replayed: next position differs."),
-    ("results differ", "next position differs"): msg("Replayed: results differ, next position differs."),
-}
-"""What a replay that differs says, by the store's findings (its own words, which programs may read)."""
 
 
 @app.command()
@@ -1220,7 +1207,7 @@ def rollback(
                     c.orders,
                     **version,
                 )
-            out.print("  " + said(kept), markup=False)
+            tell(out, kept, indent="  ")
 
 
 @app.command("export")

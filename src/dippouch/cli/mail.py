@@ -20,8 +20,6 @@ from dippouch.core.messages import Arg, Msg, PhaseName, choices, msg, nmsg, pmsg
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from rich.console import Console
-
     from dippouch.game import LineCheck
 
 I18N_DOMAIN = "cli"
@@ -56,12 +54,6 @@ def _minute(moment: datetime) -> str:
     """A time as the mail log writes it (UTC, to the minute): a value inside a message, the same in every
     language, as the review page writes it."""
     return f"{moment:%Y-%m-%d %H:%M}"
-
-
-def _indented(console: Console, message: Msg, indent: str = "  ") -> None:
-    """Print ``message`` under the line it belongs to: the indent is layout, not words, so it stays out of
-    the catalogue (a translator would have to keep it)."""
-    console.print(indent + said(message), markup=False)
 
 
 def _refuse_password(value: str | None, kind: str) -> None:
@@ -183,63 +175,70 @@ def setup(
         tell(out, msg("Mail for %(game)s: on since %(since)s.", game=game, since=cfg["since"]))
     else:
         tell(out, msg("Mail for %(game)s: OFF since %(since)s.", game=game, since=cfg["since"]))
-    _indented(out, msg("subjects may call it: %(names)s", names=", ".join([game, *cfg.get("titles", [])])))
+    tell(out, msg("subjects may call it: %(names)s", names=", ".join([game, *cfg.get("titles", [])])), indent="  ")
     for p, names in sorted(cfg.get("aliases", {}).items()):
-        _indented(out, msg("%(power)s also: %(names)s", power=p, names=", ".join(names)))
-    _indented(
+        tell(out, msg("%(power)s also: %(names)s", power=p, names=", ".join(names)), indent="  ")
+    tell(
         out,
         msg(
             "reminders: %(leads)s before each deadline",
             leads=", ".join(cfg.get("reminders", ["48h", "12h"])),  # lead times as the option writes them
         ),
+        indent="  ",
     )
-    _indented(out, msg("maps with results: %(maps)s", maps=cfg.get("maps", "winter")))  # the --maps word
+    tell(out, msg("maps with results: %(maps)s", maps=cfg.get("maps", "winter")), indent="  ")  # the --maps word
     wait = cfg.get("review_wait")
     if wait:
-        _indented(
+        tell(
             out,
             msg(
                 "photographs at a deadline: the phase waits up to %(wait)s for your review, then goes ahead "
                 "without them",
                 wait=wait,
             ),
+            indent="  ",
         )
     else:
-        _indented(out, msg("photographs at a deadline: the phase waits for your review (`dippouch mail review`)"))
+        tell(
+            out, msg("photographs at a deadline: the phase waits for your review (`dippouch mail review`)"), indent="  "
+        )
     if cfg.get("observers"):
-        _indented(out, msg("observers: %(addresses)s", addresses=", ".join(cfg["observers"])))
+        tell(out, msg("observers: %(addresses)s", addresses=", ".join(cfg["observers"])), indent="  ")
     from dippouch.play.mail_intake import proof_mode
 
     if proof_mode(cfg) == "required":
         trusted = ", ".join(cfg.get("trust_auth", []))
         if trusted:
-            _indented(
+            tell(
                 out,
                 msg(
                     "a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
                     "passed at %(servers)s; other mail is held until the player confirms it",
                     servers=trusted,
                 ),
+                indent="  ",
             )
         else:
-            _indented(
+            tell(
                 out,
                 msg(
                     "a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
                     "passed at no server (`--trust-auth NAME`); other mail is held until the player confirms it"
                 ),
+                indent="  ",
             )
     else:
-        _indented(out, msg("a sender is proven by the From header alone (--proof from-address)"))
+        tell(out, msg("a sender is proven by the From header alone (--proof from-address)"), indent="  ")
     missing = [p for p, (_, addr) in store_games.emails(store, game).items() if not addr]
     if missing:
-        _indented(
+        tell(
             out,
             msg(
                 "no address yet for: %(powers)s (`dippouch players email %(game)s POWER ADDRESS`)",
                 powers=", ".join(missing),
                 game=game,
             ),
+            indent="  ",
         )
 
 
@@ -256,13 +255,14 @@ def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     game_id = find_game(store, game)
     for power, (_name, addr) in sorted(store_games.emails(store, game).items()):
         if not addr:
-            _indented(
+            tell(
                 out,
                 msg(
                     "%(power)s: no address (`dippouch players email %(game)s %(power)s ADDRESS`)",
                     power=power,
                     game=game,
                 ),
+                indent="  ",
             )
             continue
         # A power, its address and its token: names and a key, no words to say in another language.
@@ -401,8 +401,10 @@ def send(
     )
     for row_id, why in report.failed:
         # The server's own words, as it gave them.
-        _indented(
-            out, msg("#%(id)s refused: %(why)s (`dippouch mail retry %(id)s` after fixing it)", id=row_id, why=why)
+        tell(
+            out,
+            msg("#%(id)s refused: %(why)s (`dippouch mail retry %(id)s` after fixing it)", id=row_id, why=why),
+            indent="  ",
         )
     if report.server_down:
         tell(
@@ -497,7 +499,7 @@ def show(
     tell(out, msg("Subject: %(subject)s", subject=m.subject))
     tell(out, msg("What became of it: %(reason)s", reason=_reason(m.reason, m.why)))
     for aid, filename, ctype, size in m.attachments:
-        _indented(
+        tell(
             out,
             msg(
                 "attachment #%(id)s: %(file)s (%(type)s, %(size)s bytes)",
@@ -506,6 +508,7 @@ def show(
                 type=ctype,
                 size=quantity(size),
             ),
+            indent="  ",
         )
     if sealed:
         if ph is not None:
@@ -644,14 +647,14 @@ def ocr(game: str, db: str | None = DbOption, now: str | None = NowOption) -> No
             ),
         )
         if p.problem:
-            _indented(out, msg("could not be read: %(problem)s", problem=p.problem))
+            tell(out, msg("could not be read: %(problem)s", problem=p.problem), indent="  ")
         for ln in p.lines:
-            _indented(out, _verdict(ln, ln.order or ""))
+            tell(out, _verdict(ln, ln.order or ""), indent="  ")
         for units, what in p.unordered:
             if units:
-                _indented(out, msg("left out: %(units)s: %(what)s", units=", ".join(units), what=what))
+                tell(out, msg("left out: %(units)s: %(what)s", units=", ".join(units), what=what), indent="  ")
             else:
-                _indented(out, msg("left out: %(what)s", what=what))
+                tell(out, msg("left out: %(what)s", what=what), indent="  ")
     if found:
         tell(out, msg("Confirm one with `dippouch mail confirm ATTACHMENT` (or --file with your corrected text)."))
 
@@ -757,7 +760,7 @@ def review(
         )
     if before:
         for power, times in sorted(st.photos.items()):
-            _indented(
+            tell(
                 out,
                 nmsg(
                     "%(power)s: %(num)d photograph, received %(times)s UTC (sealed until the deadline)",
@@ -766,16 +769,18 @@ def review(
                     power=power,
                     times=", ".join(f"{t:%Y-%m-%d %H:%M}" for t in times),
                 ),
+                indent="  ",
             )
         held = [item for item in st.items if item.kind == "held"]
         for item in held:
-            _indented(
+            tell(
                 out,
                 msg(
                     "%(item)s: `dippouch mail apply %(id)s` or `dippouch mail dismiss %(id)s`",
                     item=item.describe(),
                     id=item.mail_id,
                 ),
+                indent="  ",
             )
         if not st.photos and not held:
             tell(out, msg("Nothing waits for review."))
@@ -817,13 +822,13 @@ def review(
         if folder is not None:
             target = folder / f"{p.attachment_id}-{Path(p.filename).name or 'photo'}"
             target.write_bytes(_attachment_bytes(store, p.attachment_id))
-            _indented(out, msg("saved as %(file)s", file=str(target)))
+            tell(out, msg("saved as %(file)s", file=str(target)), indent="  ")
         if p.problem:
-            _indented(out, msg("could not be read: %(problem)s", problem=p.problem))
+            tell(out, msg("could not be read: %(problem)s", problem=p.problem), indent="  ")
         elif p.text is not None and not p.confirmed_as and not p.set_aside:
-            _indented(out, msg("proposed transcription:"))
+            tell(out, msg("proposed transcription:"), indent="  ")
             for line in _verdicts(v, kind, p.lines):
-                _indented(out, line, "    ")
+                tell(out, line, indent="    ")
         if not p.confirmed_as and not p.set_aside:
             if p.text is not None:
                 next_step = msg(
@@ -837,7 +842,7 @@ def review(
                     "if it holds no orders",
                     id=p.attachment_id,
                 )
-            _indented(out, next_step)
+            tell(out, next_step, indent="  ")
     for item in st.items:
         if item.kind == "held":
             tell(
@@ -905,7 +910,7 @@ def release_(game: str, db: str | None = DbOption, now: str | None = NowOption) 
         ),
     )
     for item in st.items:
-        _indented(out, msg("unreviewed, not used: %(item)s", item=item.describe()))
+        tell(out, msg("unreviewed, not used: %(item)s", item=item.describe()), indent="  ")
 
 
 @mail_app.command("set-aside")

@@ -15,7 +15,7 @@ import typer
 
 from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
-from dippouch.cli.words import said, tell
+from dippouch.cli.words import tell
 from dippouch.core.messages import Arg, Msg, PhaseName, msg
 
 I18N_DOMAIN = "cli"
@@ -125,7 +125,7 @@ def _print_reports(db: str | None) -> None:
         tell(out, msg("No open reports."))
     for r in got:
         tell(out, _report_line(r))
-        out.print("    " + said(msg("why: %(reason)s", reason=r.reason)), markup=False)
+        tell(out, msg("why: %(reason)s", reason=r.reason), indent="    ")
 
 
 def _report_line(r: Report) -> Msg:

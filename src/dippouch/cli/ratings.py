@@ -176,7 +176,7 @@ def check(
         out.print(f"  {escape(line)}", soft_wrap=True)
     if len(result.differences) > SHOWN:
         more = msg("... and %(num)s more", num=len(result.differences) - SHOWN)
-        out.print(f"  {said(more)}", markup=False)
+        tell(out, more, indent="  ")
     if not fix:
         raise typer.Exit(1)
     fixed = rewrite_ratings(store, fresh)

@@ -86,9 +86,7 @@ def variants(
 def _list() -> None:
     out = _console()
     from dippouch.catalog import load_variant, variant_files
-    from dippouch.cli.errors import cli_language
     from dippouch.core.errors import DippouchError, VariantError
-    from dippouch.saying import say
 
     table = Table(
         *(
@@ -117,8 +115,9 @@ def _list() -> None:
             table.add_row(f.name, Text(said(_BROKEN), style="red"), "", "", said(many), source)
             continue
         except DippouchError as e:
-            broken.append((f.name, f.path, [say(e.msg, cli_language())]))
-            table.add_row(f.name, Text(said(_BROKEN), style="red"), "", "", said(msg("1 problem, see below")), source)
+            broken.append((f.name, f.path, [said(e.msg)]))
+            one = nmsg("%(num)s problem, see below", "%(num)s problems, see below", 1)
+            table.add_row(f.name, Text(said(_BROKEN), style="red"), "", "", said(one), source)
             continue
         table.add_row(
             f.name, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), said(_victory(v.victory)), source

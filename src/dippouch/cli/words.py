@@ -26,7 +26,8 @@ def said(message: Msg | str) -> str:
     return say(message, cli_language())
 
 
-def tell(console: Console, message: Msg, *, end: str = "\n") -> None:
+def tell(console: Console, message: Msg, *, indent: str = "", end: str = "\n") -> None:
     """Print ``message`` in the locale's language on ``console``: as plain text, since its values (a player's
-    name, an order) are people's words, never console markup."""
-    console.print(said(message), markup=False, end=end)
+    name, an order) are people's words, never console markup. ``indent`` sets a line under the one it belongs
+    to: layout, not words, so it stays out of the catalogue (a translator would have to keep it)."""
+    console.print(indent + said(message), markup=False, end=end)

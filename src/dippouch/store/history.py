@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.core.errors import DippouchError
-from dippouch.core.messages import PhaseName, hint, msg
+from dippouch.core.messages import Msg, PhaseName, hint, msg
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
@@ -167,8 +167,9 @@ def phase_record(
         return rec
 
 
-def replay(db: Database, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:
-    """Adjudicate a processed phase again from its stored position and orders; compare with the record."""
+def replay(db: Database, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[Msg]]:
+    """Adjudicate a processed phase again from its stored position and orders; compare with the record: whether
+    both agree, and each difference found, said where shown."""
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.notation import parse_order
 
@@ -180,12 +181,12 @@ def replay(db: Database, name: str, phase: str | None = None, phase_id: int | No
     kind = v.calendar.kind(pos.phase)
     orders = {p: [parse_order(v, t, phase_kind=kind) for t in ts] for p, ts in rec["orders"].items()}
     res = adjudicate(v, pos, orders)
-    diffs = []
+    diffs: list[Msg] = []
     again = [result_data(v, r, kind) for r in res.results]
     if again != rec["results"]:
-        diffs.append("results differ")
+        diffs.append(msg("results differ"))
     if position_to_data(v, res.next) != rec["next_position"]:
-        diffs.append("next position differs")
+        diffs.append(msg("next position differs"))
     return not diffs, diffs
 
 
