@@ -123,16 +123,15 @@ def read_unsubscribe_token(db: Database, token: str) -> tuple[int, str] | None:
     return (person, what) if hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace")) else None
 
 
-def reader_language(db: GameStore, to: str, game_id: int | None) -> str:
+def reader_language(db: GameStore, person_id: int, game_id: int | None) -> str:
     """The language the message's reader reads (the words the sender adds to a queued body: the one-click
     line): the person's own choice, else the game's, else English, as the notices chose for the body."""
     from dippouch.game import GameSettings
     from dippouch.i18n import DEFAULT, LANGUAGES
     from dippouch.store.notify.stored import game_name, game_settings_of
-    from dippouch.store.people.persons import person_by_email, preferences_of
+    from dippouch.store.people.persons import preferences_of
 
-    person = person_by_email(db, to)
-    chosen = preferences_of(db, [person.id]).get(person.id) if person is not None else None
+    chosen = preferences_of(db, [person_id]).get(person_id)
     if chosen is not None and chosen.language in LANGUAGES:
         return str(chosen.language)
     if game_id is None:
@@ -144,9 +143,10 @@ def reader_language(db: GameStore, to: str, game_id: int | None) -> str:
         return DEFAULT
 
 
-def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:
-    """The one-click unsubscribe address for a message of ``kind`` to ``to`` (``None``: not a kind one turns
-    off, or no person has that address)."""
+def unsubscribe_link(db: GameStore, kind: str, to: str) -> tuple[str, int] | None:
+    """The one-click unsubscribe address for a message of ``kind`` to ``to``, with the person it is for (their
+    language says the line that carries it), or ``None``: not a kind one turns off, or no person has that
+    address."""
     from dippouch.store.people.persons import person_by_email
 
     what = _what(kind)
@@ -155,14 +155,14 @@ def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:
     person = person_by_email(db, to)
     if person is None:
         return None
-    return installation.site().link(f"/unsubscribe/{unsubscribe_token(db, person.id, what)}")
+    return installation.site().link(f"/unsubscribe/{unsubscribe_token(db, person.id, what)}"), person.id
 
 
 def build_message(
     row: OutboxEntry | Any, sender: str, now: datetime, *, unsubscribe: str | None = None, lang: str = "en"
 ) -> EmailMessage:
     """The message as sent: plain text (everything readable without the attachments), files after it.
-    ``unsubscribe``: the one-click address (:func:`unsubscribe_link`), in the RFC 8058 headers and the text,
+    ``unsubscribe``: the one-click address (:func:`unsubscribe_link`'s link), in the RFC 8058 headers and the text,
     said in ``lang`` (:func:`reader_language`), the body's language."""
     email = EmailMessage()
     email["From"] = sender
@@ -230,9 +230,13 @@ def send_due(
                 break
             crash_point("mail:after-claim")
             row = outbox_entry(store, row_id)
-            unsubscribe = unsubscribe_link(store, row.kind, row.to_addr)
-            lang = reader_language(store, row.to_addr, row.game_id) if unsubscribe else "en"
-            email = build_message(row, settings.sender, now, unsubscribe=unsubscribe, lang=lang)
+            found = unsubscribe_link(store, row.kind, row.to_addr)
+            if found is None:
+                email = build_message(row, settings.sender, now)
+            else:
+                link, person_id = found
+                lang = reader_language(store, person_id, row.game_id)
+                email = build_message(row, settings.sender, now, unsubscribe=link, lang=lang)
             to, attempts = row.to_addr, row.attempts
             try:
                 if conn is None:
