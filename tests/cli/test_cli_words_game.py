@@ -70,6 +70,7 @@ def _spoil_the_record(db: str) -> None:
     try:
         with store.session() as s, s.begin():
             first = s.scalars(sa.select(PhaseRow).where(PhaseRow.seq == 0)).one()
+            assert first.next_position is not None
             first.results = []
             first.next_position = {**first.next_position, "units": []}
     finally:
