@@ -7,13 +7,14 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from functools import cache
 
+from babel import Locale
 from babel.dates import format_interval, format_skeleton
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
-from dippouch.core.messages import ENGLISH, Msg, as_msg, english_days, render
+from dippouch.core.messages import ENGLISH, Msg, as_msg, english_days, english_number, render
 from dippouch.i18n import DEFAULT, LANGUAGES, phase_words, translations
 
-__all__ = ["DOOR_HINTS", "say"]
+__all__ = ["DOOR_HINTS", "number", "percent", "say"]
 
 DOOR_HINTS: dict[str, Mapping[str, Msg]] = {}
 """Per door (``"web"``, ``"mail"`` ...), how it words the hints (:class:`dippouch.core.messages.Hint`) of the
@@ -53,8 +54,33 @@ def _days_in(lang: str) -> Callable[[str, str], str]:
     return said
 
 
+def number(value: int | float, lang: str, places: int | None = None) -> str:
+    """``value`` as ``lang`` writes a number: its digit grouping and decimal sign, as Babel's locale data has
+    them (``14.29``, ``14,29``); ``places``: to that many decimals, else to as many as it has, up to three. The one
+    way every door writes a score, a rating or a measure for people (a message's
+    :class:`~dippouch.core.messages.Quantity`, a page's ``|number`` filter, a mail's table)."""
+    if lang not in LANGUAGES or lang == DEFAULT:
+        return english_number(value, places)
+    if places is None:
+        return str(format_decimal(value, locale=lang))
+    return str(format_decimal(value, format="#,##0." + "0" * places if places else "#,##0", locale=lang))
+
+
+def percent(value: int | float, lang: str, places: int = 0) -> str:
+    """``value`` per cent (57.1 for 57.1 %) as ``lang`` writes a share: ``57%`` in English, ``57 %`` in German
+    and French (a space their locale data puts before the sign, which a line never breaks)."""
+    pattern = _percent_pattern(lang if lang in LANGUAGES else DEFAULT)
+    digits = "#,##0." + "0" * places if places else "#,##0"
+    return str(format_percent(value / 100, format=pattern.replace("#,##0", digits, 1), locale=lang))
+
+
 @cache
-def _number_in(lang: str) -> Callable[[int | float], str]:
-    """How ``lang`` writes a quantity (:class:`dippouch.core.messages.Quantity`): its digit grouping and decimal
-    sign, as Babel's locale data has them."""
-    return lambda value: format_decimal(value, locale=lang)
+def _percent_pattern(lang: str) -> str:
+    """The pattern ``lang``'s locale data writes a share with (``#,##0%``, ``#,##0\u00a0%``)."""
+    return str(Locale.parse(lang).percent_formats[None].pattern)
+
+
+@cache
+def _number_in(lang: str) -> Callable[[int | float, int | None], str]:
+    """How ``lang`` writes a quantity (:class:`dippouch.core.messages.Quantity`)."""
+    return lambda value, places: number(value, lang, places)

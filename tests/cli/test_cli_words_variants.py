@@ -196,7 +196,7 @@ def test_ratings_and_scores_in_german(rated: str, monkeypatch: pytest.MonkeyPatc
     assert "2 Partien sind in ihrem jetzigen Stand nicht eingerechnet (`dippouch ratings update`)." in unchecked
     assert any(re.fullmatch(r"\d+ Abweichungen?:", line) for line in unchecked), unchecked
     assert len(updated) == 1 and re.fullmatch(
-        r"2 Partien eingerechnet, 0 herausgenommen; die Wertungen fortgeschrieben \(\d+\.\d\d s\)\.", updated[0]
+        r"2 Partien eingerechnet, 0 herausgenommen; die Wertungen fortgeschrieben \(\d+,\d\d s\)\.", updated[0]
     ), updated
     assert again == ["Die Wertungen sind auf dem neuesten Stand."]
     assert (

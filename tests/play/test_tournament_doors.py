@@ -195,7 +195,7 @@ def test_the_cli_lists_creates_adds_and_removes(world: World) -> None:
     assert code == 0 and "(2 games)" in said, said
     code, said = _cli(world, "standings", "Cli Cup")
     # Carnage: the draw ranks France 7000 + 6, Germany 6000 + 5 ...; Bob wins the solo: 28,000 + 34.
-    assert code == 0 and "34039.00" in said and "7006.00" in said, said  # Bob 6005 + 28034; Ann 7006
+    assert code == 0 and "34,039.00" in said and "7,006.00" in said, said  # Bob 6005 + 28034; Ann 7006
     code, said = _cli(world, "remove", "Cli Cup", "solo1")
     assert code == 0 and "(1 game)" in said, said
     code, said = _cli(world, "list")

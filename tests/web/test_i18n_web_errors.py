@@ -58,8 +58,8 @@ def test_a_rate_limit_says_what_it_counts_in_the_reader_s_language() -> None:
 def test_a_spent_work_budget_is_said_in_german_and_french() -> None:
     text = _too_many(lambda: WorkBudget(0.0, 60.0).check("1.2.3.4"))
     assert str(text).startswith("you have used your share of the server's work"), text
-    assert said(text, "de").startswith("Sie haben Ihren Anteil an der Arbeit des Servers verbraucht (0.0 s")
-    assert said(text, "fr").startswith("vous avez utilisé votre part du travail du serveur (0.0 s")
+    assert said(text, "de").startswith("Sie haben Ihren Anteil an der Arbeit des Servers verbraucht (0,0 s")
+    assert said(text, "fr").startswith("vous avez utilisé votre part du travail du serveur (0,0 s")
 
 
 def test_the_json_api_s_days_keep_their_field_names_in_german() -> None:

@@ -16,8 +16,8 @@ from rich.text import Text
 
 from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, _store, friendly, out
-from dippouch.cli.words import said, tell
-from dippouch.core.messages import msg, nmsg
+from dippouch.cli.words import figure, said, share, tell
+from dippouch.core.messages import msg, nmsg, quantity
 
 I18N_DOMAIN = "cli"
 """The catalogue of the command line's own words (its refusals, said in the locale's language)."""
@@ -76,9 +76,9 @@ def ratings(
                 str(p.rank),
                 escape(p.name) if p.name is not None else deleted,
                 str(p.person_id),
-                f"{p.rating:.2f}",
+                figure(p.rating, 2),
                 str(p.games),
-                f"{p.finished * 100:.0f}%" if p.finished is not None else "-",
+                share(p.finished * 100) if p.finished is not None else "-",
             )
         out.print(table)
     solos = hall_of_fame(store, solo=True, group=variant, limit=top)
@@ -115,7 +115,7 @@ def update(
     if not done.changed:
         tell(out, msg("The ratings are up to date."))
         return
-    took = f"{done.seconds:.2f}"
+    took = quantity(done.seconds, 2)
     tell(
         out,
         nmsg(

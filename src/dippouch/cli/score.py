@@ -13,7 +13,7 @@ from rich.text import Text
 
 from dippouch.cli import app
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
-from dippouch.cli.words import said, tell
+from dippouch.cli.words import figure, said, tell
 from dippouch.core.messages import msg
 
 I18N_DOMAIN = "cli"
@@ -63,8 +63,8 @@ def score(
         table.add_column(said(msg("Power")))
         table.add_column(said(msg("Centres")), justify="right")
         table.add_column(said(msg("Score")), justify="right")
-        for power, centres, points in scored.table():
-            table.add_row(escape(power), centres, points)
+        for row in scored.rows:
+            table.add_row(escape(row.power), str(row.centres), figure(row.score, 2))
         out.print(table)
     if scored.ending is not None:
         tell(out, scored.ending)

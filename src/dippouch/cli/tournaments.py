@@ -13,7 +13,7 @@ from rich.table import Table
 
 from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
-from dippouch.cli.words import said, tell
+from dippouch.cli.words import figure, said, tell
 from dippouch.core.messages import Msg, msg, nmsg, pmsg
 
 I18N_DOMAIN = "cli"
@@ -164,9 +164,9 @@ def standings(name: str, db: str | None = DbOption) -> None:
                 str(line.rank),
                 escape(line.name) if line.name is not None else deleted,
                 str(line.person_id) if line.person_id is not None else "-",
-                f"{line.total:.2f}",
+                figure(line.total, 2),
                 str(line.games),
-                f"{line.best:.2f}",
+                figure(line.best, 2),
             )
         out.print(table)
     else:

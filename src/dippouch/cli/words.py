@@ -16,7 +16,21 @@ if TYPE_CHECKING:
 
     from dippouch.core.messages import Msg
 
-__all__ = ["said", "tell"]
+__all__ = ["figure", "said", "share", "tell"]
+
+
+def figure(value: float, places: int | None = None) -> str:
+    """A score, a rating or a measure as the locale's language writes numbers (``14.29``, ``14,29``)."""
+    from dippouch.saying import number
+
+    return number(value, cli_language(), places)
+
+
+def share(value: float) -> str:
+    """``value`` per cent as the locale's language writes a share (``57%``, ``57 %``)."""
+    from dippouch.saying import percent
+
+    return percent(value, cli_language())
 
 
 def said(message: Msg | str) -> str:

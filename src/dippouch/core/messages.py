@@ -49,6 +49,7 @@ __all__ = [
     "choices",
     "either",
     "english_days",
+    "english_number",
     "hint",
     "joined",
     "msg",
@@ -92,9 +93,12 @@ class PhaseName:
 class Quantity:
     """A number said as the reader's language groups its digits (``1,001`` in English, ``1.001`` in German):
     a size or a limit the layers name, passed as a number and formatted only at the door (a plain ``int``
-    stays as written, as a year must)."""
+    stays as written, as a year must). With ``places``, a measure written to that many decimals (a score's
+    ``14.29``, ``14,29`` in German; seconds of computing ``2.5``, ``2,5``); without, as many as it has (up to
+    three)."""
 
     value: int | float
+    places: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,9 +248,10 @@ def pmsg(context: str, template: str, /, **args: Arg) -> Msg:
     return Msg(template, args, context=context)
 
 
-def quantity(value: int | float) -> Quantity:
-    """``value`` as a size or a count, said with the reader's digit grouping (a ``%(name)s`` placeholder)."""
-    return Quantity(value)
+def quantity(value: int | float, places: int | None = None) -> Quantity:
+    """``value`` as a size, a count or a measure, said with the reader's digit grouping and decimal sign (a
+    ``%(name)s`` placeholder); ``places``: written to that many decimals."""
+    return Quantity(value, places)
 
 
 def hint(key: str, template: str, /, **args: Arg) -> Hint:
@@ -326,7 +331,7 @@ def render(
     words: Words = ENGLISH,
     phase: Callable[[str], str] | None = None,
     hints: Mapping[str, Msg] | None = None,
-    number: Callable[[int | float], str] | None = None,
+    number: Callable[[int | float, int | None], str] | None = None,
     days: Callable[[str, str], str] | None = None,
     *,
     _depth: int = 0,
@@ -348,7 +353,7 @@ class _Said:
     words: Words
     phase: Callable[[str], str] | None
     hints: Mapping[str, Msg]
-    number: Callable[[int | float], str] | None
+    number: Callable[[int | float, int | None], str] | None
     days: Callable[[str, str], str] | None = None
 
     def message(self, m: Msg, depth: int) -> str:
@@ -392,7 +397,9 @@ class _Said:
         if isinstance(value, PhaseName):
             return self.phase(value.name) if self.phase is not None else value.name
         if isinstance(value, Quantity):
-            return self.number(value.value) if self.number is not None else f"{value.value:,}"
+            if self.number is not None:
+                return self.number(value.value, value.places)
+            return english_number(value.value, value.places)
         if isinstance(value, Days):
             return (
                 self.days(value.first, value.last) if self.days is not None else english_days(value.first, value.last)
@@ -401,6 +408,16 @@ class _Said:
 
 
 _PLAIN = _Said(ENGLISH, None, {}, None)
+
+
+def english_number(value: int | float, places: int | None = None) -> str:
+    """``value`` as English writes it, digits grouped (``1,001``; ``14.29`` to ``places`` decimals; a measure
+    with no ``places`` to at most three, as the other languages' locale data writes it)."""
+    if places is not None:
+        return f"{value:,.{places}f}"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{round(value, 3):,}"
+    return f"{value:,.0f}" if isinstance(value, float) else f"{value:,}"
 
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -432,7 +449,7 @@ def _arg_data(value: Arg) -> Any:
     if isinstance(value, Hint):
         return {"hint": value.key, "text": value.text.to_data()}
     if isinstance(value, Quantity):
-        return {"quantity": value.value}
+        return {"quantity": value.value} if value.places is None else {"quantity": value.value, "places": value.places}
     if isinstance(value, Days):
         return {"days": [value.first, value.last]}
     return value
@@ -449,7 +466,8 @@ def _arg_of(data: Any) -> Arg:
         if "hint" in data:
             return Hint(str(data["hint"]), Msg.from_data(data["text"]))
         if "quantity" in data and isinstance(data["quantity"], int | float):
-            return Quantity(data["quantity"])
+            places = data.get("places")
+            return Quantity(data["quantity"], places if isinstance(places, int) else None)
         if "days" in data and isinstance(data["days"], list) and len(data["days"]) == 2:
             return Days(str(data["days"][0]), str(data["days"][1]))
     if isinstance(data, bool):  # JSON has no other way to say a flag; kept as its word

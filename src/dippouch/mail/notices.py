@@ -34,7 +34,7 @@ from dippouch.game import (
     position_from_data,
     unordered,
 )
-from dippouch.i18n import LANGUAGES, translations
+from dippouch.i18n import translations
 from dippouch.letters import compose
 from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, phase_words, unit_text
@@ -43,7 +43,7 @@ from dippouch.notify.reminders import DEFAULT_REMINDERS, left
 from dippouch.notify.texts import ending_of, why
 from dippouch.play import mail_out
 from dippouch.play.reports import phase_map_file, stored_report
-from dippouch.saying import say
+from dippouch.saying import number, say
 from dippouch.settings import site
 from dippouch.store import GameStore
 from dippouch.store import status as store_status
@@ -499,13 +499,6 @@ def _rating(store: GameStore, person_id: int) -> PersonRating | None:
     return person_rating(store, person_id).get(None)
 
 
-def _decimal(value: float, places: int, lang: str) -> str:
-    """``value`` to ``places`` decimals as ``lang`` writes it (14.29, 14,29): a score read in a German mail."""
-    from babel.numbers import format_decimal
-
-    return str(format_decimal(value, format="#,##0." + "0" * places, locale=lang if lang in LANGUAGES else "en"))
-
-
 def _end_text(
     game: str, power: str, ending: Msg | str, scored: Scored | None, rating: PersonRating | None, lang: str
 ) -> str:
@@ -521,7 +514,7 @@ def _end_text(
                     "%(num)d centre, score %(score)s",
                     "%(num)d centres, score %(score)s",
                     row.centres,
-                    score=_decimal(row.score, 2, lang),
+                    score=number(row.score, lang, 2),
                 ),
                 lang,
             )
@@ -533,7 +526,7 @@ def _end_text(
             say(
                 msg(
                     "Your rating is now %(rating)s, place %(rank)s of %(rated)s rated players.",
-                    rating=_decimal(rating.rating, 1, lang),
+                    rating=number(rating.rating, lang, 1),
                     rank=rating.rank,
                     rated=rating.rated,
                 ),

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dippouch.core.messages import msg
+from dippouch.core.messages import msg, quantity
 from dippouch.game import GameError
 from dippouch.letters.message import sniff_image
 from dippouch.settings import current
@@ -213,7 +213,7 @@ def _tesseract(grey: Image, binary: Image, timeout: float) -> list[str]:
             )
         except subprocess.TimeoutExpired:
             raise GameError(
-                msg("tesseract took longer than %(seconds)s s on this image", seconds=f"{timeout:.0f}")
+                msg("tesseract took longer than %(seconds)s s on this image", seconds=quantity(timeout, 0))
             ) from None
     if done.returncode != 0:
         raise GameError(

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from types import TracebackType
 
-from dippouch.core.messages import Msg, as_msg, msg
+from dippouch.core.messages import Msg, as_msg, msg, quantity
 from dippouch.mail.settings import ServerSettings
 
 __all__ = ["SendFailure", "SmtpConnection", "send_test_mail", "tls_context"]
@@ -141,7 +141,7 @@ def _why(e: BaseException, s: ServerSettings, port: int) -> Msg | str:
         return msg(
             "%(where)s did not answer within %(seconds)s s: a firewall, or the wrong host or port",
             where=where,
-            seconds=f"{s.timeout:g}",
+            seconds=quantity(s.timeout),
         )
     if isinstance(e, ssl.SSLCertVerificationError):
         return msg("the certificate of %(where)s is not trusted (%(why)s)", where=where, why=str(e.verify_message))

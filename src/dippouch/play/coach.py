@@ -43,7 +43,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import position_from_json
 from dippouch.core.legal_orders import all_legal_orders
-from dippouch.core.messages import Msg, PhaseName, choices, msg
+from dippouch.core.messages import Msg, PhaseName, choices, msg, quantity
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Move, Order, Support
 from dippouch.core.position import Position
@@ -305,7 +305,7 @@ class TurningPoint:
     @property
     def words(self) -> Msg:
         phase = PhaseName(self.phase)
-        before, after = f"{self.before:.1f}", f"{self.after:.1f}"
+        before, after = quantity(self.before, 1), quantity(self.after, 1)
         if self.kind == "stab":
             return msg(
                 "%(phase)s: %(power)s attacked %(victim)s for the first time; its expected centres went from "

@@ -104,10 +104,6 @@ class Scored:
     """How the game ended, as a message value (said in each reader's language); ``None`` while it runs."""
     rows: tuple[PowerScore, ...]
 
-    def table(self) -> list[tuple[str, str, str]]:
-        """(power, centres, score) rows as text, the score to two decimals: what every door prints."""
-        return [(r.power, str(r.centres), f"{r.score:.2f}") for r in self.rows]
-
 
 def _position(record: GameRecord, data: Mapping[str, Any]) -> Position:
     return position_from_data(record.variant, data)

@@ -41,7 +41,7 @@ from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.numbers import number_or_none
-from dippouch.saying import say
+from dippouch.saying import number, percent, say
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
@@ -304,6 +304,10 @@ def _templates(lang: str) -> Jinja2Templates:
     # values; a text stored before messages were values that no migration could read is shown as it is (or as
     # the catalogue translates it whole): {{ r.reason|said }}.
     env.filters["said"] = lambda text: say(_stored(text), lang, "web") if text else text
+    # A score, a rating or a share as the page's language writes numbers (14,29 and 57 % on a German page, as
+    # the end mail writes them): {{ s.score|number(2) }}, {{ b.share|percent }}.
+    env.filters["number"] = lambda value, places=None: number(value, lang, places)
+    env.filters["percent"] = lambda value, places=0: percent(value, lang, places)
     # A phase's name with its season and kind in the page's language (Frühjahr 1901 Bewegung): {{ st.phase|phase }}.
     # A name a view has said already is left as it is (its words are no longer English).
     env.filters["phase"] = lambda name: phase_words(str(name), lang) if name else name

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.core.lookup import ORDER_KINDS
-from dippouch.core.messages import Days, Msg, msg
+from dippouch.core.messages import Days, Msg, msg, quantity
 from dippouch.game import (
     GameError,
     LineCheck,
@@ -640,7 +640,7 @@ def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetim
                 longest = max(longest, ext)
                 detail["deadline"] = (deadline + ext).isoformat()
                 if back is not None and deadline.date() + ext < back:
-                    detail.update(_noted(msg("budget runs out: %(days)s of the days away given", days=f"{days:g}")))
+                    detail.update(_noted(msg("budget runs out: %(days)s of the days away given", days=quantity(days))))
         elif policy.policy == "standing":
             detail.update(_apply_standing(db, s, g, ph, power))
         elif policy.policy == "stand_in":

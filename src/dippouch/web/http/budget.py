@@ -45,7 +45,7 @@ from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast
 
-from dippouch.core.messages import N_, Msg, msg
+from dippouch.core.messages import N_, Msg, msg, quantity
 from dippouch.store.db import DatabaseError
 from dippouch.store.work_spent import StoreLedger
 from dippouch.web.http.metrics import WORK_CHARGED
@@ -441,8 +441,8 @@ class WorkBudget:
                 msg(
                     "this would take about %(need)s s of the server's computing; one request may take at most "
                     "%(most)s s",
-                    need=f"{estimate:.0f}",
-                    most=f"{self.longest:g}",
+                    need=quantity(estimate, 0),
+                    most=quantity(self.longest),
                 )
             )
         self._refuse_asker(client, estimate, now)
@@ -453,8 +453,8 @@ class WorkBudget:
                     "the server has spent its share of work on %(counted)s for now (at most %(most)s s of computing "
                     "in %(window)s s for everyone); try again in %(wait)s s",
                     counted=Msg(self._lane(lane).counted),
-                    most=f"{self.site_seconds:g}",
-                    window=f"{self.window:g}",
+                    most=quantity(self.site_seconds),
+                    window=quantity(self.window),
                     wait=_seconds(wait),
                 ),
                 _seconds(wait),
@@ -469,9 +469,9 @@ class WorkBudget:
                     msg(
                         "this would take about %(need)s s of the server's computing, more than is left of your share "
                         "of its work (at most %(most)s s in %(window)s s); try again in %(wait)s s",
-                        need=f"{estimate:.1f}",
-                        most=f"{self.seconds:g}",
-                        window=f"{self.window:g}",
+                        need=quantity(estimate, 1),
+                        most=quantity(self.seconds),
+                        window=quantity(self.window),
                         wait=_seconds(wait),
                     ),
                     _seconds(wait),
@@ -481,9 +481,9 @@ class WorkBudget:
                 msg(
                     "you have used your share of the server's work (%(used)s s of computing in %(window)s s, at most "
                     "%(most)s); try again in %(wait)s s",
-                    used=f"{used:.1f}",
-                    window=f"{self.window:g}",
-                    most=f"{self.seconds:g}",
+                    used=quantity(used, 1),
+                    window=quantity(self.window),
+                    most=quantity(self.seconds),
                     wait=_seconds(wait),
                 ),
                 _seconds(wait),

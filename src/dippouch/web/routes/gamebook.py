@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.requests import Request
 
-from dippouch.core.messages import PhaseName, msg, nmsg
+from dippouch.core.messages import PhaseName, msg, nmsg, quantity
 from dippouch.play.gamebook import BookPlan, book_key, book_plan, published_press
 from dippouch.play.replays import ReplayExports
 from dippouch.saying import say
@@ -59,8 +59,8 @@ def game_book(request: Request, name: ClearGame, web: WebDep, viewer: ViewerDep)
                 "this game's book has %(maps)s maps, about %(seconds)s s of drawing: more than one request may take "
                 "here (%(most)s s); its replay shows every phase, %(page)s",
                 maps=maps,
-                seconds=f"{estimate:.0f}",
-                most=f"{longest:g}",
+                seconds=quantity(estimate, 0),
+                most=quantity(longest),
                 page=f"{game_url(name)}/replay",
             )
         )

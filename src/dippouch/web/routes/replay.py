@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.core.messages import choices, msg, nmsg
+from dippouch.core.messages import choices, msg, nmsg, quantity
 from dippouch.i18n import DEFAULT
 from dippouch.play import coach as coaching
 from dippouch.play.replays import Frame, ReplayExports, replay_frames
@@ -128,8 +128,8 @@ def replay_animation(request: Request, name: ClearGame, fmt: str, web: WebDep, v
                 "this replay has %(frames)s pictures, about %(seconds)s s of drawing: more than one request may "
                 "take here (%(most)s s); watch it frame by frame on its page, %(page)s",
                 frames=len(frames),
-                seconds=f"{estimate:.0f}",
-                most=f"{longest:g}",
+                seconds=quantity(estimate, 0),
+                most=quantity(longest),
                 page=f"{game_url(name)}/replay",
             )
         )

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.core.errors import NotFound
-from dippouch.core.messages import N_, Days, Msg, msg, nmsg
+from dippouch.core.messages import N_, Days, Msg, msg, nmsg, quantity
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
@@ -279,7 +279,7 @@ def _use_text(u: absence_store.Use, fog: bool = False) -> Msg:
             return msg(
                 "%(power)s was away: deadline extended by %(days)s days to %(when)s UTC",
                 power=u.power,
-                days=f"{u.days:g}",
+                days=quantity(u.days),
                 when=when,
             )
         note = u.note
