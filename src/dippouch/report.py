@@ -208,6 +208,10 @@ def phase_report(
 
     by_power: dict[str, list[Mapping[str, Any]]] = {}
     for r in rec.get("results") or []:
+        # The orders are what the players gave (and the holds the rules gave for their silence); the disband the
+        # adjudicator adds for a unit with nowhere to retreat is told with the destroyed units below.
+        if kind == PhaseKind.MOVEMENT and _disband_of_destroyed(r):
+            continue
         by_power.setdefault(str(r["power"]), []).append(r)
     missed = set(rec.get("missed") or [])
     refused = refused_lines(rec)
@@ -239,27 +243,31 @@ def phase_report(
         for note in notes:
             lines += textwrap.wrap(say(note, lang), width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
         lines.append("")
+    destroyed = _destroyed_units(variant, rec.get("results") or []) if kind == PhaseKind.MOVEMENT else []
     if kind == PhaseKind.MOVEMENT and nxt.dislodged:
+        # Units that must retreat, and beside them those destroyed for want of a retreat (the adjudicator has
+        # disbanded them already, so the next position holds only the former).
+        gone: list[tuple[str, str, int, frozenset[int]]] = [
+            (d.unit.power, d.unit.kind, d.unit.loc, d.retreats) for d in nxt.dislodged.values()
+        ]
+        gone += [(u.power, u.kind, u.loc, frozenset()) for u in destroyed if u.kind is not None and u.loc is not None]
+        destroyed = [u for u in destroyed if u.kind is None or u.loc is None]  # a unit its order does not name
         lines.append(_("The following units were dislodged:"))
-        for d in sorted(nxt.dislodged.values(), key=lambda d: (d.unit.power, m.locations[d.unit.loc].name)):
-            unit = unit_words(variant, d.unit.power, d.unit.kind, d.unit.loc, lang)
+        for power, unit_kind, loc, retreats in sorted(gone, key=lambda d: (d[0], m.locations[d[2]].name)):
+            unit = unit_words(variant, power, unit_kind, loc, lang)
             unit = unit[0].upper() + unit[1:]
-            if d.retreats:
+            if retreats:
                 # The sentence is translated whole; the places are wrapped under the first of them.
                 head, _sep, tail = (
                     _("%(unit)s can retreat to %(places)s.") % {"unit": unit, "places": "\0"}
                 ).partition("\0")
-                lines += _wrapped(f"  {head}", place_list(variant, d.retreats, full=full), tail)
+                lines += _wrapped(f"  {head}", place_list(variant, retreats, full=full), tail)
             else:
                 lines.append("  " + _("%(unit)s with no valid retreats was destroyed.") % {"unit": unit})
         lines.append("")
-    destroyed = [r for r in rec.get("results") or [] if r.get("destroyed")]
-    if kind == PhaseKind.MOVEMENT and destroyed and not nxt.dislodged:
-        gone = []
-        for r in destroyed:
-            words = str(r["order"]).split(" ")
-            gone.append(f"{r['power']} {unit_text(variant, ' '.join(words[:2]), full=full)}")
-        lines.append(_("Destroyed (no retreat possible): %(units)s") % {"units": ", ".join(gone)})
+    if destroyed:
+        head, _sep, tail = (_("Destroyed (no retreat possible): %(units)s") % {"units": "\0"}).partition("\0")
+        lines += _wrapped(head, [f"{u.power} {u.text(variant, full)}" for u in destroyed], tail)
         lines.append("")
 
     # A fog-of-war reader's record (render/fog.py's fog_record) holds only the centres they saw: a centre seen on
@@ -347,6 +355,47 @@ def phase_report(
                 _("The next phase is %(phase)s; the game is paused, no deadline is running.") % {"phase": next_phase}
             )
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _disband_of_destroyed(r: Mapping[str, Any]) -> bool:
+    """Whether a movement phase's result is the disband the adjudicator adds for a unit dislodged with nowhere
+    to retreat (the unit's own order, or its automatic hold, carries the same flag but is no disband)."""
+    return bool(r.get("automatic")) and bool(r.get("destroyed")) and r.get("result") == "succeeds"
+
+
+@dataclass(frozen=True)
+class _Destroyed:
+    """A unit a movement phase destroyed: its power and the unit as the stored order names it (``A rum``), read
+    back where it reads (``kind`` and ``loc`` None where it does not)."""
+
+    power: str
+    unit: str
+    kind: str | None
+    loc: int | None
+
+    def text(self, variant: Variant, full: bool) -> str:
+        return unit_text(variant, self.unit, full=full)
+
+
+def _destroyed_units(variant: Variant, results: Iterable[Mapping[str, Any]]) -> list[_Destroyed]:
+    """Each unit the phase destroyed, once, in the results' order. The adjudicator flags two results of such a
+    unit ``destroyed``, its own order (or automatic hold) and the disband it adds; the unit is named as the
+    disband names it (an illegal order standing in for the unit may name it otherwise: ``F rum`` for an army)."""
+    from dippouch.core.notation import OrderParseError, parse_unit
+
+    found: dict[tuple[str, object], _Destroyed] = {}
+    for r in results:
+        if not r.get("destroyed"):
+            continue
+        power, unit = str(r["power"]), " ".join(str(r["order"]).split(" ")[:2])
+        try:
+            kind, loc = parse_unit(variant, unit)
+        except OrderParseError:
+            kind, loc = None, None
+        key: tuple[str, object] = (power, unit if loc is None else variant.map.locations[loc].province)
+        if key not in found or _disband_of_destroyed(r):
+            found[key] = _Destroyed(power, unit, kind, loc)
+    return list(found.values())
 
 
 def _fog_sight(m: Any, rec: Mapping[str, Any]) -> tuple[set[int], set[int], frozenset[str] | None]:

@@ -199,6 +199,21 @@ def test_explained_disrupted_convoy_and_head_to_head() -> None:
     assert "A Munich and A Burgundy moved against each other and A Munich lost. Strength 1 against 2." in said[0]
 
 
+def test_explained_equal_head_to_head_is_a_bounce_told_once() -> None:
+    """Two units of equal strength moving against each other both bounce: neither lost, and it is told once."""
+    said = _play(
+        [("Austria", "F tri"), ("Italy", "A ven")],
+        {"Austria": ["F tri - ven"], "Italy": ["A ven - tri"]},
+        me="Italy",
+    )
+    assert said[0] == (
+        "A Venice and F Trieste moved against each other and bounced: neither moved. Equal strength, 1 against 1: "
+        "a move needs more strength than what stands against it."
+    )
+    assert not any("lost" in s for s in said)
+    assert sum("moved against each other" in s for s in said) == 1
+
+
 def test_explained_retreats_and_builds() -> None:
     data = position_to_data(V, V.start)
     data["units"] = [

@@ -222,6 +222,32 @@ def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: Ga
         store_transfer.import_game(store, {"format": "dippouch-game", "game": {"name": "x"}}, name="x")
 
 
+def test_a_replay_counts_what_happened_not_how_a_reason_was_worded(store: GameStore) -> None:
+    """A phase stored before a reason was worded anew (an equal head-to-head "lost", now "bounced") replays as
+    agreeing; an outcome changed is still a difference."""
+    from dippouch.store.models import PhaseRow
+
+    _new(store)
+    store_submissions.submit(store, "g", "France", "A par - bur", now=T0)
+    store_submissions.submit(store, "g", "Germany", "A mun - bur", now=T0)
+    store_processing.process(store, "g", now=T0, force=True)
+    with store.session() as s, s.begin():
+        first = s.scalars(sa.select(PhaseRow).where(PhaseRow.seq == 0)).one()
+        results = [dict(r) for r in first.results or []]
+        worded = [r for r in results if r.get("reason")]
+        assert worded, results
+        worded[0]["reason"] = {"id": "an older wording of %(unit)s", "args": {"unit": "A bur"}}
+        first.results = results
+    assert store_history.replay(store, "g", "Spring 1901 Movement") == (True, [])
+    with store.session() as s, s.begin():
+        first = s.scalars(sa.select(PhaseRow).where(PhaseRow.seq == 0)).one()
+        results = [dict(r) for r in first.results or []]
+        results[0]["result"] = "succeeds" if results[0]["result"] != "succeeds" else "fails"
+        first.results = results
+    ok, diffs = store_history.replay(store, "g", "Spring 1901 Movement")
+    assert not ok and [str(d) for d in diffs] == ["results differ"]
+
+
 def _without_ids(data: dict[str, Any]) -> dict[str, Any]:
     from helpers import comparable_game_file
 

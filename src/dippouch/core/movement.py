@@ -1149,7 +1149,15 @@ def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> Msg:
     o = r.head_to_head(p)
     if o >= 0:
         dfn = r.defend_strength(o)
-        if att <= dfn:
+        if att == dfn:
+            # Equal strength is a bounce, not a loss: only a greater defence beat this move.
+            return msg(
+                "bounced head-to-head with %(unit)s (%(attack)d vs %(defence)d)",
+                unit=_unit_text(gmap, units[o]),
+                attack=att,
+                defence=dfn,
+            )
+        if att < dfn:
             return msg(
                 "lost head-to-head with %(unit)s (%(attack)d vs %(defence)d)",
                 unit=_unit_text(gmap, units[o]),

@@ -56,8 +56,8 @@ def explain(
         else:
             said = teller.adjustment(r)
         for s in said:
-            if s.id == _BOUNCED_WITH:
-                key = frozenset((s.args["unit"], s.args["other"], s.args["place"]))
+            if s.id in (_BOUNCED_WITH, _BOUNCED_HEAD_TO_HEAD):
+                key = frozenset((s.id, s.args["unit"], s.args["other"], s.args.get("place")))
                 if key in told:
                     continue
                 told.add(key)
@@ -69,6 +69,7 @@ def explain(
 _BOUNCED_WITH = N_(
     "%(unit)s and %(other)s both tried to enter %(place)s and bounced: neither moved there. %(strengths)s"
 )
+_BOUNCED_HEAD_TO_HEAD = N_("%(unit)s and %(other)s moved against each other and bounced: neither moved. %(strengths)s")
 
 
 class _Teller:
@@ -182,6 +183,8 @@ class _Teller:
                 place=to,
                 strengths=_strengths(args),
             )
+        if why.id == "bounced head-to-head with %(unit)s (%(attack)d vs %(defence)d)":
+            return msg(_BOUNCED_HEAD_TO_HEAD, unit=unit, other=args["unit"], strengths=_strengths(args))
         if why.id == "lost head-to-head with %(unit)s (%(attack)d vs %(defence)d)":
             return msg(
                 "%(unit)s and %(other)s moved against each other and %(unit)s lost. %(strengths)s",
