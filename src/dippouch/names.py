@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.messages import N_
 from dippouch.core.notation import OrderParseError, format_order, format_place, format_unit, parse_order, parse_unit
 from dippouch.core.variant import Variant
 from dippouch.i18n import phase_words, translations
@@ -19,6 +20,7 @@ from dippouch.i18n import phase_words, translations
 __all__ = [
     "I18N_DOMAIN",
     "board_unit",
+    "coast_words",
     "joined",
     "kind_word",
     "order_text",
@@ -119,8 +121,32 @@ def place_in(variant: Variant, loc: int, lang: str | None) -> str:
     province = variant.map.provinces[where.province].name
     shown = variant.name_in(province, lang)
     if shown == province:
-        return where.name
-    return shown + where.name[len(province) :]
+        return coast_words(where.name, lang)
+    return coast_words(shown + where.name[len(province) :], lang)
+
+
+COASTS = {
+    "north coast": N_("north coast"),
+    "south coast": N_("south coast"),
+    "east coast": N_("east coast"),
+    "west coast": N_("west coast"),
+}
+"""A split coast's words in brackets after its province's name, as the map data writes them for every variant
+that does not name its coasts itself (:data:`dippouch.core.mapdata._COAST_NAMES`)."""
+
+
+def coast_words(name: str, lang: str | None) -> str:
+    """A place's name with its coast in ``lang`` (``Spain (south coast)``: ``Spain (Südküste)``); a name with no
+    coast, or a coast a variant words its own way, as it is."""
+    if not lang or lang == "en" or not name.endswith(" coast)"):
+        return name
+    head, _, coast = name[:-1].rpartition(" (")
+    words = COASTS.get(coast)
+    return name if not head or words is None else f"{head} ({translations(lang).gettext(words)})"
+    for suffix, words in COASTS.items():
+        if name.endswith(suffix):
+            return name[: -len(suffix)] + translations(lang).gettext(words)
+    return name
 
 
 def kind_word(variant: Variant, kind: str, lang: str = "en") -> str:

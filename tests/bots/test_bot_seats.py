@@ -120,7 +120,7 @@ def test_seat_bot_and_bot_policy_commands(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["seat-bot", "c", "Italy", "search", "--db", db, "--now", T0.isoformat()])
     assert r.exit_code == 0, r.output
-    assert "bot:search now plays Italy in c; it sent version 1 for Spring 1901 Movement." in r.output
+    assert "Bot (strong) now plays Italy in c; it sent version 1 for Spring 1901 Movement." in r.output
     r = runner.invoke(app, ["players", "list", "c", "--db", db])
     assert "bot:search" in r.output
     r = runner.invoke(app, ["seat-bot", "c", "Italy", "clever", "--db", db])

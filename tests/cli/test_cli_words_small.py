@@ -153,7 +153,7 @@ def test_a_bot_taking_a_seat_and_the_disorder_policy_are_said_in_german(db: str,
     _lines(db, "new", "g", "--now", T0)
     locale("de_DE.UTF-8")
     assert _lines(db, "seat-bot", "g", "Italy", "hold", "--now", T0) == [
-        "bot:hold spielt jetzt Italy in g; er hat Version 1 für Frühjahr 1901 Bewegung geschickt."
+        "Bot (passiv) spielt jetzt Italy in g; er hat Version 1 für Frühjahr 1901 Bewegung geschickt."
     ]
     assert _lines(db, "bot-policy", "g", "random", "--now", T0) == [
         "Mächte in Anarchie werden in g einem Bot der Stufe random übergeben, bis ein Mensch den Platz übernimmt."

@@ -24,7 +24,7 @@ from websupport import ACCEPT, Site
 WORDS: dict[str, dict[str, list[str]]] = {
     "game": {
         "en": ["History", "Latest results", "Deadlines calendar (.ics)"],
-        "de": ["Verlauf", "Neueste Ergebnisse", "Kalender der Abgabetermine (.ics)"],
+        "de": ["Verlauf", "Neueste Ergebnisse", "Kalender der Fristen (.ics)"],
         "fr": ["Historique", "Derniers résultats", "Calendrier des échéances (.ics)"],
     },
     "phase": {
@@ -212,7 +212,6 @@ def test_the_desk_s_messages_in_german(site: Site) -> None:
 def test_the_receipt_is_flashed_in_the_player_s_language() -> None:
     """The receipt a submission flashes is one sentence per fact in the reader's language (the English is as
     it was; the counts, versions and notes are filled in)."""
-    from dippouch.i18n import translations
     from dippouch.web.routes.play import receipt_words
     from dippouch.web.views.answers.play import Receipt
 
@@ -232,19 +231,17 @@ def test_the_receipt_is_flashed_in_the_player_s_language() -> None:
         unordered=[],
         unordered_notes=[],
     )
-    en = receipt_words(got, translations("en"))
+    en = receipt_words(got, "en")
     assert en.startswith("Version 2 recorded: 0 orders accepted, 1 rejected. It has no accepted order, so it")
     assert "version 1 stands" in en and "after the deadline" in en
-    de = receipt_words(got, translations("de"))
+    de = receipt_words(got, "de")
     assert de.startswith("Version 2 gespeichert: 0 Befehle angenommen, 1 abgelehnt.") and "Version 1 gilt" in de
-    fr = receipt_words(got, translations("fr"))
+    fr = receipt_words(got, "fr")
     assert fr.startswith("Version 2 enregistrée") and "la version 1 reste valable" in fr
     # Readiness that moved the game on: one phase, or two at once (a Fall and a Winter nobody had to order).
     one = got.model_copy(update={"processed": ["Spring 1901 Movement"]})
-    assert receipt_words(one, translations("en")).endswith("Spring 1901 Movement has been processed.")
+    assert receipt_words(one, "en").endswith("Spring 1901 Movement has been processed.")
     two = got.model_copy(update={"processed": ["Fall 1901 Movement", "Winter 1901 Adjustments"]})
-    assert receipt_words(two, translations("en")).endswith(
-        "Fall 1901 Movement, Winter 1901 Adjustments have been processed."
-    )
-    assert receipt_words(two, translations("de")).endswith("wurden ausgewertet.")
-    assert receipt_words(two, translations("fr")).endswith("ont été résolues.")
+    assert receipt_words(two, "en").endswith("Fall 1901 Movement, Winter 1901 Adjustments have been processed.")
+    assert receipt_words(two, "de").endswith("Herbst 1901 Bewegung, Winter 1901 Aufbau wurden ausgewertet.")
+    assert receipt_words(two, "fr").endswith("ont été résolues.")

@@ -241,3 +241,12 @@ def test_the_new_game_templates_name_each_variant_by_its_title(site: Site) -> No
     # The gunboat preset stands under Standard Diplomacy's heading (tests/web/test_front_door.py).
     standard = page.split('id="variant-standard"')[1].split("</fieldset>")[0]
     assert "<legend>Standard Diplomacy</legend>" in standard and 'value="gunboat-2d"' in standard, standard
+
+
+def test_a_sign_up_has_one_withdraw_button_not_two(site: Site) -> None:
+    """The players' walk found two "Withdraw" buttons for one sign-up (one asked to be sure, one did not)."""
+    opened(site, "w", "hundred3")
+    _, a = person(site, "Ann")
+    site.api(a, "/api/games/w/signup", {"preferences": ["any"]})
+    page = a.get("/games/w/opening").text
+    assert page.count(">Withdraw</button>") == 1 and 'action="/games/w/opening/resign"' in page

@@ -138,7 +138,7 @@ def test_a_keyboard_player_picks_every_kind_of_order_and_sends_them(live_site: L
     _game(live_site, "keys")
     page = live_site.player("keys", "France", size)
     errors = watch_errors(page)
-    _skip_first(page, "Skip to orders", "#orders-form")
+    _skip_first(page, "Skip to orders", "#orders")
 
     # Brest's fleet: not its first order, by the arrow keys of the closed list.
     _tab_to(page, "select[name='pick:bre']")
@@ -218,7 +218,7 @@ def test_a_keyboard_player_picks_two_builds_from_one_site_s_list(live_site: Live
     _game(live_site, "winter", position)
     page = live_site.player("winter", "France", size)
     errors = watch_errors(page)
-    _skip_first(page, "Skip to orders", "#orders-form")
+    _skip_first(page, "Skip to orders", "#orders")
     _tab_to(page, "select[name='pick:mar']")
     _arrow_to(page, "Build A mar")
     expect(page.locator("#orders")).to_have_value("Build A mar")

@@ -37,11 +37,11 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from dippouch.bots import LEVELS, make_bot, negotiate
+from dippouch.bots import LEVEL_WORDS, LEVELS, make_bot, negotiate
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order
 from dippouch.bots.memory import Memory, recalled
-from dippouch.core.messages import msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, as_utc, position_from_data, seen_position
 from dippouch.press.rules import shown_sender
 from dippouch.store import deadlines as store_deadlines
@@ -72,6 +72,7 @@ __all__ = [
     "phase_cost",
     "play_outside",
     "play_seats",
+    "player_words",
     "process_with_bots",
     "seat_bot",
     "set_disorder_bot",
@@ -108,6 +109,14 @@ def bot_level(player: str | None) -> str | None:
     if player and player.startswith(BOT_PREFIX) and player[len(BOT_PREFIX) :] in LEVELS:
         return player[len(BOT_PREFIX) :]
     return None
+
+
+def player_words(player: str) -> Msg | str:
+    """Who plays a seat, as a sentence names them: their name, or "Bot (standard)" for a bot's seat, a name as the
+    pages' tables' "a bot: standard" is a description (the program's own name for the seat, "bot:heuristic",
+    tells a person nothing; the sentences that name a player start with the name)."""
+    level = bot_level(player)
+    return player if level is None else msg("Bot (%(level)s)", level=Msg(LEVEL_WORDS[level]))
 
 
 def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: datetime, reason: str = "bot") -> str:

@@ -33,14 +33,14 @@ def seat_bot_command(
 ) -> None:
     """Seat a bot of LEVEL on POWER; it sends orders as soon as each phase opens (`players replace` hands the
     seat back to a person)."""
-    from dippouch.bots.seats import play_seats
+    from dippouch.bots.seats import play_seats, player_words
     from dippouch.play.seats import seat_bot
 
     store = _store(db)
     got = seat_bot(store, game, power, level, now=_now(now))
     moves = play_seats(store, now=_now(now), games=[game])
     sent = next((m for m in moves if m.power == got.power and m.version is not None), None)
-    player, power = got.change.player, got.power
+    player, power = player_words(got.change.player), got.power
     if sent is None:
         tell(out, msg("%(player)s now plays %(power)s in %(game)s.", player=player, power=power, game=game))
     else:

@@ -34,7 +34,7 @@ from dippouch.game.endings import (
     game_end,
     surviving_powers,
 )
-from dippouch.game.errors import GameError, RecordNotFound
+from dippouch.game.errors import Changed, GameError, RecordNotFound
 from dippouch.game.positions import in_fog, position_from_data, position_to_data, seen_position
 from dippouch.game.settings import DEFAULT_DEADLINES, VOTE_RULES, GameSettings
 from dippouch.game.submissions import (
@@ -70,6 +70,7 @@ __all__ = [
     "TYPED",
     "VICTORY_HOOKS",
     "VOTE_RULES",
+    "Changed",
     "DrawNeeds",
     "Ending",
     "GameError",

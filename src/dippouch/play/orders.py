@@ -57,12 +57,14 @@ def send_orders(
     recorded_at: datetime | None = None,
     reinstates: int | None = None,
     replace_with_nothing: bool = False,
+    based_on: int | None = None,
     bounds: OrderBounds = SUBMISSION,
     then: Callable[[SubmitResult], Sequence[Finish]] | None = None,
 ) -> Submitted:
     """Record ``power``'s orders in ``game`` (``phase``: the phase they were written for, refused if processed
     meanwhile); ``now`` is the arrival time, or None for the store to stamp it under the power's lock.
-    ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is.
+    ``based_on``: the latest version the orders were written over, refused if another came since
+    (:class:`~dippouch.game.Changed`). ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is.
     ``bounds``: how much text the door takes (:data:`dippouch.game.TYPED` for a page or the JSON API), checked
     before the store is asked, so text beyond them costs no transaction. ``then``: the record of the message the
     orders came in, made of the receipt in the submission's own transaction (mail; see
@@ -81,6 +83,7 @@ def send_orders(
         recorded_at=recorded_at,
         reinstates=reinstates,
         replace_with_nothing=replace_with_nothing,
+        based_on=based_on,
         then=then,
     )
     votes: tuple[Msg, ...] = ()

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dippouch.bots.seats import bot_player
+from dippouch.bots.seats import bot_player, player_words
 from dippouch.core.messages import Msg, msg, nmsg, sentences
 from dippouch.interop.daide import DAIDE_PLAYER
 from dippouch.play.fairness import INSTALLATION, Actor, require_alone
@@ -69,14 +69,19 @@ class Seated:
         language where it is shown."""
         c = self.change
         if c.previous is None:
-            said = msg("%(player)s now plays %(power)s in %(game)s.", player=c.player, power=c.power, game=self.game)
+            said = msg(
+                "%(player)s now plays %(power)s in %(game)s.",
+                player=player_words(c.player),
+                power=c.power,
+                game=self.game,
+            )
         else:
             said = msg(
                 "%(player)s takes over %(power)s in %(game)s from %(previous)s.",
-                player=c.player,
+                player=player_words(c.player),
                 power=c.power,
                 game=self.game,
-                previous=c.previous,
+                previous=player_words(c.previous),
             )
         parts = [said]
         if c.revoked:

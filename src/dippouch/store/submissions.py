@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, load_only
 from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.core.variant import Variant
 from dippouch.game import (
+    Changed,
     GameError,
     LineCheck,
     as_utc,
@@ -88,6 +89,41 @@ class SubmitResult:
     """The submission's row: what a message's record names as the submission made of it."""
 
 
+def _changed_since(s: Session, mine: tuple[Any, ...], power: str, seen: int) -> Msg:
+    """Why orders written over version ``seen`` are refused: the version that arrived after it, and when."""
+    latest = s.scalars(
+        sa.select(SubmissionRow)
+        .options(load_only(SubmissionRow.version, SubmissionRow.submitted_at))
+        .where(*mine)
+        .order_by(SubmissionRow.version.desc())
+        .limit(1)
+    ).first()
+    if latest is None or latest.version < seen:  # a version this phase never had (a form's number made up)
+        return msg(
+            "%(power)s has no version %(version)s in this phase; nothing was recorded. Reload the page and send again",
+            power=power,
+            version=seen,
+        )
+    when = f"{as_utc(latest.submitted_at):%Y-%m-%d %H:%M}"
+    if seen == 0:
+        return msg(
+            "orders for %(power)s arrived while these were written: version %(version)s at %(time)s UTC. Nothing was "
+            "recorded; look at it and send again to replace it",
+            power=power,
+            version=latest.version,
+            time=when,
+        )
+    return msg(
+        "%(power)s's orders changed while these were written: version %(version)s arrived at %(time)s UTC, after the "
+        "version %(seen)s these were written over. Nothing was recorded; look at version %(version)s and send again to "
+        "replace it",
+        power=power,
+        version=latest.version,
+        seen=seen,
+        time=when,
+    )
+
+
 def submit(
     db: Database,
     name: str,
@@ -102,6 +138,7 @@ def submit(
     label: str | None = None,
     reinstates: int | None = None,
     replace_with_nothing: bool = False,
+    based_on: int | None = None,
     then: Callable[[SubmitResult], Iterable[object]] | None = None,
 ) -> SubmitResult:
     """Record a submission (a new version), checked line by line; committed before returning.
@@ -117,6 +154,11 @@ def submit(
     phase is no longer open (it was processed while the orders were on their way) the orders are
     refused with a message saying so, rather than recorded for a phase they were not written for.
     Without ``phase`` they go to whichever phase is open.
+
+    ``based_on`` names the power's latest version the orders were written over (a page's form, a program that
+    read the player's view): when another has arrived since (a second tab, another device, an e-mail, the
+    coordinator) the orders are refused (:class:`~dippouch.game.Changed`, naming it), so that nothing the
+    player sent is replaced by what they typed without seeing it. Without it the new version replaces any.
 
     The game's row is locked (shared with other submissions) before the open phase is read, so a
     phase being processed is either seen before processing starts (and this submission is used if on
@@ -203,6 +245,8 @@ def submit(
                     )
                 )
         version = (s.scalar(sa.select(sa.func.max(SubmissionRow.version)).where(*mine)) or 0) + 1
+        if based_on is not None and based_on != version - 1:
+            raise Changed(_changed_since(s, mine, power, based_on))
         if source == "mail" and now.microsecond == 0:
             now = _after_same_second(s, mine, now)
         if target is not None:

@@ -37,9 +37,11 @@ from dippouch.bots.negotiate import TAG
 from dippouch.bots.seats import bot_level
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.messages import Msg, msg
+from dippouch.game import Changed
 from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, phase_words, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
+from dippouch.names import coast_words
 from dippouch.numbers import number_or_none
 from dippouch.saying import number, percent, say
 from dippouch.settings import Site, metrics_networks
@@ -311,6 +313,8 @@ def _templates(lang: str) -> Jinja2Templates:
     # A phase's name with its season and kind in the page's language (Frühjahr 1901 Bewegung): {{ st.phase|phase }}.
     # A name a view has said already is left as it is (its words are no longer English).
     env.filters["phase"] = lambda name: phase_words(str(name), lang) if name else name
+    # A place's split coast in the page's language (Spain (Südküste)): {{ place|coast }}.
+    env.filters["coast"] = lambda name: coast_words(str(name), lang) if name else name
     env.filters["bot_level"] = lambda level: say(LEVEL_WORDS[level], lang) if level in LEVEL_WORDS else level
     # The level of the bot a player's name stands for ("bot:random"), or None for a person: a person reads
     # "a bot: random" in their language where the program's name for the seat was.
@@ -509,7 +513,9 @@ def create_app(
 
     @app.exception_handler(DippouchError)
     async def _game_error(request: Request, exc: DippouchError) -> Response:
-        return _refused(request, 404 if isinstance(exc, NotFound) else 400, exc.msg)
+        return _refused(
+            request, 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Changed) else 400, exc.msg
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

@@ -13,11 +13,12 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.bots import LEVELS
-from dippouch.bots.seats import DECISION, phase_cost
+from dippouch.bots.seats import DECISION, phase_cost, player_words
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import msg
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.ranking.scoring import systems
+from dippouch.saying import say
 from dippouch.settings import Site
 from dippouch.web.http.deps import (
     SiteDep,
@@ -197,7 +198,8 @@ def coordinate_action(
             if bot["version"]
             else _("%(player)s now plays %(power)s.")
         )
-        return redirect(back, said % {"player": bot["player"], "power": bot["power"], "version": bot["version"]})
+        who = say(player_words(bot["player"]), language(request))
+        return redirect(back, said % {"player": who, "power": bot["power"], "version": bot["version"]})
     if action == "bot-policy":
         level = form.get("level", "")
         return redirect(back, desk.set_bot_policy(web, name, viewer, None if level in ("", "off") else level, say=_))

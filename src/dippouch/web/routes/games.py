@@ -426,7 +426,7 @@ def made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str, 
     return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": CSRF_PLACEHOLDER})
 
 
-_HEAD = ("name", "phase", "variant", "variant_title", "preview_url")
+_HEAD = ("name", "phase", "variant", "variant_title", "preview_url", "state")
 """What of the game the page's head (title, description, preview, the powers' colours) shows."""
 
 
@@ -462,7 +462,7 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
     mine = request.app.state.templates[lang].env.get_template("_game_personal.html").module
     main = (
         shared["main"]
-        .replace(ACTIONS, str(mine.actions(name, my_powers, coordinator)), 1)
+        .replace(ACTIONS, str(mine.actions(name, my_powers, coordinator, shared["g"].get("state") == "finished")), 1)
         .replace(ROSTER, str(mine.roster(name, bool(my_powers or coordinator))), 1)
     )
     return render(request, "game.html", {"g": shared["g"], "main": Markup(main)}, headers=headers)

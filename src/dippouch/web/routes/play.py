@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from babel.support import NullTranslations
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -13,7 +12,8 @@ from starlette.requests import Request
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
-from dippouch.game import TYPED
+from dippouch.game import TYPED, Changed
+from dippouch.i18n import phase_words, translations
 from dippouch.play.votes import Decided, describe
 from dippouch.saying import say
 from dippouch.store.bots import practice_game
@@ -35,6 +35,7 @@ from dippouch.web.http.deps import (
     words,
 )
 from dippouch.web.http.forms import PageForm, redirect
+from dippouch.web.http.inputs import number_or_none
 from dippouch.web.http.security import (
     BadInput,
     Forbidden,
@@ -92,7 +93,9 @@ def coach_hint_url(web: Web, name: str, power: str) -> str | None:
 def e_status(e: Exception) -> int:
     """The refusal's own status (400 for input refused as it stands, or for orders the game cannot take now:
     their phase was processed meanwhile, the power has nothing to order), as the API answers it."""
-    return e.status if isinstance(e, WebError) else 400
+    if isinstance(e, WebError):
+        return e.status
+    return 409 if isinstance(e, Changed) else 400
 
 
 def _refused_page(
@@ -109,7 +112,8 @@ def _refused_page(
             lines = player_page.lines_said([ln.to_data() for ln in checked], language(request))
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
-    refused = {"message": message, "text": text, "lines": lines}
+    # Refused because another version came since: the page shows that version beside the text kept.
+    refused = {"message": message, "text": text, "lines": lines, "changed": status == 409}
     context = press.play_context(request, web, pv, viewer, shared, refused=refused)
     return render(request, "play.html", context, status=status)
 
@@ -128,18 +132,24 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
     ready = form.get("ready", "") in ("1", "on", "true")
     phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
+    # The version the form was typed over: refused if another came since (a second tab, an e-mail).
+    based_on = number_or_none(form.get("based_on", ""))
     lang = language(request)
     try:
-        got = metered(request, lambda: player_page.submit(web, seat, text, ready, phase=phase, lang=lang))
+        got = metered(
+            request, lambda: player_page.submit(web, seat, text, ready, phase=phase, based_on=based_on, lang=lang)
+        )
     except (BadInput, TooMany, DippouchError) as e:
         # A refusal of the store's in the page's language (a hint in the web's words).
         message = layer_words(request, e)
         return _refused_page(request, web, viewer, seat, text, message, e_status(e))
-    return redirect(_play_url(seat.game, got.power), receipt_words(got, words(request)))
+    return redirect(_play_url(seat.game, got.power), receipt_words(got, language(request)))
 
 
-def receipt_words(got: Receipt, say: NullTranslations) -> str:
-    """The receipt in one paragraph, in the reader's language (``say``), as the page flashes it."""
+def receipt_words(got: Receipt, lang: str) -> str:
+    """The receipt in one paragraph, in the reader's language ``lang``, as the page flashes it (the phases it
+    moved on named in the reader's season words: the receipt's own names are the API's English)."""
+    say = translations(lang)
     _ = say.gettext
     # The form follows the orders accepted, the counted noun; the rejected count is said as a number.
     msg = (
@@ -177,7 +187,7 @@ def receipt_words(got: Receipt, say: NullTranslations) -> str:
             "Everyone was ready: %(phases)s has been processed.",
             "Everyone was ready: %(phases)s have been processed.",
             len(got.processed),
-        ) % {"phases": ", ".join(got.processed)}
+        ) % {"phases": ", ".join(phase_words(name, lang) for name in got.processed)}
     return msg
 
 
@@ -202,6 +212,14 @@ class PowerOrdersIn(BaseModel):
         max_length=100,
         description="The phase these orders were written for (e.g. Spring 1901 Movement). If it has been processed "
         "meanwhile, the orders are refused with the reason instead of going to the phase now open.",
+    )
+    based_on: int | None = Field(
+        None,
+        ge=0,
+        le=1_000_000,
+        description="The seat's latest version these orders were written over (the player view's latest_version). "
+        "If another version has arrived since (another tab, device or door), the orders are refused (409) naming it, "
+        "instead of replacing what was not seen. Left out, they replace whatever stands.",
     )
 
 
@@ -265,7 +283,12 @@ def api_submit(
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
     lang = known_language(lang)
-    return metered(request, lambda: player_page.submit(web, seat, body.text, body.ready, phase=body.phase, lang=lang))
+    return metered(
+        request,
+        lambda: player_page.submit(
+            web, seat, body.text, body.ready, phase=body.phase, based_on=body.based_on, lang=lang
+        ),
+    )
 
 
 @router.post("/api/games/{name}/powers/{power}/vote", **answers(VoteAnswer))

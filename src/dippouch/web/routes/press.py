@@ -458,7 +458,7 @@ def orders_draft(request: Request, pv: PlayerView) -> dict[str, Any] | None:
         return None  # the browser's to send: its shape is checked, never trusted
     if not isinstance(got, dict) or not all(isinstance(got.get(k), str) for k in ("game", "power", "phase", "orders")):
         return None
-    latest = str(pv.versions[0].version) if pv.versions else "0"
+    latest = str(pv.latest_version)
     if (got["game"], got["power"], got["phase"]) != (pv.game.name, pv.power, pv.phase):
         return None
     if str(got.get("based_on", "")) != latest:

@@ -259,6 +259,8 @@ def player_view(
                 }
             )
     mine = [sub for sub in subs if sub["power"] == power]
+    # The version a new one would be typed over, the stand-in's too (whose page shows none of the player's).
+    latest_version = max((int(sub["version"]) for sub in mine), default=0)
     standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
     for sub in mine:
         sub["counts"] = bool(standing) and sub is standing[-1]
@@ -293,6 +295,7 @@ def player_view(
         legal=legal,
         versions=[{**sub, "lines": lines_said(sub["lines"], lang)} for sub in reversed(mine)],
         latest_text=((standing[-1] if standing else mine[-1])["text"] or "") if mine else "",
+        latest_version=latest_version,
         ready=ready,
         must_act=me["must_act"],
         example="\n".join(example),
@@ -456,11 +459,19 @@ def _dislodged(v: Variant, units: Iterable[Dislodged]) -> list[dict[str, Any]]:
 
 
 def submit(
-    web: Web, seat: OrderingSeat, text: str, ready: bool, *, phase: str | None = None, lang: str = "en"
+    web: Web,
+    seat: OrderingSeat,
+    text: str,
+    ready: bool,
+    *,
+    phase: str | None = None,
+    based_on: int | None = None,
+    lang: str = "en",
 ) -> Receipt:
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
     saying so and naming the open phase), never moved to the next phase unseen. The seat was checked by
-    :data:`~dippouch.web.http.deps.SeatDep`: its player or its stand-in orders it. The receipt's words (the lines'
+    :data:`~dippouch.web.http.deps.SeatDep`: its player or its stand-in orders it. ``based_on``: the version the
+    orders were typed over (the page's :attr:`PlayerView.latest_version`), refused if another came since. The receipt's words (the lines'
     verdicts, what is left without an order, why it is not ready) in ``lang``: the page's, English for the API."""
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
@@ -474,6 +485,7 @@ def submit(
         ready=ready,
         source="web",
         phase=phase or None,
+        based_on=based_on,
         bounds=TYPED,
     )
     res = sent.receipt

@@ -153,6 +153,11 @@ class PlayerView(Answer):
     legal: list[UnitOrders]
     versions: list[PlayerVersion]
     latest_text: str
+    latest_version: int = Field(
+        0,
+        description="The number of the seat's latest version in the open phase (0: none yet), whoever sent it: send "
+        "it as based_on with new orders, and they are refused (409) if another version arrives first.",
+    )
     must_act: bool
     example: str
     unordered: LeftOut
