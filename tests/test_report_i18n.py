@@ -48,7 +48,7 @@ def german(tmp_path: Path) -> Iterator[GameStore]:
 
 def test_a_german_games_report_is_in_german(german: GameStore) -> None:
     report = stored_report(german, "demo")
-    assert report.startswith("Ergebnisse Herbst 1901 Bewegung, Spiel demo (Standard Diplomacy)\n")
+    assert report.startswith("Ergebnisse Herbst 1901 Bewegung, Partie demo (Standard Diplomacy)\n")
     assert "Ausgewertet am 2026-12-01 11:00 UTC." in report
     assert "France:  A Burgundy H  (vertrieben)" in report
     assert "Austria: A Budapest H  (kein Befehl erhalten)" in report
@@ -92,7 +92,7 @@ def test_centres_and_adjustments_in_french(tmp_path: Path) -> None:
 def test_the_deadlines_feed_in_the_games_language() -> None:
     feed = deadlines_ical("demo", GameSettings(language="de"), [(1, "Spring 1901 Movement", T0)], stamp=T0).decode()
     assert "SUMMARY:demo: Befehle fällig\\, Frühjahr 1901 Bewegung" in feed
-    assert "X-WR-CALNAME:demo: Abgabetermine" in feed
+    assert "X-WR-CALNAME:demo: Fristen" in feed
     english = deadlines_ical("demo", GameSettings(), [(1, "Spring 1901 Movement", T0)], stamp=T0).decode()
     assert "SUMMARY:demo: orders due\\, Spring 1901 Movement" in english
 

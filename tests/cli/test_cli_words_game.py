@@ -88,10 +88,10 @@ def _a_game_with_orders(db: str, orders: Path) -> None:
 def test_a_game_is_made_and_its_orders_taken_in_german(db: str, tmp_path: Path, locale: pytest.MonkeyPatch) -> None:
     _speak(locale, "de_DE.UTF-8")
     assert _lines(db, "games", now=None) == [
-        "Noch keine Spiele: legen Sie eines mit `dippouch new NAME --variant standard` an."
+        "Noch keine Partien: legen Sie eine mit `dippouch new NAME --variant standard` an."
     ]
     assert _lines(db, "new", "g", "--scoring", "dss", "--no-newcomers") == [
-        "Spiel g (Standard Diplomacy) angelegt.",
+        "Partie g (Standard Diplomacy) angelegt.",
         "Frühjahr 1901 Bewegung: Befehle bis 2026-03-13 09:00 UTC.",
         "Bei Spielende gewertet nach Draw-size scoring.",
         "Nichts für Neulinge: nur Spieler mit mindestens 3 gespielten Plätzen dürfen beitreten.",
@@ -138,14 +138,12 @@ def test_the_status_the_clock_and_a_rollback_are_german(db: str, tmp_path: Path,
     _a_game_with_orders(db, tmp_path / "orders.txt")
     _speak(locale, "de_DE.UTF-8")
     status = _lines(db, "status", "g")
-    assert status[:2] == ["Spiel g (standard), Frühjahr 1901 Bewegung, läuft.", "Abgabetermin: 2026-03-13 09:00 UTC."]
+    assert status[:2] == ["Partie g (standard), Frühjahr 1901 Bewegung, läuft.", "Frist: 2026-03-13 09:00 UTC."]
     assert _row(status, "Macht") == ["Macht", "Spieler", "Einheiten", "Zentren", "Befehle", "bereit", "Hinweise"]
     assert _row(status, "England") == ["England", "Ann", "3", "3", "v1: 2 ok, 1 abgelehnt", "ja", ""]
     assert _row(status, "France") == ["France", "(niemand)", "3", "3", "noch keine", "nein", ""]
     assert "Einheiten ohne Befehle in den geltenden Versionen (sie halten):" in status
-    assert _lines(db, "extend", "g", "1d") == [
-        "Frühjahr 1901 Bewegung: Abgabetermin verlängert bis 2026-03-14 09:00 UTC."
-    ]
+    assert _lines(db, "extend", "g", "1d") == ["Frühjahr 1901 Bewegung: Frist verlängert bis 2026-03-14 09:00 UTC."]
     assert _lines(db, "pause", "g") == ["g angehalten mit 13d Restzeit auf der Uhr."]
     assert _lines(db, "process", "g") == [
         "Nichts auszuwerten: g ist angehalten (Frühjahr 1901 Bewegung); `dippouch resume g` startet die Uhr wieder."
@@ -173,7 +171,7 @@ def test_the_status_the_clock_and_a_rollback_are_german(db: str, tmp_path: Path,
         "Spieler erfahren es).",
         f"g nach {tmp_path / 'g.json'} geschrieben.",
     ]
-    assert _lines(db, "process", "--all", now=LATER) == ["0 Phasen in 1 laufenden Spiel ausgewertet."]
+    assert _lines(db, "process", "--all", now=LATER) == ["0 Phasen in 1 laufenden Partie ausgewertet."]
 
 
 def test_a_phase_shown_is_german(db: str, tmp_path: Path, locale: pytest.MonkeyPatch) -> None:

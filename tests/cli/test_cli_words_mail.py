@@ -142,7 +142,7 @@ def test_fetch_send_and_show_are_said_in_german(db: str, tmp_path: Path, monkeyp
     assert shown == [
         "Nr. 3 von jane@example.org, eingegangen 2025-03-03 09:00 UTC: photo",
         f"Betreff: {SUBJECT}",
-        "Was daraus wurde: Foto(s) versiegelt aufbewahrt; der Spielleiter prüft sie nach der Frist",
+        "Was daraus wurde: 1 Foto versiegelt aufbewahrt; der Spielleiter prüft es nach der Frist",
         f"  Anhang Nr. 1: sheet.png (image/png, {size:,} Bytes)".replace(f"{size:,}", f"{size:,}".replace(",", ".")),
         "Der Inhalt ist bis zur Frist von Frühjahr 1901 Bewegung versiegelt.",
     ]

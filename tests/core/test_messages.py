@@ -121,5 +121,5 @@ def test_a_hint_is_said_as_the_door_words_it_with_its_values() -> None:
     assert say(taken, "en", "cli") == str(taken)
     wrong = msg("wrong variant (%(hint)s)", hint=hint("variant", "use --variant %(variant)s", variant="w3k"))
     assert say(wrong, "en", "web") == "wrong variant (create the game with variant w3k)"
-    assert say(wrong, "de", "web").endswith("(legen Sie das Spiel mit der Variante w3k an)")
+    assert say(wrong, "de", "web").endswith("(legen Sie die Partie mit der Variante w3k an)")
     assert Msg.from_data(json.loads(json.dumps(taken.to_data()))) == taken

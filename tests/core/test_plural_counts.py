@@ -17,6 +17,8 @@ from babel.messages.pofile import read_po
 
 from dippouch.core.messages import FORMER_IDS, Msg, nmsg
 from dippouch.game import LineCheck, ready_refusal
+from dippouch.play import held_mail, mail_orders
+from dippouch.play.mail_orders import photo_promise, photo_reason
 from dippouch.saying import say
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "dippouch" / "locale"
@@ -81,7 +83,7 @@ CASES: list[tuple[Msg, dict[str, str]]] = [
         _processed(1, 2),
         {
             "en": "Processed 1 phase in 2 active games.",
-            "de": "1 Phase in 2 laufenden Spielen ausgewertet.",
+            "de": "1 Phase in 2 laufenden Partien ausgewertet.",
             "fr": "1 phase résolue dans 2 parties en cours.",
         },
     ),
@@ -89,7 +91,7 @@ CASES: list[tuple[Msg, dict[str, str]]] = [
         _processed(2, 1),
         {
             "en": "Processed 2 phases in 1 active game.",
-            "de": "2 Phasen in 1 laufenden Spiel ausgewertet.",
+            "de": "2 Phasen in 1 laufenden Partie ausgewertet.",
             "fr": "2 phases résolues dans 1 partie en cours.",
         },
     ),
@@ -97,7 +99,7 @@ CASES: list[tuple[Msg, dict[str, str]]] = [
         _processed(0, 0),
         {
             "en": "Processed 0 phases in 0 active games.",
-            "de": "0 Phasen in 0 laufenden Spielen ausgewertet.",
+            "de": "0 Phasen in 0 laufenden Partien ausgewertet.",
             "fr": "0 phase résolue dans 0 partie en cours.",
         },
     ),
@@ -122,6 +124,95 @@ def test_a_refusal_the_game_layer_makes_says_its_count(lines: int, en: str, de: 
     assert f"not marked ready: {en}, so this submission" in say(why, "en")
     assert f"nicht als fertig markiert: {de}, also ersetzt" in say(why, "de")
     assert f"non marqué prêt : {fr}, donc cet envoi" in say(why, "fr")
+
+
+@pytest.mark.parametrize(
+    ("photos", "late", "en", "de", "fr"),
+    [
+        (
+            1,
+            False,
+            "1 photograph kept sealed; the coordinator reviews it after the deadline",
+            "1 Foto versiegelt aufbewahrt; der Spielleiter prüft es nach der Frist",
+            "1 photo gardée sous scellé ; l'arbitre l'examine après l'échéance",
+        ),
+        (
+            3,
+            False,
+            "3 photographs kept sealed; the coordinator reviews them after the deadline",
+            "3 Fotos versiegelt aufbewahrt; der Spielleiter prüft sie nach der Frist",
+            "3 photos gardées sous scellé ; l'arbitre les examine après l'échéance",
+        ),
+        (
+            1,
+            True,
+            "1 photograph received after the deadline: recorded as late, not used",
+            "1 Foto nach der Frist erhalten: als verspätet erfasst, nicht verwendet",
+            "1 photo reçue après l'échéance : enregistrée en retard, non utilisée",
+        ),
+        (
+            2,
+            True,
+            "2 photographs received after the deadline: recorded as late, not used",
+            "2 Fotos nach der Frist erhalten: als verspätet erfasst, nicht verwendet",
+            "2 photos reçues après l'échéance : enregistrées en retard, non utilisées",
+        ),
+    ],
+)
+def test_a_photographed_messages_record_says_how_many_photographs(
+    photos: int, late: bool, en: str, de: str, fr: str
+) -> None:
+    """The reason a photographed message's record keeps (play/mail_orders.py photo_receipt), by the number of
+    photographs the message brought, and read back from the store as it was made."""
+    why = photo_reason(photos, late=late)
+    assert (say(why, "en"), say(why, "de"), say(why, "fr")) == (en, de, fr)
+    assert Msg.from_data(why.to_data()) == why
+
+
+@pytest.mark.parametrize(
+    ("photos", "lang", "begins", "then"),
+    [
+        (1, "en", "It has no orders in text, only 1 photograph. It is kept sealed;", "has reviewed it."),
+        (2, "en", "It has no orders in text, only 2 photographs. They are kept sealed;", "has reviewed them."),
+        (1, "de", "Sie enthält keine Befehle als Text, nur 1 Foto. Es wird versiegelt", "das Foto geprüft hat."),
+        (2, "de", "Sie enthält keine Befehle als Text, nur 2 Fotos. Diese werden versiegelt", "die Fotos geprüft hat."),
+        (
+            1,
+            "fr",
+            "Il ne contient aucun ordre en texte, seulement 1 photo. Elle est conservée",
+            "ne l'a pas examinée.",
+        ),
+        (
+            2,
+            "fr",
+            "Il ne contient aucun ordre en texte, seulement 2 photos. Elles sont conservées",
+            "les a pas examinées.",
+        ),
+    ],
+)
+def test_a_photo_receipts_promise_follows_the_number_of_photographs(
+    photos: int, lang: str, begins: str, then: str
+) -> None:
+    promise = photo_promise({}, lang, photos=photos)
+    assert promise.startswith(begins), promise
+    assert then in promise and "(s)" not in promise, promise
+
+
+def test_a_former_photograph_reason_is_made_by_no_code_and_still_said() -> None:
+    """The "(s)" ids left in the catalogues are the former reasons of stored records only: marked so an old row
+    is said in every language, made by no code today (mentioned only by the table that marks it and by migration
+    0033's frozen templates, store/mail/legacy.py, which read the log's older English into these ids)."""
+    former = {*mail_orders.FORMER_REASONS, *held_mail.FORMER_REASONS}
+    assert former == set(WITHOUT_A_COUNT)
+    src = Path(mail_orders.__file__).parents[1]
+    for old in former:
+        head = old[:40]  # one line of its literal
+        users = [p.name for p in src.rglob("*.py") if head in p.read_text(encoding="utf-8")]
+        assert set(users) - {"legacy.py"} in ({"mail_orders.py"}, {"held_mail.py"}), (old, users)
+        args = {"power": "England", "phase": "Spring 1901 Movement", "game": "g", "by": "Jane"}
+        row = Msg.from_data({"id": old, "args": args})
+        for lang in ("de", "fr"):
+            assert say(row, lang) != say(row, "en"), (lang, old)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -208,7 +299,11 @@ COUNTED_S = re.compile(r"%(?:\(\w+\))?[ds]\s+(?:[\w/-]+\s+){0,2}[\w/-]*\w\(s\)")
 LEFT_ON_PURPOSE: dict[str, str] = {}
 """Ids that keep "(s)" beside a count on purpose, with why: none."""
 
-_STORED = "a mail's reason or reading note, stored with no count among its values: an old row could choose no form"
+_STORED = (
+    "a record's reason stored before it was said by the number of photographs (today's code makes the plural "
+    "forms: play/mail_orders.py photo_reason, play/held_mail.py): an old row holds no count, so FORMER_IDS can "
+    "choose no form for it; kept marked (FORMER_REASONS) so an old row is still said in every language"
+)
 
 WITHOUT_A_COUNT: dict[str, str] = {
     "%(power)s's photograph(s) for %(phase)s: review them with `dippouch mail review %(game)s`": _STORED,
@@ -217,17 +312,9 @@ WITHOUT_A_COUNT: dict[str, str] = {
     ),
     "photograph(s) kept sealed; the coordinator reviews them after the deadline": _STORED,
     "photograph(s) received after the deadline: recorded as late, not used": _STORED,
-    "the text beside the photograph(s) has no order in it, so it is not a submission: ignored (%(text)s)": _STORED,
-    "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from them count "
-    "over this message's text (the phase waits for that review)": _STORED,
-    "It has no orders in text, only photograph(s). They are kept sealed; after the deadline the coordinator reads "
-    "them (a proposed transcription is checked line by line) and confirms your orders as a version received when "
-    "this message arrived. %(after)s A version received later (in text or photographed) counts over this one.": (
-        "a receipt's promise (play/mail_orders.py photo_promise), made from the game's settings alone: no count"
-    ),
 }
-"""Ids that say "(s)" with no count beside it, left as they are (the words about the photographs a mail brought),
-each with why."""
+"""Ids that say "(s)" with no count beside it, left as they are, each with why: only the former ids of stored
+records, which no code makes any more (:func:`test_a_former_photograph_reason_is_made_by_no_code`)."""
 
 
 def _ids() -> dict[str, str]:

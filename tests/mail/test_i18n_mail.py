@@ -71,7 +71,7 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
         "demo: Fortsetzung (Frühjahr 1901 Bewegung)",
     }
     pause = next(r.body for r in notices if "Pause" in r.subject)
-    assert pause.startswith("demo: Das Spiel pausiert: Es läuft kein Abgabetermin.")
+    assert pause.startswith("demo: Die Partie pausiert: Es läuft keine Frist.")
     assert "-- \ndippouch, im Auftrag des Spielleiters." in pause
 
     # A reminder: in German, but the subject to send orders with is the one intake reads.
@@ -82,7 +82,7 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
     (reminder,) = [r for r in _outbox(store) if r.kind == "reminder"]
     assert reminder.to_addr == ADDR["France"]
     assert reminder.subject == "demo: Erinnerung, Befehle von France für Frühjahr 1901 Bewegung fällig in 11 Stunden"
-    assert "Der Abgabetermin ist" in reminder.body and "in 11 Stunden." in reminder.body
+    assert "Die Frist ist" in reminder.body and "in 11 Stunden." in reminder.body
     assert "Für France sind noch keine Befehle eingegangen" in reminder.body
     assert "Ohne Befehle: " in reminder.body
     assert "Eine Macht, die 1 Bewegungsphase verpasst, gerät in Anarchie" in reminder.body
@@ -95,7 +95,7 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
     results = [r for r in rows if r.kind == "results"]
     assert {r.to_addr for r in results} == set(ADDR.values())
     assert results[0].subject == "demo: Ergebnisse Frühjahr 1901 Bewegung"
-    assert results[0].body.startswith("Ergebnisse Frühjahr 1901 Bewegung, Spiel demo (Standard Diplomacy)\n")
+    assert results[0].body.startswith("Ergebnisse Frühjahr 1901 Bewegung, Partie demo (Standard Diplomacy)\n")
     assert "Germany: A Munich H" in results[0].body
     cd = [r for r in rows if r.subject == "demo: France in Anarchie"]
     assert len(cd) == len(ADDR)
@@ -156,7 +156,7 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
     assert "Ein Betreff, der funktionieren würde:\n  demo - France - Spring 1901 Movement" in refusal.body
     assert "Die Form ist: Spielname - Name der Macht" in refusal.body
     assert (
-        "Grund: Herbst 1901 Bewegung ist noch nicht offen; das Spiel ist in Frühjahr 1901 Bewegung.\n" in refusal.body
+        "Grund: Herbst 1901 Bewegung ist noch nicht offen; die Partie ist in Frühjahr 1901 Bewegung.\n" in refusal.body
     )
     assert got.reason == "Fall 1901 Movement is not open yet; the game is in Spring 1901 Movement"  # as recorded
 

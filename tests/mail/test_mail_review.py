@@ -141,7 +141,7 @@ def test_a_photographed_revision_counts_when_cron_fetches_then_processes(servers
     assert "1 photo" in out
     run("mail", "send", "--now", at(6))
     receipt = smtp.to(ADDR["Montrose"])[-1].get_content()
-    assert "not processed until the coordinator has reviewed them" in receipt
+    assert "not processed until the coordinator has reviewed it" in receipt
     assert "not a submission" in receipt  # the polite note is not a rejected version
     status = run("status", GAME, "--now", at(7))
     # Montrose's post stands; its photograph is on its way, and status says so.

@@ -290,7 +290,7 @@ def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_p
     setup(store, "demo", now=T0, changes={"review_wait": "24h"})
     take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
     (receipt,) = _bodies(store, "receipt", "jane@example.org")
-    assert "24h after the deadline, the phase is processed without them" in receipt
+    assert "24h after the deadline, the phase is processed without it" in receipt
     assert store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=23)) == []
     assert review_state(store, "demo", now=DEADLINE + timedelta(hours=23)).held
     assert store_processing.process(store, "demo", now=DEADLINE + timedelta(hours=24)) == ["Spring 1901 Movement"]
@@ -324,7 +324,7 @@ def test_what_a_phase_went_ahead_without_is_said_in_the_games_language(tmp_path:
     queue_notices(store, deadline + timedelta(hours=25), maps=lambda *_: [])
     (results,) = _bodies(store, "results", "jane@example.org")
     assert "von England, eingegangen" in results and ": nicht geprüft (nicht verwendet)" in results, results
-    assert "von France: vom Koordinator beiseitegelegt\n" in results, results
+    assert "von France: vom Spielleiter beiseitegelegt\n" in results, results
     for english in ("not reviewed", "received", "set aside", "photograph #"):
         assert english not in results, english
 

@@ -37,7 +37,7 @@ def test_each_event_in_french() -> None:
     )
     m = compose("deadline", {**fr, "left": "12 heures"})
     assert m.title == "demo : ordres de France manquants"
-    assert m.body.startswith("demo, Printemps 1901 Mouvements : pas encore d'ordres pour France, et la date limite")
+    assert m.body.startswith("demo, Printemps 1901 Mouvements : pas encore d'ordres pour France, et l'échéance")
     assert compose("game_starting", fr).body.startswith("demo a commencé : vous jouez France.")
     assert (
         compose("seat_offered", fr).body
@@ -99,9 +99,9 @@ def test_a_french_person_in_a_german_game(store: GameStore) -> None:
     told = {d.person_id: d for d in deliveries(store) if d.event == "deadline"}
     england, france = told[pids["England"]], told[pids["France"]]
     assert england.title == "demo : ordres de England manquants"
-    assert "et la date limite est dans 11 heures." in england.body
+    assert "et l'échéance est dans 11 heures." in england.body
     assert france.title == "demo: Befehle für France fehlen"
-    assert "und der Abgabetermin ist in 11 Stunden." in france.body
+    assert "und die Frist ist in 11 Stunden." in france.body
     with store.session() as s:
         subjects = set(s.scalars(sa.select(OutboxRow.subject).where(OutboxRow.kind == "reminder")))
     assert "demo: Erinnerung, Befehle von France für Frühjahr 1901 Bewegung fällig in 11 Stunden" in subjects

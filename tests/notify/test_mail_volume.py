@@ -149,7 +149,7 @@ def test_a_seven_player_game_with_one_hour_phases_mails_each_player_once_a_phase
     assert "Wertung 14,29" in german and "Platz 1 von 7" in german and "100,0" in german, german
     assert "Diese E-Mails mit einem Klick abbestellen: http" in german and "To stop" not in german, german
     french = _text(next(m for m in ended if m["To"] == _address("France")))
-    assert "Match nul accepté" in french and "Draw agreed" not in french, french
+    assert "Nulle acceptée" in french and "Draw agreed" not in french, french
     assert "Pour ne plus recevoir ces e-mails en un clic : http" in french, french
 
     total = _per_player(smtp.messages)

@@ -285,5 +285,5 @@ def test_why_no_draw_is_possible_is_said_in_the_readers_language(db_url: str) ->
     page = france.get("/games/nodraw/play/France").text
     assert "No draw is possible now: this game does not allow draws" in page
     de = france.get("/games/nodraw/play/France", headers={"Accept-Language": "de"}).text
-    assert "diese Partie erlaubt kein Unentschieden" in de
+    assert "diese Partie erlaubt kein Remis" in de
     assert site.browser().get("/api/games/nodraw").json()["draw"]["why_not"] == "this game does not allow draws"

@@ -48,19 +48,19 @@ CASES: list[tuple[str, Callable[[], object], str, str]] = [
     (
         "no phases",
         lambda: gamefile.check_game_file(_file(), V),
-        "phases: eine Spieldatei hat mindestens eine Phase (die, mit der das Spiel begann)",
+        "phases: eine Spieldatei hat mindestens eine Phase (die, mit der die Partie begann)",
         "phases : un fichier de partie a au moins une phase (celle par laquelle la partie s'est ouverte)",
     ),
     (
         "ending",
         lambda: gamefile.check_game_file(_file(status="finished"), V),
-        "game.ending: ein beendetes Spiel sagt, wie es endete (ein Objekt), nicht NoneType",
+        "game.ending: eine beendete Partie sagt, wie sie endete (ein Objekt), nicht NoneType",
         "game.ending : une partie terminée dit comment elle a fini (un objet), pas NoneType",
     ),
     (
         "paused_remaining",
         lambda: gamefile.check_game_file(_file(paused_remaining=5), V),
-        "game.paused_remaining: nur ein angehaltenes Spiel hat Restzeit auf einer angehaltenen Uhr (active)",
+        "game.paused_remaining: nur eine angehaltene Partie hat Restzeit auf einer angehaltenen Uhr (active)",
         "game.paused_remaining : seule une partie suspendue a du temps restant sur une horloge arrêtée (active)",
     ),
     (
@@ -86,13 +86,13 @@ CASES: list[tuple[str, Callable[[], object], str, str]] = [
     (
         "a game's name",
         lambda: gamefile.check_game_name("a/b"),
-        "der Name eines Spiels darf weder '/' noch einen Backslash enthalten ('a/b'); versuchen Sie 'a-b'",
+        "der Name einer Partie darf weder '/' noch einen Backslash enthalten ('a/b'); versuchen Sie 'a-b'",
         "le nom d'une partie ne peut contenir ni '/' ni barre oblique inverse ('a/b') ; essayez 'a-b'",
     ),
     (
         "a game's name too long",
         lambda: gamefile.check_game_name("x" * 101),
-        f"der Name eines Spiels hat 1 bis 100 Zeichen (dieser hat 101: '{'x' * 40}'...)",
+        f"der Name einer Partie hat 1 bis 100 Zeichen (dieser hat 101: '{'x' * 40}'...)",
         f"le nom d'une partie compte de 1 à 100 caractères (celui-ci en a 101 : '{'x' * 40}'...)",
     ),
     (

@@ -90,7 +90,7 @@ def test_old_reasons_get_the_message_that_says_them(db_url: str, caplog: pytest.
         info = {m.id: m for m in messages(store)}
         assert info[1].why is not None and say(info[1].why, "de") == "Version 2 erfasst (5 angenommen, 1 abgelehnt)"
         assert info[2].why is not None and say(info[2].why, "de") == (
-            "Frühjahr 1901 Bewegung wurde bereits ausgewertet; das Spiel ist jetzt in Herbst 1901 Bewegung"
+            "Frühjahr 1901 Bewegung wurde bereits ausgewertet; die Partie ist jetzt in Herbst 1901 Bewegung"
         )
         assert info[5].why is None and info[5].reason == OLD[5]
 

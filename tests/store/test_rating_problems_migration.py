@@ -90,9 +90,9 @@ def test_old_problems_get_the_message_that_says_them(db_url: str, caplog: pytest
         why = dict(stored.unscored(store, public=True))
         assert {str(w) for w in why.values()} == {OLD[1], OLD[2], OLD[3], OLD[4]}
         assert say(why["g1"], "de") == (
-            "das Spiel 'alpha' kann nach dss nicht gewertet werden: niemand hat überlebt, um das Spiel zu teilen"
+            "die Partie 'alpha' kann nach dss nicht gewertet werden: niemand hat überlebt, um die Partie zu teilen"
         )
-        assert say(why["g3"], "de").startswith("nicht lesbar: das Spiel 'gamma' kann nach carnage nicht")
+        assert say(why["g3"], "de").startswith("nicht lesbar: die Partie 'gamma' kann nach carnage nicht")
         assert say(why["g4"], "de") == OLD[4]
 
         # A second walk changes nothing.

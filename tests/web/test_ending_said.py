@@ -80,7 +80,7 @@ def test_the_vote_that_ends_a_game_and_a_later_refusal_say_the_ending_in_the_pla
     with pytest.raises(GameError) as refused:
         store_deadlines.extend(store, "g", timedelta(days=1), now=site.clock())
     assert say(refused.value.msg, "de").startswith(
-        "das Spiel 'g' ist beendet: Remis vereinbart und geteilt von Austria"
+        "die Partie 'g' ist beendet: Remis vereinbart und geteilt von Austria"
     )
 
 

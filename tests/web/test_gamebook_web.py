@@ -111,7 +111,7 @@ def test_a_finished_games_book_has_every_phase_its_results_and_its_public_press(
                 "ended: Herbst 1901 Bewegung: Übersicht",
                 "2. Blatt (1 von 4)",
                 "Herbst 1901 Bewegung: Ergebnisse",
-                "Ergebnisse Frühjahr 1901 Bewegung, Spiel ended",
+                "Ergebnisse Frühjahr 1901 Bewegung, Partie ended",
                 "F Brest H (kein Befehl erhalten)",
                 "England an alle (01.12.2026, 09:00 UTC):",
             ],
@@ -120,7 +120,7 @@ def test_a_finished_games_book_has_every_phase_its_results_and_its_public_press(
             "fr",
             [
                 "Sommaire",
-                "3 phases jouées, de Printemps 1901 Mouvements à Printemps 1902 Mouvements",
+                "3 phases jouées, entre Printemps 1901 Mouvements et Printemps 1902 Mouvements",
                 "1 lettre de presse publiée",
                 "ended : Automne 1901 Mouvements : vue d’ensemble",
                 "2. Feuille (1 sur 4)",

@@ -92,7 +92,7 @@ CASES: list[tuple[str, Callable[[], object], str, str]] = [
         lambda: check_reason("", "England"),
         "die Befehle der offenen Phase sind bis zu ihrer Frist versiegelt: ein neuer Schlüssel für den Spieler von "
         "England öffnet sie, und die Spieler erfahren, wer das tat, wann und warum; geben Sie den Grund an",
-        "les ordres de la phase ouverte sont scellés jusqu'à sa date limite : une nouvelle clé pour le joueur "
+        "les ordres de la phase ouverte sont scellés jusqu'à son échéance : une nouvelle clé pour le joueur "
         "de England les ouvre, et les joueurs apprennent qui l'a fait, quand et pourquoi ; donnez la raison",
     ),
     (

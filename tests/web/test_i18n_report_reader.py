@@ -15,7 +15,7 @@ from websupport import ACCEPT, Site
 # The report's first line, in each language (the game is German: "de" is the report as mailed).
 HEAD = {
     "en": "Spring 1901 Movement results, game g (Standard Diplomacy)",
-    "de": "Ergebnisse Frühjahr 1901 Bewegung, Spiel g (Standard Diplomacy)",
+    "de": "Ergebnisse Frühjahr 1901 Bewegung, Partie g (Standard Diplomacy)",
     "fr": "Résultats Printemps 1901 Mouvements, partie g (Standard Diplomacy)",
 }
 HOLD = {"en": "(no order received)", "de": "(kein Befehl erhalten)", "fr": "(aucun ordre reçu)"}

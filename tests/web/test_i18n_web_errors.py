@@ -105,7 +105,7 @@ def test_forbidden_and_not_found_on_pages_and_to_the_api_asked_for_a_language(si
     assert r.status_code == 404 and "aucune photo nº 9 dans g" in html.unescape(r.text), r.text[-1200:]
     r = site.coordinator.get("/games/g/phases/999", headers={"Accept-Language": "de"})
     assert r.status_code == 404
-    assert "das Spiel 'g' hat keine Phase mit der Kennung 999" in html.unescape(r.text), r.text[-1200:]
+    assert "die Partie 'g' hat keine Phase mit der Kennung 999" in html.unescape(r.text), r.text[-1200:]
     r = site.coordinator.get("/api/games/g/phases/999?lang=fr")
     assert r.status_code == 404 and r.json()["error"] == "la partie 'g' n'a pas de phase d'identifiant 999"
     r = site.coordinator.get("/api/games/g/phases/999")
@@ -125,7 +125,7 @@ def test_a_tournament_with_no_games_says_so_in_the_readers_words(tmp_path: Path)
             remove_game(store, "t", "g")
     finally:
         store.close()
-    assert say(e.value.msg, "de") == "das Spiel 'g' ist nicht im Turnier 't' (seine Spiele: noch keine)"
+    assert say(e.value.msg, "de") == "die Partie 'g' ist nicht im Turnier 't' (seine Partien: noch keine)"
 
 
 def test_the_application_s_own_answers_are_in_the_page_s_language(site: Site) -> None:

@@ -43,7 +43,7 @@ def test_the_ratings_page_says_why_a_game_was_not_scored_in_german(tmp_path: Pat
     visitor = site.browser()
     visitor.cookies.set("lang", "de")
     words = html.unescape(page_words(visitor.get("/ratings").text))
-    assert "alpha: das Spiel 'alpha' kann nach dss nicht gewertet werden: niemand hat überlebt" in words, words
+    assert "alpha: die Partie 'alpha' kann nach dss nicht gewertet werden: niemand hat überlebt" in words, words
     assert "beta: an old note" in words
     english = site.browser().get("/api/ratings").json()["unscored"]
     assert english == [f"alpha: {why}", "beta: an old note"]

@@ -126,7 +126,7 @@ def test_a_game_no_system_can_share_out_still_shows_its_records(tmp_path: Path) 
     # text); the JSON API keeps its English.
     de = {"Accept-Language": "de"}
     page = s.browser().get("/games/e/records", headers=de)
-    assert "niemand hat überlebt, um das Spiel zu teilen" in page.text and "nobody survived" not in page.text
+    assert "niemand hat überlebt, um die Partie zu teilen" in page.text and "nobody survived" not in page.text
     page = s.browser().get("/games/e/records?system=centres", headers=de)
     assert "Keine Macht hat noch eine Einheit oder ein Versorgungszentrum" in page.text, page.text[-2000:]
     assert "No power has a unit" not in page.text

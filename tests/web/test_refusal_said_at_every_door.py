@@ -66,7 +66,7 @@ def test_a_refusal_says_the_same_german_sentence_at_every_door(
     door: str, site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     german = say(REFUSAL, "de")
-    assert german.startswith("ein Spiel namens 'Nord; Süd' ")  # the catalogue's German, the name as it was typed
+    assert german.startswith("eine Partie namens 'Nord; Süd' ")  # the catalogue's German, the name as it was typed
     assert german in _said(site, door, tmp_path, monkeypatch)
 
 

@@ -258,5 +258,5 @@ def test_why_a_game_is_not_counted_is_said_in_the_page_s_language(tmp_path: Path
         "gone": "the game no longer exists",
     }
     page = html.unescape(site.browser().get("/tournaments/Cup", headers={"Accept-Language": "de"}).text)
-    assert "niemand hat überlebt, um das Spiel zu teilen" in page and "das Spiel gibt es nicht mehr" in page, page
+    assert "niemand hat überlebt, um die Partie zu teilen" in page and "die Partie gibt es nicht mehr" in page, page
     assert "nobody survived" not in page and "no longer exists" not in page

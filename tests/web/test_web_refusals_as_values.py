@@ -188,7 +188,7 @@ def test_a_sandbox_from_a_phase_that_is_not_there_is_german(site: Site) -> None:
     site.new_game("g")
     r = site.api(site.coordinator, "/api/sandbox?lang=de", {"game": "g", "phase_id": 999})
     assert r.status_code == 404, r.text
-    assert r.json()["error"] == "das Spiel 'g' hat keine Phase 999"
+    assert r.json()["error"] == "die Partie 'g' hat keine Phase 999"
     assert r.json()["code"] == "game %(game)s has no phase %(id)s"
     assert r.json()["params"] == {"game": "'g'", "id": 999}
     r = site.post_form(site.coordinator, "/sandbox", {"game": "g", "phase_id": "x"}, headers=GERMAN)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from dippouch.core.messages import Msg, PhaseName, msg
+from dippouch.core.messages import N_, Msg, PhaseName, msg, nmsg
 from dippouch.game import GameError, as_utc
 from dippouch.letters.message import clean_body, parse_message, strip_sheet
 from dippouch.letters.proof import strip_token
@@ -31,10 +31,30 @@ from dippouch.store.submissions import SubmitResult
 if TYPE_CHECKING:  # the review's states: imported in the calls
     from dippouch.store.mail.review import ReviewState
 
-__all__ = ["I18N_DOMAIN", "apply_held", "apply_orders", "dismiss", "keep_reading", "release", "set_aside"]
+__all__ = [
+    "FORMER_REASONS",
+    "I18N_DOMAIN",
+    "apply_held",
+    "apply_orders",
+    "dismiss",
+    "keep_reading",
+    "release",
+    "set_aside",
+]
 
 I18N_DOMAIN = "mail"
 """Why a held message cannot be applied is a message value, said in the mail's words where it is shown."""
+
+FORMER_REASONS: tuple[str, ...] = (
+    N_("%(power)s's photograph(s) for %(phase)s: review them with `dippouch mail review %(game)s`"),
+    N_("applied on %(by)s's word as %(power)s's photograph(s); they wait for review (`dippouch mail review %(game)s`)"),
+)
+"""What a held photographed message became, as records kept it before it was said by the number of photographs
+(the first inside the reason of the player's confirming reply; or read into these ids from its older English by
+migration 0033, :mod:`dippouch.store.mail.legacy`). Such a record holds no count among its values,
+so :data:`dippouch.core.messages.FORMER_IDS` could choose no form for it and it is read back under its old id:
+marked here, so the catalogues keep its translation and an old record is still said in every language (as
+:data:`dippouch.play.mail_orders.FORMER_REASONS`)."""
 
 
 def apply_orders(
@@ -91,12 +111,13 @@ def _apply_held_photo(
     game: str,
     power: str,
     *,
+    photos: int,
     now: datetime,
     by: Msg = _BY_COORDINATOR,
     also: Callable[[IntakeOutcome], Sequence[Finish]] | None = None,
 ) -> IntakeOutcome:
-    """A held message whose orders are photographs: on the coordinator's word it becomes the power's
-    photograph for the open phase (as if from the registered address), to be reviewed like any other."""
+    """A held message whose orders are ``photos`` photographs: on the coordinator's word they become the power's
+    photographs for the open phase (as if from the registered address), to be reviewed like any other."""
     st = review_state(store, game, now=now)
     if st.phase_id is None:
         raise GameError(
@@ -129,8 +150,10 @@ def _apply_held_photo(
         )
     out = IntakeOutcome(
         "photo",
-        msg(
-            "%(power)s's photograph(s) for %(phase)s: review them with `dippouch mail review %(game)s`",
+        nmsg(
+            "%(power)s's %(num)d photograph for %(phase)s: review it with `dippouch mail review %(game)s`",
+            "%(power)s's %(num)d photographs for %(phase)s: review them with `dippouch mail review %(game)s`",
+            photos,
             power=power,
             phase=PhaseName(st.phase or ""),
             game=game,
@@ -140,9 +163,11 @@ def _apply_held_photo(
     )
     values = {
         "status": "photo",
-        "reason": msg(
-            "applied on %(by)s's word as %(power)s's photograph(s); they wait for review "
-            "(`dippouch mail review %(game)s`)",
+        "reason": nmsg(
+            "applied on %(by)s's word as %(power)s's %(num)d photograph; it waits for review (`dippouch mail review %(game)s`)",
+            "applied on %(by)s's word as %(power)s's %(num)d photographs; they wait for review (`dippouch mail "
+            "review %(game)s`)",
+            photos,
             by=by,
             power=power,
             game=game,
@@ -224,7 +249,7 @@ def _apply_held(
                 break
     if not body.strip():
         if parsed.images():
-            return _apply_held_photo(store, mail_id, gname, who, now=now, by=by, also=also)
+            return _apply_held_photo(store, mail_id, gname, who, photos=len(parsed.images()), now=now, by=by, also=also)
         raise GameError(
             msg("message #%(id)s has no text orders and no photograph; nothing in it can be applied", id=mail_id)
         )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from dippouch.core.messages import N_, Msg, joined
+from dippouch.core.messages import N_, Msg, joined, nmsg
 from dippouch.game import (
     GameError,
     GameSettings,
@@ -45,10 +45,20 @@ from dippouch.store.mail.games import MailGame, MailPhase
 from dippouch.store.mail.inbox import Finish
 from dippouch.store.submissions import SubmitResult
 
-__all__ = ["I18N_DOMAIN", "photo_promise", "photo_receipt", "send"]
+__all__ = ["FORMER_REASONS", "I18N_DOMAIN", "photo_promise", "photo_reason", "photo_receipt", "send"]
 
 I18N_DOMAIN = "mail"
 """The receipts are in the mail's words, in the game's language."""
+
+FORMER_REASONS: tuple[str, ...] = (
+    N_("photograph(s) received after the deadline: recorded as late, not used"),
+    N_("photograph(s) kept sealed; the coordinator reviews them after the deadline"),
+)
+"""The reasons a photographed message's record kept before they were said by the number of photographs
+(:func:`photo_reason`). A record stored then (or read into these ids from its older English by migration 0033,
+:mod:`dippouch.store.mail.legacy`) holds no count among its values, so
+:data:`dippouch.core.messages.FORMER_IDS` could choose no form for it and it is read back under its old id:
+marked here, so the catalogues keep its translation and an old record is still said in every language."""
 
 
 def send(
@@ -151,13 +161,15 @@ def _receipt(
     told = [*found.notes, *voted]
     if result.notes:
         told.append(Msg(N_("version lines: %(lines)s"), {"lines": "; ".join(repr(n) for n in result.notes)}))
-    if msg.images() and not result.late:
+    photos = len(msg.images())
+    if photos and not result.late:
         told.append(
-            Msg(
-                N_(
-                    "the photograph(s) with it are reviewed by the coordinator after the deadline; orders "
-                    "confirmed from them count over this message's text (the phase waits for that review)"
-                )
+            nmsg(
+                "%(num)d photograph with it: reviewed by the coordinator after the deadline; orders confirmed from "
+                "it count over this message's text (the phase waits for that review)",
+                "%(num)d photographs with it: reviewed by the coordinator after the deadline; orders confirmed from "
+                "them count over this message's text (the phase waits for that review)",
+                photos,
             )
         )
     body_text = compose.receipt_text(
@@ -283,7 +295,8 @@ def _orders_in(
                 text, used_attachment = t, a.filename
                 notes.append(Msg(N_("orders read from the attachment %(file)s"), {"file": a.filename or ""}))
                 break
-    if text.strip() and msg.images():
+    photos = len(msg.images())
+    if text.strip() and photos:
         # Beside a photograph, a body with no order in it ("Dear Coordinator, my orders are attached") is
         # not a submission: the rulebook's Coordinator ignores the text of these e-mails.
         # Read on the power's sight in fog, as the submission would be: whether it is taken must not tell of a
@@ -294,12 +307,12 @@ def _orders_in(
             said = [ln.strip() for ln in text.splitlines() if ln.strip()]
             quoted = "; ".join(repr(x) for x in said[:3]) + ("; ..." if len(said) > 3 else "")
             notes.append(
-                Msg(
-                    N_(
-                        "the text beside the photograph(s) has no order in it, so it is not a submission: ignored "
-                        "(%(text)s)"
-                    ),
-                    {"text": quoted},
+                nmsg(
+                    "the text beside %(num)d photograph has no order in it, so it is not a submission: ignored (%(text)s)",
+                    "the text beside %(num)d photographs has no order in it, so it is not a submission: "
+                    "ignored (%(text)s)",
+                    photos,
+                    text=quoted,
                 )
             )
             text = ""
@@ -330,11 +343,8 @@ def photo_receipt(
     _ = translations(lang).gettext
     current_name = names.variant.calendar.name(names.phase)
     status = "late" if late else "photo"
-    why = (
-        Msg(N_("photograph(s) received after the deadline: recorded as late, not used"))
-        if late
-        else Msg(N_("photograph(s) kept sealed; the coordinator reviews them after the deadline"))
-    )
+    photos = len(msg.images())
+    why = photo_reason(photos, late=late)
     base = {"subject": at.reading.to_data(names.variant)}
     # This photograph and any waiting before it each become a version when confirmed: the next version is past
     # them all (this one is not counted among the waiting until it is recorded, with its receipt, below).
@@ -351,7 +361,7 @@ def photo_receipt(
         + (
             _("It arrived AFTER THE DEADLINE: it is recorded as late and is not used.") + "\n\n"
             if late
-            else photo_promise(g.config, lang)
+            else photo_promise(g.config, lang, photos=photos)
         )
         + _("Kept:")
         + "\n"
@@ -393,27 +403,55 @@ def photo_receipt(
     return MailDecision(outcome, record)
 
 
-def photo_promise(cfg: dict[str, Any], lang: str = "en") -> str:
-    """What happens to photographed orders sent on time, as the player is told it (receipts, reminders):
+def photo_reason(photos: int, *, late: bool) -> Msg:
+    """What became of a message whose orders are ``photos`` photographs, as its record keeps it: kept sealed for
+    the coordinator's review, or late and not used."""
+    if late:
+        return nmsg(
+            "%(num)d photograph received after the deadline: recorded as late, not used",
+            "%(num)d photographs received after the deadline: recorded as late, not used",
+            photos,
+        )
+    return nmsg(
+        "%(num)d photograph kept sealed; the coordinator reviews it after the deadline",
+        "%(num)d photographs kept sealed; the coordinator reviews them after the deadline",
+        photos,
+    )
+
+
+def photo_promise(cfg: dict[str, Any], lang: str = "en", *, photos: int) -> str:
+    """What happens to ``photos`` photographed orders sent on time, as the player is told it (the receipt):
     the phase waits for the coordinator's review (store/mail/review.py), or for the game's review wait."""
-    _ = translations(lang).gettext
+    t = translations(lang)
     wait = cfg.get("review_wait")
     after = (
-        _(
+        t.ngettext(
+            "If the coordinator has not reviewed it %(wait)s after the deadline, the phase is processed without "
+            "it and the results say so.",
             "If the coordinator has not reviewed them %(wait)s after the deadline, the phase is processed without "
-            "them and the results say so."
+            "them and the results say so.",
+            photos,
         )
-        % {"wait": wait}
+        % {"wait": wait, "num": photos}
         if wait
-        else _("The phase is not processed until the coordinator has reviewed them.")
+        else t.ngettext(
+            "The phase is not processed until the coordinator has reviewed it.",
+            "The phase is not processed until the coordinator has reviewed them.",
+            photos,
+        )
     )
     return (
-        _(
-            "It has no orders in text, only photograph(s). They are kept sealed; after the deadline the coordinator "
-            "reads them (a proposed transcription is checked line by line) and confirms your orders as a version "
+        t.ngettext(
+            "It has no orders in text, only %(num)d photograph. It is kept sealed; after the deadline the coordinator "
+            "reads it (a proposed transcription is checked line by line) and confirms your orders as a version "
             "received when this message arrived. %(after)s A version received later (in text or photographed) "
-            "counts over this one."
+            "counts over this one.",
+            "It has no orders in text, only %(num)d photographs. They are kept sealed; after the deadline the "
+            "coordinator reads them (a proposed transcription is checked line by line) and confirms your orders as "
+            "a version received when this message arrived. %(after)s A version received later (in text or "
+            "photographed) counts over this one.",
+            photos,
         )
-        % {"after": after}
+        % {"after": after, "num": photos}
         + "\n\n"
     )

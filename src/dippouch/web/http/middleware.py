@@ -514,7 +514,7 @@ class Pace(_HttpLayer):
         slower = msg(
             "You are sending requests faster than this site allows one visitor (at most %(rate)s a second on "
             "average); wait %(seconds)s s and go on more slowly.",
-            rate=quantity(1 / scope['app'].state.pace.interval),
+            rate=quantity(1 / scope["app"].state.pace.interval),
             seconds=retry,
         )
         headers = {"Retry-After": str(retry), "Connection": "close"}
