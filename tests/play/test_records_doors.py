@@ -101,12 +101,12 @@ def _scores(site: Site, door: str, system: str | None) -> dict[str, float]:
         r = site.browser().get(f"/games/g/records{query}")
         assert r.status_code == 200, r.text
         table = r.text.split('id="score-table"', 1)[1].split("</table>", 1)[0]
-        rows = re.findall(r"<tr><td>([^<]+)</td><td>[^<]*</td><td>\d+</td><td>([\d.]+)</td>", table)
-        return {html.unescape(p): float(s) for p, s in rows}
+        rows = re.findall(r"<tr><td>([^<]+)</td><td>[^<]*</td><td>\d+</td><td>([\d,.]+)</td>", table)
+        return {html.unescape(p): float(s.replace(",", "")) for p, s in rows}
     code, said = _cli(site, *(["--system", system] if system else []))
     assert code == 0, said
-    rows = re.findall(r"(\w+)\s+│\s+(\d+)\s+│\s+([\d.]+)", said)
-    return {p: float(s) for p, _, s in rows}
+    rows = re.findall(r"(\w+)\s+│\s+(\d+)\s+│\s+([\d,.]+)", said)
+    return {p: float(s.replace(",", "")) for p, _, s in rows}
 
 
 @pytest.mark.parametrize(("system", "expected"), [(None, SOS), ("sos", SOS), ("carnage", CARNAGE)])
