@@ -75,6 +75,8 @@ def test_a_second_tab_does_not_replace_orders_it_never_saw(tmp_path: Path) -> No
     # A number no version of this phase has is refused too, and a form without one replaces as before.
     r = site.post_form(c, f"{URL}/orders", {"orders": first, "phase": "Spring 1901 Movement", "based_on": "7"})
     assert r.status_code == 409 and "has no version 7 in this phase" in html.unescape(r.text)
+    r = site.post_form(c, f"{URL}/orders", {"orders": first, "phase": "Spring 1901 Movement", "based_on": "-1"})
+    assert r.status_code == 409 and "has no version -1 in this phase" in html.unescape(r.text)
     r = site.post_form(c, f"{URL}/orders", {"orders": first, "phase": "Spring 1901 Movement"})
     assert r.status_code == 303 and _latest(c) == (3, first)
 

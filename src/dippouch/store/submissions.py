@@ -98,7 +98,7 @@ def _changed_since(s: Session, mine: tuple[Any, ...], power: str, seen: int) -> 
         .order_by(SubmissionRow.version.desc())
         .limit(1)
     ).first()
-    if latest is None or latest.version < seen:  # a version this phase never had (a form's number made up)
+    if latest is None or not 0 <= seen <= latest.version:  # a version this phase never had (a made-up number)
         return msg(
             "%(power)s has no version %(version)s in this phase; nothing was recorded. Reload the page and send again",
             power=power,

@@ -92,7 +92,8 @@ def coach_hint_url(web: Web, name: str, power: str) -> str | None:
 
 def e_status(e: Exception) -> int:
     """The refusal's own status (400 for input refused as it stands, or for orders the game cannot take now:
-    their phase was processed meanwhile, the power has nothing to order), as the API answers it."""
+    their phase was processed meanwhile, the power has nothing to order; 409 for orders typed over a version
+    another has replaced since), as the API answers it."""
     if isinstance(e, WebError):
         return e.status
     return 409 if isinstance(e, Changed) else 400
