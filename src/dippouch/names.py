@@ -143,10 +143,6 @@ def coast_words(name: str, lang: str | None) -> str:
     head, _, coast = name[:-1].rpartition(" (")
     words = COASTS.get(coast)
     return name if not head or words is None else f"{head} ({translations(lang).gettext(words)})"
-    for suffix, words in COASTS.items():
-        if name.endswith(suffix):
-            return name[: -len(suffix)] + translations(lang).gettext(words)
-    return name
 
 
 def kind_word(variant: Variant, kind: str, lang: str = "en") -> str:
