@@ -69,9 +69,9 @@ def number(value: int | float, lang: str, places: int | None = None) -> str:
 def percent(value: int | float, lang: str, places: int = 0) -> str:
     """``value`` per cent (57.1 for 57.1 %) as ``lang`` writes a share: ``57%`` in English, ``57 %`` in German
     and French (a space their locale data puts before the sign, which a line never breaks)."""
-    pattern = _percent_pattern(lang if lang in LANGUAGES else DEFAULT)
+    lang = lang if lang in LANGUAGES else DEFAULT
     digits = "#,##0." + "0" * places if places else "#,##0"
-    return str(format_percent(value / 100, format=pattern.replace("#,##0", digits, 1), locale=lang))
+    return str(format_percent(value / 100, format=_percent_pattern(lang).replace("#,##0", digits, 1), locale=lang))
 
 
 @cache

@@ -39,6 +39,7 @@ def test_number_and_percent_follow_the_language() -> None:
     assert [percent(57.14, lang) for lang in ("en", "de", "fr")] == ["57%", "57\u00a0%", "57\u00a0%"]
     assert percent(57.14, "de", 1) == "57,1\u00a0%"
     assert number(2.5, "xx") == "2.5"  # a language the site does not speak: English
+    assert percent(57.14, "xx") == "57%"
 
 
 def test_scores_and_ratings_are_written_in_the_readers_numbers(tmp_path: Path) -> None:

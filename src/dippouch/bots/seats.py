@@ -112,9 +112,9 @@ def bot_level(player: str | None) -> str | None:
 
 
 def player_words(player: str) -> Msg | str:
-    """Who plays a seat, as a sentence names them: their name, or "Bot (standard)" for a bot's seat, a name as the
-    pages' tables' "a bot: standard" is a description (the program's own name for the seat, "bot:heuristic",
-    tells a person nothing; the sentences that name a player start with the name)."""
+    """Who plays a seat, as a sentence names them: their name, or "Bot (standard)" for a bot's seat. The program's
+    own name for the seat ("bot:heuristic") tells a person nothing; the tables' "a bot: standard" describes the
+    seat, and the sentences that name a player start with the name ("Bot (standard) now plays Austria")."""
     level = bot_level(player)
     return player if level is None else msg("Bot (%(level)s)", level=Msg(LEVEL_WORDS[level]))
 
