@@ -173,6 +173,28 @@ class Site:
         return self.browser(self.seat(game, power, name))
 
 
+POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+
+
+def drawn_game(store: Any, people: tuple[int, ...], now: datetime, scoring: str = "centres") -> None:
+    """Game "g" of standard Diplomacy with ``people`` in its first seats, drawn by everyone's vote in its first
+    phase and scored under ``scoring``."""
+    from dippouch.play.records import choose_scoring
+    from dippouch.store import games as store_games
+    from dippouch.store import status as store_status
+    from dippouch.store import votes as store_votes
+    from dippouch.store.people.persons import seat_person
+
+    store_games.create_game(store, "g", "standard", now=now)
+    for power, person in zip(POWERS, people, strict=False):
+        store_games.assign(store, "g", power, power, now=now)
+        seat_person(store, "g", power, person, now=now)
+    for power in POWERS:
+        if store_status.status(store, "g", now=now).state != "finished":
+            store_votes.vote(store, "g", power, True, now=now)
+    choose_scoring(store, "g", scoring, now=now)
+
+
 def page_words(html: str) -> str:
     """A page's words without the links round people's names (each name links to its person's page), for
     tests that read a sentence with a name in it."""

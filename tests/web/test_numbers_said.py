@@ -5,32 +5,13 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from pathlib import Path
 
 from dippouch.play.ratings import update_ratings
-from dippouch.play.records import choose_scoring, score_game
+from dippouch.play.records import score_game
 from dippouch.saying import number, percent
-from dippouch.store import GameStore
-from dippouch.store import games as store_games
-from dippouch.store import status as store_status
-from dippouch.store import votes as store_votes
-from dippouch.store.people.persons import create_person, seat_person
-from websupport import Site
-
-POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-
-
-def _drawn(store: GameStore, people: tuple[int, ...], now: datetime) -> None:
-    """Game "g" with ``people`` in its first seats, drawn by everyone's vote and scored by sum of squares (scores with decimals)."""
-    store_games.create_game(store, "g", "standard", now=now)
-    for power, person in zip(POWERS, people, strict=False):
-        store_games.assign(store, "g", power, power, now=now)
-        seat_person(store, "g", power, person, now=now)
-    for power in POWERS:
-        if store_status.status(store, "g", now=now).state != "finished":
-            store_votes.vote(store, "g", power, True, now=now)
-    choose_scoring(store, "g", "sos", now=now)
+from dippouch.store.people.persons import create_person
+from websupport import Site, drawn_game
 
 
 def test_number_and_percent_follow_the_language() -> None:
@@ -46,7 +27,7 @@ def test_scores_and_ratings_are_written_in_the_readers_numbers(tmp_path: Path) -
     site = Site(f"sqlite:///{tmp_path / 'g.db'}")
     store, now = site.web.store, site.clock()
     ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
-    _drawn(store, (ann, bo, cy), now)
+    drawn_game(store, (ann, bo, cy), now, "sos")
     update_ratings(store)
     scores = [row.score for row in score_game(store, "g").rows]
     odd = [s for s in scores if round(s, 2) != round(s)]

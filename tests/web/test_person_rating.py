@@ -3,40 +3,23 @@ page reads them), or says they are not rated yet."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from random import Random
 
 from dippouch.play.duels import ask_for_duel
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
-from dippouch.store import GameStore
-from dippouch.store import games as store_games
 from dippouch.store import status as store_status
 from dippouch.store import votes as store_votes
-from dippouch.store.people.persons import create_person, seat_person
-from websupport import Site
-
-POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
-
-
-def _drawn(store: GameStore, people: tuple[int, ...], now: datetime) -> None:
-    """Game "g" with ``people`` in its first seats, drawn by everyone's vote and scored by centres."""
-    store_games.create_game(store, "g", "standard", now=now)
-    for power, person in zip(POWERS, people, strict=False):
-        store_games.assign(store, "g", power, power, now=now)
-        seat_person(store, "g", power, person, now=now)
-    for power in POWERS:
-        if store_status.status(store, "g", now=now).state != "finished":
-            store_votes.vote(store, "g", power, True, now=now)
-    choose_scoring(store, "g", "centres", now=now)
+from dippouch.store.people.persons import create_person
+from websupport import Site, drawn_game
 
 
 def test_the_person_page_shows_the_rating_and_place(tmp_path: Path) -> None:
     site = Site(f"sqlite:///{tmp_path / 'g.db'}")
     store, now = site.web.store, site.clock()
     ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
-    _drawn(store, (ann, bo, cy), now)  # Austria 3, England 3, France 3 centres: equal shares
+    drawn_game(store, (ann, bo, cy), now)  # Austria 3, England 3, France 3 centres: equal shares
     assert "not rated yet" in site.browser().get(f"/people/{ann}").text  # until the worker takes the game in
     update_ratings(store)
     page = site.browser().get(f"/people/{ann}").text
@@ -52,7 +35,7 @@ def test_the_person_page_shows_each_variant_pool_and_a_duel_player_off_the_overa
     site = Site(f"sqlite:///{tmp_path / 'g.db'}")
     store, now = site.web.store, site.clock()
     ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
-    _drawn(store, (ann, bo, cy), now)
+    drawn_game(store, (ann, bo, cy), now)
     # Two others play one duel to a draw: rated in the duel pool alone, never the overall one.
     dee, eve = (create_person(store, n, now=now) for n in ("Dee", "Eve"))
     ask_for_duel(store, dee, "fva", now=now)
