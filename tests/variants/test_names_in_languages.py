@@ -49,8 +49,8 @@ def test_a_name_is_the_files_translation_or_the_name_as_written() -> None:
     assert v.name_in("Paris", "de") == "Parigi"  # a province by its full name
     assert v.name_in("Germany", "de") == "Germany"
     stp_sc = v.map.loc("stp/sc")
-    assert place_in(v, stp_sc, "de") == "Sankt Petersburg (south coast)"
-    assert place_in(v, stp_sc, "fr") == v.map.locations[stp_sc].name
+    assert place_in(v, stp_sc, "de") == "Sankt Petersburg (Südküste)"  # its coast in the reader's words too
+    assert place_in(v, stp_sc, "fr") == "St Petersburg (côte sud)"  # no French name: the province as written
     assert board_unit(v, "A", v.map.loc("par"), "de") == "Armee Parigi"
     # Orders are read by the names as written: a translation is not an order's word.
     assert v.power("France").name == "France"

@@ -111,7 +111,9 @@ def test_after_processing_the_page_shows_the_phase_its_orders_results_map_and_re
         svg = players[power].get(m.group(1))
         assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
         for order in ("A par - bur", "A mar - spa", "A mun - bur"):
-            assert re.search(rf'<g id="order-\d+" data-power="\w+" class="order [^"]*" data-order="{order}"', svg.text)
+            assert re.search(
+                rf'<g id="order-\d+-\d+" data-power="\w+" class="order [^"]*" data-order="{order}"', svg.text
+            )
         assert svg.text in site.browser().get(f"/games/demo/phases/{pid}").text
 
 

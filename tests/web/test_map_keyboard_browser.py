@@ -94,11 +94,15 @@ def test_a_keyboard_player_orders_on_the_map_and_sends(live_site: LiveSite, size
     # The zoom buttons' names start with the words they show.
     expect(page.get_by_role("button", name="Yours: back to your units")).to_have_count(1)
 
-    # Tab to the map: the focus is on a province of France's, with a ring.
+    # Tab to the map: the focus is on a province of France's, ringed by its own outline (no box round it).
     _tab_to_map(page)
     assert "of France" in _focused(page), _focused(page)
-    ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
-    assert ring == "solid", ring
+    ring = page.evaluate(
+        "() => { const el = document.activeElement, ring = el.ownerSVGElement.querySelector('.focus-ring.shown');"
+        " return [getComputedStyle(el).outlineStyle, !!ring && ring.querySelector('.line').getAttribute('href')"
+        " === el.getAttribute('href')]; }"
+    )
+    assert ring == ["none", True], ring
     # Paris by its name, then Burgundy with the arrow keys (east of Paris), Enter on each.
     _key_to(page, "Paris")
     page.keyboard.press("Enter")

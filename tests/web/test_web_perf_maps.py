@@ -19,7 +19,7 @@ from dippouch.play.reports import stored_report
 from dippouch.web.views.maps import map_available
 from websupport import Site
 
-ORDER_ID = re.compile(r'id="order-\d+" data-power="(\w+)"')
+ORDER_ID = re.compile(r'id="order-\d+(?:-\d+)?" data-power="(\w+)"')  # a processed phase's: its own ids
 VIEWS = ("board", "orders", "after", "after-orders")
 
 

@@ -12,6 +12,11 @@ What is counted:
 
 - a name is *astray* when the middle of its text lies outside its own province's shape and no leader line
   ends inside that shape;
+- a name is *elsewhere* when more than half its text box lies on one other province's land, though its own
+  province's shape could hold the box (leader line or not): it reads as that province's name (Picardy's name,
+  beside it with a short leader line, stood over Paris and Burgundy, and an army's arrow to Burgundy seemed to
+  end in Picardy). Over the sea, where a coastal province's name may stand beside it, it reads as no sea's
+  name (those are blue and slanted); a place too small for its name (W3K's castles) has it beside, wherever;
 - a centre marker is astray when its middle lies outside its own province's shape and no leader line (a
   ``path`` of class ``leader`` in the marker's group) runs from it to a point inside that shape;
 - a unit is astray when its middle lies outside its own province's shape and no leader line (a ``path``
@@ -33,10 +38,11 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dippouch.render.geometry import path_rings
+from dippouch.render.ids import plain_ids
 from dippouch.render.text import BASELINE, LABEL_DOWN, LABEL_UP, text_width
 
 __all__ = [
@@ -45,14 +51,18 @@ __all__ = [
     "LayoutReport",
     "Leader",
     "Mark",
+    "Shape",
     "audit_svg",
     "covered",
     "disc_mark",
+    "holds",
     "inside",
     "label_box",
+    "land_share",
     "leader_lines",
     "mark_box",
     "marks_touch",
+    "shape_of",
     "unit_marks",
 ]
 
@@ -94,6 +104,8 @@ class LayoutReport:
     leaders: int = 0
     markers: int = 0
     names_astray: list[str] = field(default_factory=list)
+    names_elsewhere: list[str] = field(default_factory=list)
+    """Names standing mostly on one other province's land though their own province could hold them."""
     markers_astray: list[str] = field(default_factory=list)
     units_astray: list[str] = field(default_factory=list)
     overlaps: list[tuple[str, str]] = field(default_factory=list)
@@ -116,6 +128,7 @@ class LayoutReport:
         """Names and markers away from their province, and names over each other: what must be zero."""
         return (
             len(self.names_astray)
+            + len(self.names_elsewhere)
             + len(self.markers_astray)
             + len(self.overlaps)
             + len(self.bad_leaders)
@@ -135,6 +148,7 @@ class LayoutReport:
                 f"names {self.names} of {self.provinces} provinces ({self.leaders} with leader lines), "
                 f"centre markers {self.markers}",
                 f"  names outside their province {len(self.names_astray)}{some(self.names_astray)}",
+                f"  names on another province's land {len(self.names_elsewhere)}{some(self.names_elsewhere)}",
                 f"  centre markers outside their province {len(self.markers_astray)}{some(self.markers_astray)}",
                 f"  units outside their province {len(self.units_astray)}{some(self.units_astray)}",
                 f"  names overlapping {len(self.overlaps)}{some(self.overlaps)}",
@@ -147,6 +161,67 @@ class LayoutReport:
                 f"  leader lines covered {len(self.leaders_covered)}{some(self.leaders_covered)}",
             ]
         )
+
+
+GRID = 8
+"""A name's box is measured at the middles of GRID by GRID cells (as the placer measures it)."""
+
+
+Shape = tuple[Box, list[list[Point]]]
+"""A province's shape as drawn: the box round it and its rings."""
+
+
+def shape_of(d: str) -> Shape:
+    rings = path_rings(d)
+    pts = [p for ring in rings for p in ring] or [(0.0, 0.0)]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys)), rings
+
+
+def land_share(box: Box, land: Mapping[str, Shape], own: str) -> float:
+    """The largest share of ``box`` lying on one province of ``land`` other than ``own``, measured at the middles
+    of a grid of its cells."""
+    near = [rings for a, (b, rings) in land.items() if a != own and _overlap(box, b)]
+    got: dict[int, int] = {}
+    for i in range(GRID):
+        for j in range(GRID):
+            pt = (box[0] + (box[2] - box[0]) * (i + 0.5) / GRID, box[1] + (box[3] - box[1]) * (j + 0.5) / GRID)
+            k = next((k for k, rings in enumerate(near) if inside(rings, pt)), None)
+            if k is not None:
+                got[k] = got.get(k, 0) + 1
+    return max(got.values(), default=0) / (GRID * GRID)
+
+
+def _spans(rings: Sequence[Sequence[Point]], y: float) -> list[tuple[float, float]]:
+    """The inside stretches of the horizontal line at ``y`` (even-odd rule)."""
+    cuts: list[float] = []
+    for ring in rings:
+        n = len(ring)
+        for i in range(n):
+            (x0, y0), (x1, y1) = ring[i - 1], ring[i]
+            if (y0 <= y) != (y1 <= y):
+                cuts.append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
+    cuts.sort()
+    return [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
+
+
+def holds(rings: Sequence[Sequence[Point]], w: float, h: float) -> bool:
+    """Whether a box ``w`` by ``h`` fits somewhere inside the shape (rows an eighth of ``h`` apart)."""
+    pts = [p for ring in rings for p in ring]
+    if not pts or w <= 0 or h <= 0:
+        return False
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    dy = h / 8
+    rows = [_spans(rings, y0 + dy * (k + 0.5)) for k in range(int((y1 - y0) / dy))]
+    for top in range(len(rows) - 8):
+        win = rows[top]
+        for row in rows[top + 1 : top + 9]:
+            win = [(max(a, c), min(b, d)) for a, b in win for c, d in row if max(a, c) < min(b, d)]
+            if not win:
+                break
+        if any(b - a >= w for a, b in win):
+            return True
+    return False
 
 
 def _num(e: ET.Element, attr: str) -> float:
@@ -315,9 +390,11 @@ def _overlap(a: Box, b: Box) -> bool:
 
 def audit_svg(svg: str) -> LayoutReport:
     """Read a drawn map back and check where its names, centre markers and units are (see the module's doc)."""
-    root = ET.fromstring(svg)
+    root = ET.fromstring(plain_ids(svg))
     rep = LayoutReport()
-    shapes = {k: path_rings(e.get("d") or "") for k, e in _ids(root, "r-").items()}
+    regions = _ids(root, "r-")
+    shapes = {k: path_rings(e.get("d") or "") for k, e in regions.items()}
+    land = {k: shape_of(e.get("d") or "") for k, e in regions.items() if "sea" not in (e.get("class") or "").split()}
     rep.provinces = len(shapes)
     labels = _ids(root, "label-")
     leaders = _ids(root, "leader-")
@@ -341,6 +418,9 @@ def audit_svg(svg: str) -> LayoutReport:
                 rep.bad_leaders.append(abbr)
         elif not inside(rings, (x, mid)):
             rep.names_astray.append(abbr)
+            continue
+        if land_share(box, land, abbr) > 0.5 and holds(rings, box[2] - box[0], box[3] - box[1]):
+            rep.names_elsewhere.append(abbr)
     scs = _ids(root, "sc-")
     rep.markers = len(scs)
     marks: list[tuple[str, Point]] = []
@@ -409,6 +489,6 @@ def audit_svg(svg: str) -> LayoutReport:
             )
     covers += [(n, f"{n} name", ([poly], 0.0)) for (n, _), poly in zip(items, box_poly, strict=True)]
     rep.leaders_covered = covered(leader_lines(root), covers)
-    for lst in (rep.names_astray, rep.markers_astray, rep.units_astray, rep.bad_leaders):
+    for lst in (rep.names_astray, rep.names_elsewhere, rep.markers_astray, rep.units_astray, rep.bad_leaders):
         lst.sort()
     return rep

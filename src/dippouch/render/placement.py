@@ -12,8 +12,10 @@ saying whose they were. Here every spot is searched, and checked as it is taken:
   stretches inside it, a window of rows as tall as the name gives where a name of that width fits, and the
   roomiest spot near the middle that is clear of units, markers and other names (with a third of a letter
   of air, so two names never read as one word) is taken. Full names first where they fit at a readable
-  size, then the abbreviation; a province too small for any gets its abbreviation beside it, preferably
-  over the sea, with a leader line ending inside it;
+  size, then the abbreviation, then (every province tried first) the abbreviation at the smallest size up to
+  the outline; a province too small for any gets its abbreviation beside it, off other provinces' land (where
+  it would read as theirs: the audit counts it) where there is room, preferably over the sea, with a leader
+  line ending inside it;
 - **dislodged spots** beside their province's unit, clear of the other unit spots;
 - **leader lines** run clear of every other province's unit (and the disc drawn round a unit in a castle or
   city) and of every other name, and a place whose unit stands beside it is pointed at a spot inside it that
@@ -27,13 +29,24 @@ The result is checked again on the finished picture by :mod:`dippouch.render.aud
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dippouch.render.geometry import Geometry, ProvinceShape, path_rings
 from dippouch.render.text import LABEL_DOWN, LABEL_UP, text_width
 
-__all__ = ["PLACE_RING", "Boxes", "Label", "Marker", "Outline", "Placement", "anchors", "place", "ring_drawn"]
+__all__ = [
+    "PLACE_RING",
+    "READABLE_PX",
+    "Boxes",
+    "Label",
+    "Marker",
+    "Outline",
+    "Placement",
+    "anchors",
+    "place",
+    "ring_drawn",
+]
 
 PLACE_RING = 1.5
 """The radius of the disc drawn round a unit standing in a castle or city, in unit radii: wider than a
@@ -336,8 +349,40 @@ def _seg_dist(p: Point, a: Point, b: Point) -> float:
     return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
 
 
+GRID = 8
+GRID_POINTS = GRID * GRID
+
+
+def _grid(box: Box) -> Iterable[Point]:
+    """Points spread evenly over ``box``: the middles of an 8 by 8 grid of its cells."""
+    for i in range(GRID):
+        for j in range(GRID):
+            yield (box[0] + (box[2] - box[0]) * (i + 0.5) / GRID, box[1] + (box[3] - box[1]) * (j + 0.5) / GRID)
+
+
 def _dot_box(p: Point, half: float) -> Box:
     return (p[0] - half, p[1] - half, p[0] + half, p[1] + half)
+
+
+READABLE_PX = 9.2
+"""The map viewer (the web page's app.js) draws a name smaller than this on screen larger about its middle, and
+hides it where so drawn it would overlap a unit or a name shown before it (with :data:`VIEW_GAP_PX` between)."""
+VIEW_GAP_PX = 1.5
+FONT_UP, FONT_DOWN = 0.578, 0.586
+"""The font's own box about a name's middle, in sizes (what the viewer measures: DejaVu Sans's ascent 0.928 and
+descent 0.236 about the baseline, which is 0.35 below the middle)."""
+
+
+def shown_box(width: float, size: float, x: float, mid: float, view: float) -> Box:
+    """The box a name of ``width`` at ``size`` centred on ``(x, mid)`` takes on a page showing the map at ``view``
+    px a unit, as the viewer measures it: the font's box, enlarged to :data:`READABLE_PX` in steps of 4%, and
+    the gap it keeps from units and other names."""
+    need = READABLE_PX / (size * view)
+    k = 1.0 if need <= 1 else 1.04 ** math.ceil(math.log(need) / math.log(1.04))
+    cy = mid + size * (FONT_DOWN - FONT_UP) / 2
+    hw = width * k / 2 + VIEW_GAP_PX / view
+    hh = size * (FONT_UP + FONT_DOWN) * k / 2 + VIEW_GAP_PX / view
+    return (x - hw, cy - hh, x + hw, cy + hh)
 
 
 _AROUND = [(math.cos(a * math.pi / 8), math.sin(a * math.pi / 8)) for a in range(16)]
@@ -382,8 +427,10 @@ class _Placer:
         label_scale: float,
         towns: Mapping[str, Point],
         want_labels: bool,
+        view: float | None = None,
     ) -> None:
         self.geo = geo
+        self.view = view
         self.names = names
         self.r = r
         self.mode = mode
@@ -420,6 +467,13 @@ class _Placer:
                 self.covers.setdefault(key, []).append((at, reach, owner))
         self.name_boxes = Boxes(cell)
         """Names placed, exactly as drawn (a leader line must not run under another name's halo)."""
+        self.units_seen = Boxes(cell)
+        """With ``view``: what the viewer measures of a unit at each spot (the box round every kind's mark)."""
+        self.names_seen = Boxes(cell)
+        """With ``view``: the names placed, as the viewer measures them (:func:`shown_box`)."""
+        if view:
+            for x, y in self.spots:
+                self.units_seen.add((x - r * 1.28, y - r * 1.25, x + r * 1.28, y + r * 1.08))
 
     def outline(self, abbr: str) -> Outline:
         got = self.outlines.get(abbr)
@@ -512,14 +566,13 @@ class _Placer:
     def line_clear(self, a: Point, b: Point, own: str) -> bool:
         """Whether a leader line from ``a`` to ``b`` runs clear of every other province's unit (as it may
         stand) and of every name placed (whose halo is drawn over the lines)."""
-        c = self.marks.cell
         cells = set(self.marks._cells((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))))
         for key in cells:
             for at, reach, owner in self.covers.get(key, ()):
                 if owner != own and _seg_dist(at, a, b) < reach + self.r * 0.06:
                     return False
-        n = max(1, int(math.dist(a, b) / max(c * 0.05, 0.2)))
         half = self.r * 0.05
+        n = max(1, math.ceil(math.dist(a, b) / max(half, 0.1)))
         for k in range(n + 1):
             t = k / n
             x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
@@ -528,7 +581,8 @@ class _Placer:
         return True
 
     def _add_line(self, a: Point, b: Point) -> None:
-        n = max(1, int(math.dist(a, b) / (self.r * 0.4)))
+        """A leader line as a chain of small boxes, each touching the next, so no name slips in between."""
+        n = max(1, math.ceil(math.dist(a, b) / (self.r * 0.16)))
         for k in range(n + 1):
             t = k / n
             self.marks.add(_dot_box((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t), self.r * 0.08))
@@ -588,22 +642,39 @@ class _Placer:
         out += [(abbr, biggest), (abbr, middle), (abbr, smallest)]
         return out
 
-    def _free(self, box: Box, size: float, strict: bool) -> bool:
+    def _free(self, box: Box, size: float, strict: bool, seen: bool = False) -> bool:
         air_x, air_y = size * 0.34, size * 0.06
         padded = (box[0] - air_x, box[1] - air_y, box[2] + air_x, box[3] + air_y)
-        return not self.marks.hits(box) and not self.named.hits(padded) and not (strict and self.soft.hits(box))
+        if self.marks.hits(box) or self.named.hits(padded) or (strict and self.soft.hits(box)):
+            return False
+        if seen and self.view:
+            got = self._seen(box, size)
+            return not self.units_seen.hits(got) and not self.names_seen.hits(got)
+        return True
 
-    def inside(self, p: ProvinceShape, rows: _Rows) -> Label | None:
-        """The roomiest free spot inside the province for its name, full name first, then the abbreviation."""
+    def _seen(self, box: Box, size: float) -> Box:
+        """The viewer's box of a name placed at ``box`` (:func:`shown_box`)."""
+        assert self.view
+        return shown_box(box[2] - box[0], size, (box[0] + box[2]) / 2, box[1] + size * LABEL_UP, self.view)
+
+    def inside(self, p: ProvinceShape, rows: _Rows, *, tight: bool = False, seen: bool = False) -> Label | None:
+        """The roomiest free spot inside the province for its name, full name first, then the abbreviation.
+
+        ``tight``: the abbreviation at the smallest size, its box (halo and all) up to the outline, on rows twice
+        as close: the last try inside before a name goes beside its province (Picardy's name, a tenth of a letter
+        too wide for the corner its unit leaves with the usual margin, stood beside it over Paris and Burgundy,
+        where an army's arrow to Burgundy seemed to end in Picardy)."""
         ux, uy = p.unit
         box = self.outline(p.abbr).box
         # The second pass (names over dislodged spots) only where a dislodged spot lies in the way.
         passes = (True, False) if self.soft.hits(box) else (True,)
+        smallest = self.r * 0.75 * self.label_scale
+        texts = [(p.abbr.upper(), smallest)] if tight else self.texts(p)
         for strict in passes:
-            for text, size in self.texts(p):
+            for text, size in texts:
                 w = text_width(text, size, True)
                 up, down = size * LABEL_UP, size * LABEL_DOWN
-                margin = size * 0.12
+                margin = 0.0 if tight else size * 0.12
                 if w + 2 * margin > rows.widest:
                     continue
                 best: tuple[float, float, float] | None = None
@@ -623,7 +694,7 @@ class _Placer:
                             if best is not None and score + 1.0 <= best[0]:
                                 continue  # vertical room adds at most 1.0: cannot win
                             box = (x - w / 2, y - up, x + w / 2, y + down)
-                            if not self._free(box, size, strict):
+                            if not self._free(box, size, strict, seen):
                                 continue
                             vc = rows.room_v(box[0], box[2], box[1], box[3], size)
                             score += min(vc / size, 1.0)
@@ -633,10 +704,13 @@ class _Placer:
                     return Label(p.abbr, text, size, best[1], best[2])
         return None
 
-    def beside(self, p: ProvinceShape) -> Label | None:
+    def beside(self, p: ProvinceShape, *, off_land: bool = False, seen: bool = False) -> Label | None:
         """The abbreviation just outside a province too small for it, with a leader line into it: the
         nearest free spot, over the sea rather than over another province's land. Measured from the place
-        itself (for a unit standing beside its place, ``unit_leader``, not the unit's spot)."""
+        itself (for a unit standing beside its place, ``unit_leader``, not the unit's spot).
+
+        ``off_land``: only spots where at most half the name lies on one other province's land (where it
+        would read as that province's name)."""
         r = self.r
         shape = self.outline(p.abbr)
         ux, uy = self.home(p)
@@ -656,10 +730,12 @@ class _Placer:
                         d = out + gap + half
                         x, y = ux + ex * d, uy + ey * d - (down - up) / 2
                         box = (x - w / 2, y - up, x + w / 2, y + down)
-                        if not self._free(box, size, strict):
+                        if not self._free(box, size, strict, seen):
                             continue
                         if shape.inside((x, y)):
                             continue  # that would be the inside, where it did not fit
+                        if off_land and self.land_share(box, p.abbr) > 0.5:
+                            continue
                         start = _box_exit(box, (x, y), (ux, uy), size * 0.12)
                         if not self.line_clear(start, _inward(shape, start, (ux, uy), r * 0.35), p.abbr):
                             continue  # its leader line would run under another's unit or name
@@ -675,41 +751,89 @@ class _Placer:
                     return Label(p.abbr, abbr, size, x, y, (start, end))
         return None
 
-    def _over_sea(self, pt: Point) -> bool:
+    def _at(self, pt: Point) -> str | None:
+        """The province whose shape holds ``pt`` (None: open water or off the board's provinces)."""
         if not self._by_box:
             self._by_box = [(self.outline(a).box, a) for a in self.geo.provinces]
         for b, a in self._by_box:
             if b[0] <= pt[0] <= b[2] and b[1] <= pt[1] <= b[3] and self.outline(a).inside(pt):
-                return self.geo.provinces[a].kind == "sea"
-        return True  # open water or off the board's provinces
+                return a
+        return None
+
+    def _over_sea(self, pt: Point) -> bool:
+        a = self._at(pt)
+        return a is None or self.geo.provinces[a].kind == "sea"
+
+    def land_share(self, box: Box, own: str) -> float:
+        """The largest share of ``box`` lying on one land province other than ``own`` (a grid of points, as
+        :func:`dippouch.render.audit.land_share` measures a drawn name)."""
+        got: dict[str, int] = {}
+        for pt in _grid(box):
+            a = self._at(pt)
+            if a is not None and a != own and self.geo.provinces[a].kind != "sea":
+                got[a] = got.get(a, 0) + 1
+        return max(got.values(), default=0) / GRID_POINTS
 
     def labels(self) -> list[Label]:
         out: list[Label] = []
         left: list[ProvinceShape] = []
         order = sorted(self.geo.provinces.values(), key=lambda p: (p.area_km2, p.abbr))
         for p in order:
-            shape = self.outline(p.abbr)
-            height = shape.box[3] - shape.box[1]
-            rows = _Rows(shape, max(self.r * 0.2, height / 100, 0.3))
-            got = self.inside(p, rows)
+            got = self.inside(p, _Rows(self.outline(p.abbr), self._rough(p)), seen=bool(self.view))
             if got is None:
                 left.append(p)
                 continue
             self._take(got)
             out.append(got)
-        for p in left:
-            got = self.beside(p)
-            if got is None:
-                continue
-            self._take(got)
-            out.append(got)
+        # The names that did not fit, in rounds, each round over every one of them (smallest first) before the
+        # next, so a name put beside its province does not take the room a neighbour's own name needed: inside
+        # at the smallest size, closer to the outline; beside, off other provinces' land; beside wherever there
+        # is room (over another province's land, where it reads as that province's name: the audit counts it,
+        # unless the province is too small to hold the name at all).
+        tries: list[Callable[[ProvinceShape], Label | None]] = [
+            lambda p: self.inside(p, _Rows(self.outline(p.abbr), self._fine(p)), tight=True),
+            lambda p: self.beside(p, off_land=True),
+            self.beside,
+        ]
+        if self.view:
+            # Where the page's viewer shows every name (a tall map drawn larger for the page's frame): first
+            # wherever the viewer will show the name (clear of units and names as it measures them, enlarged
+            # to a readable size), inside, then beside off others' land; then as any map.
+            seen = [
+                lambda p: self.inside(p, _Rows(self.outline(p.abbr), self._fine(p)), tight=True, seen=True),
+                lambda p: self.beside(p, off_land=True, seen=True),
+                lambda p: self.inside(p, _Rows(self.outline(p.abbr), self._rough(p))),
+            ]
+            tries = seen + tries
+        for attempt in tries:
+            still: list[ProvinceShape] = []
+            for p in left:
+                got = attempt(p)
+                if got is None:
+                    still.append(p)
+                    continue
+                self._take(got)
+                out.append(got)
+            left = still
         return out
+
+    def _rough(self, p: ProvinceShape) -> float:
+        """The rows of the first try inside."""
+        shape = self.outline(p.abbr)
+        return max(self.r * 0.2, (shape.box[3] - shape.box[1]) / 100, 0.3)
+
+    def _fine(self, p: ProvinceShape) -> float:
+        """Rows half as far apart as the first try's, for the tries close to the outline."""
+        shape = self.outline(p.abbr)
+        return max(self.r * 0.1, (shape.box[3] - shape.box[1]) / 200, 0.2)
 
     def _take(self, label: Label) -> None:
         w = text_width(label.text, label.size, True)
         box = (label.x - w / 2, label.mid - label.size * LABEL_UP, label.x + w / 2, label.mid + label.size * LABEL_DOWN)
         self.named.add(box)
         self.name_boxes.add(box)
+        if self.view:
+            self.names_seen.add(self._seen(box, label.size))
         if label.leader is not None:
             self._add_line(*label.leader)
 
@@ -723,12 +847,15 @@ def place(
     label_scale: float = 1.0,
     towns: Mapping[str, Point] | None = None,
     labels: bool = True,
+    view: float | None = None,
 ) -> Placement:
     """Centre markers, dislodged spots and (with ``labels``) names for a map whose units have radius ``r``.
 
     ``names`` gives each province's full name by abbreviation; ``mode`` is ``auto``, ``full`` or ``abbr``
-    (:class:`dippouch.render.svg.RenderOptions`); ``towns`` the centre markers' towns in picture units."""
-    placer = _Placer(geo, names, r, mode, label_scale, towns or {}, labels)
+    (:class:`dippouch.render.svg.RenderOptions`); ``towns`` the centre markers' towns in picture units; ``view``
+    the px a unit the game page shows the map at, where its names are first placed where the page's viewer
+    shows them there (:func:`shown_box`), else None."""
+    placer = _Placer(geo, names, r, mode, label_scale, towns or {}, labels, view)
     sc = placer.markers()
     dislodged = placer.dislodged(sc)
     return Placement(placer.labels() if labels else [], sc, dislodged, placer.anchors)

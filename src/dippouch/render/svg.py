@@ -40,7 +40,8 @@ from dippouch.names import phase_words
 from dippouch.render.atlas import drawing_boxes
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
 from dippouch.render.geometry import Geometry, load_geometry, path_rings, project, unit_radius
-from dippouch.render.placement import PLACE_RING, Label, Marker, place
+from dippouch.render.ids import own_ids, phase_suffix
+from dippouch.render.placement import PLACE_RING, READABLE_PX, Label, Marker, place
 from dippouch.render.text import BASELINE, text_width
 
 _text_width = text_width  # the name the tests and older callers use
@@ -138,7 +139,9 @@ class _Static:
     r: float
     """Unit radius."""
     font: float
-    """Base font size for headings and the legend."""
+    """Base font size for the heading."""
+    legend_font: float
+    """Base font size for the legend and the key: a tall board's larger (:func:`lettering`)."""
     labels: tuple[Label, ...]
     """The names as placed (drawn whole in ``label_svg``, or by reference to the board's file)."""
     label_svg: str
@@ -248,8 +251,43 @@ def _unit_radius(geo: Geometry) -> float:
     return unit_radius(areas, geo.km_per_unit, geo.width, geo.height)
 
 
+FRAME_PX = (776.0, 624.0)
+"""The frame the game page shows its map in at a desktop's size, 1280 by 800: the map's column, and at most 78% of
+the window's height. A picture shaped taller than that is fitted by its height, and comes out smaller on the page
+than a wide one (:func:`lettering`)."""
+FRAME_ASPECT = FRAME_PX[0] / FRAME_PX[1]
+
+
+def lettering(geo: Geometry, r: float) -> float:
+    """How much larger than a wide map's a tall map's names and legend are drawn. A picture 1200 units wide
+    fitted by its height in a page's frame (:data:`FRAME_ASPECT`) is shown smaller by its height's excess, so its
+    names and legend are drawn that much larger, to read on the page as a wide map's do: the Hundred's board,
+    1200 by 1604, was shown at 0.37 px a unit on a desktop's game page (the standard map at 0.65), its legend at
+    6 px and its names at 3.5 to 6 px, which the viewer enlarged onto the units beside them and so hid (eight of
+    the twelve home centres' names). No larger than the provinces hold: no further than the unit radius the
+    provinces' sizes give before its cap (``width / 95``), so a crowded board (1000 AD, W3K) is drawn as it was.
+    The heading keeps its size (the page names the game and the phase above the map): a taller picture is a
+    taller frame on a phone, where the map is fitted by its width, and the player's units opened below the fold."""
+    tall = max(1.0, FRAME_ASPECT * geo.height / geo.width)
+    areas = [p.area_km2 for p in geo.provinces.values() if p.kind != "sea" and not p.nested and p.area_km2 > 0]
+    sides = sorted(math.sqrt(a) / max(geo.km_per_unit, 1e-9) for a in areas)
+    room = 0.24 * sides[len(sides) // 4] / r if sides and r > 0 else 1.0
+    return min(tall, max(1.0, room))
+
+
+def _view(geo: Geometry, biggest: float) -> float | None:
+    """How many px a unit the game page shows the map at on a desktop (:data:`FRAME_PX`; the heading and the
+    legend add about a tenth to the board's height), where the map's
+    biggest names (``biggest`` units) read there without zooming (the Hundred's): its names are then placed
+    where the page's viewer shows them (:func:`dippouch.render.placement.place`). None where they do not (the
+    standard map's, at 7 px): the viewer hides most of a board's names until it is zoomed in anyway."""
+    view = min(FRAME_PX[0] / geo.width, FRAME_PX[1] / (geo.height * 1.1))
+    return view if biggest * view >= READABLE_PX else None
+
+
 def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
     r = _unit_radius(geo) * options.unit_scale
+    larger = lettering(geo, _unit_radius(geo))
     font = max(geo.width / 75, r * 1.1)
     gmap = variant.map
     names = {p.abbr: p.name for p in gmap.provinces}
@@ -274,7 +312,14 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
             sea_fill[abbr] = WATER
     towns = _towns(variant, geo)
     placed = place(
-        geo, names, r, mode=options.names, label_scale=options.label_scale, towns=towns, labels=options.labels
+        geo,
+        names,
+        r,
+        mode=options.names,
+        label_scale=options.label_scale * larger,
+        towns=towns,
+        labels=options.labels,
+        view=_view(geo, r * 1.3 * options.label_scale * larger),
     )
     label_svg = _labels_svg(geo, placed.labels, r) if options.labels else ""
     coast_svg = _coast_marks(geo, r) if options.coasts else ""
@@ -295,6 +340,7 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
     st = _Static(
         r,
         font,
+        font * larger,
         tuple(placed.labels) if options.labels else (),
         label_svg,
         coast_svg,
@@ -554,11 +600,11 @@ class _Pen:
         return out
 
     def head(self, tip: Point, frm: Point, size: float) -> str:
+        """An arrowhead, its casing's corners mitred (a triangle 0.1 radius wide: rounded, they are the same to
+        the eye; and Cairo, replaying the drawing for an atlas's sheet, turned the whole of one sheet of the
+        Hundred's atlas into a picture for one head's rounded corners, its names no longer text)."""
         pts = _head(tip, frm, size, size * 0.9)
-        return (
-            f'<polygon points="{pts}" fill="{self.colour}" stroke="{CASING}" stroke-width="{_f(self.r * 0.1)}"'
-            ' stroke-linejoin="round"/>'
-        )
+        return f'<polygon points="{pts}" fill="{self.colour}" stroke="{CASING}" stroke-width="{_f(self.r * 0.1)}"/>'
 
 
 def _cross(at: Point, size: float, colour: str = "#d7191c") -> str:
@@ -780,7 +826,7 @@ def render_phase_svg(
     if seen is not None and opts.seen is None:
         opts = replace(opts, seen=frozenset(str(s) for s in seen))
     show = orders and not after
-    return render_svg(
+    svg = render_svg(
         variant,
         position,
         record.get("orders") if show else None,
@@ -788,6 +834,11 @@ def render_phase_svg(
         opts,
         geometry=geometry,
     )
+    if show and record.get("status") == "processed" and record.get("results") is not None:
+        # A processed phase with its orders and results: the picture a player's page shows as its last turns,
+        # beside the open phase's own map (drawn inline): its ids are its phase's own (:func:`own_ids`).
+        svg = own_ids(svg, phase_suffix(position))
+    return svg
 
 
 def draw_svg(
@@ -1107,7 +1158,7 @@ def _legend(
     lang: str = "en",
     fog: bool = False,
 ) -> tuple[list[str], float]:
-    fs = st.font
+    fs = st.legend_font
     r = fs * 0.55
     counts_c: dict[str, int] = {}
     counts_u: dict[str, int] = {}
@@ -1257,7 +1308,7 @@ def _key(
     """A line of samples saying how orders and their fates are drawn, under the powers: the unit kinds
     first when a variant has more than armies and fleets, the marks of a variant's own order kinds
     (``extra``: label and shape) when its orders exist."""
-    fs = st.font * 0.85
+    fs = st.legend_font * 0.85
     r = fs * 0.45
     pen = _Pen(r, "#6b6b6b", "ok")
     grey = _Pen(r, ILLEGAL, "illegal")
@@ -1309,12 +1360,12 @@ def _key(
         units += [(name, _unit_svg(k, (sw / 2, 0.0), r * 1.1, stone, "")) for k, name in kinds]
         samples = units + samples
     out = [f'<g class="key" font-size="{_f(fs)}" fill="#333333">']
-    x, y = st.font * 0.6, top + fs * 1.1
+    x, y = st.legend_font * 0.6, top + fs * 1.1
     words = _key_words(lang)
     for label, art in ((words.get(label, label), art) for label, art in samples):
         w = sw + fs * 0.4 + _text_width(label, fs) + fs * 1.2
-        if x + w > width and x > st.font:
-            x, y = st.font * 0.6, y + fs * 1.9
+        if x + w > width and x > st.legend_font:
+            x, y = st.legend_font * 0.6, y + fs * 1.9
         out.append(
             f'<g transform="translate({_f(x)} {_f(y)})">{art}</g>'
             f'<text x="{_f(x + sw + fs * 0.4)}" y="{_f(y + fs * 0.35)}">{escape(label)}</text>'

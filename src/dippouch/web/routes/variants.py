@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
+from dippouch.core.variant import Variant
 from dippouch.web.http.deps import (
     ERRORS,
     WebDep,
@@ -98,11 +99,28 @@ def powers_css(name: str) -> Response:
 @router.get("/variants/{name}/moves", include_in_schema=False, response_class=HTMLResponse)
 def moves_page(request: Request, name: str, q: str = "") -> Response:
     """The move browser reads what ``GET /api/variants/{name}/moves`` answers, and the variant's own answer."""
-    variant_pages.find_variant(name, words(request).gettext)
+    variant = variant_pages.find_variant(name, words(request).gettext)
     mv = MovesAnswer.model_validate(variant_pages.moves(name, q))
     lang = language(request)
-    vv = VariantView.model_validate(variant_pages.variant_view(name, lang=lang), context={"lang": lang})
-    return render(request, "moves.html", {"mv": mv, "v": vv})
+    vv = VariantView.model_validate(variant_pages.variant_view(name, with_map=False, lang=lang), context={"lang": lang})
+    return render(request, "moves.html", {"mv": mv, "v": vv, "map_svg": _moves_map(variant, mv, lang)})
+
+
+def _moves_map(variant: Variant, mv: MovesAnswer, lang: str) -> str | None:
+    """The opening board with no heading and no legend, its view the territory and every place it goes (as
+    the page's viewer shows it: the frame filled with the board, nothing cut; the whole opening map showed the
+    heading's end above St Petersburg, and 1000 AD's board in part of its frame with its legend cut off); None
+    without a territory, or without a built map."""
+    if mv.province is None:
+        return None
+    from dippouch.render import RenderOptions
+    from dippouch.render.focus import places_svg
+
+    places = [mv.province.abbr, *(d.abbr for u in mv.units for d in u.moves)]
+    try:
+        return places_svg(variant, variant.start, places, RenderOptions(lang=lang))
+    except (FileNotFoundError, ValueError):  # no map built, or a geometry of another format: no map shown
+        return None
 
 
 @router.get("/api/variants", **answers(list[VariantListing]))

@@ -83,9 +83,13 @@
       stop.addEventListener("click", function () { clearTimeout(again); stop.hidden = true; });
     }
   }
-  // Orders refused: what the player must read first, so the keyboard (and the reader) go to it at once.
+  // Orders refused: what the player must read first, so the keyboard (and the reader) go to it at once, and the
+  // view too (focus alone scrolls it only just into view: on a phone, one line under the board).
   var refusal = document.getElementById("refusal");
-  if (refusal) refusal.focus();
+  if (refusal) {
+    refusal.focus({ preventScroll: true });
+    refusal.scrollIntoView({ block: "center" });
+  }
 
   // ------------------------------------------------------------------ skip link
   // Following the link moves the keyboard there too (not only the view), in every browser.
@@ -912,7 +916,10 @@
         var where = byKeys && dests.length ? " " + tr("It may go to %(places)s.", { places: dests.filter(function (d, i) { return dests.indexOf(d) === i; })
           .map(nameOf).join(", ") }) : "";
         var who = { unit: u.label };
-        if (m === "move") { mark("target", dests); say(act("%(unit)s: click where it goes (click it again to hold).", "%(unit)s: press Enter on where it goes (press Enter on it again to hold).", who) + where); }
+        // A dislodged unit does not hold: chosen again, it disbands.
+        var retreating = u.orders.some(function (o) { return o.type === "retreat" || o.type === "disband"; });
+        if (m === "move" && retreating) { mark("target", dests); say(act("%(unit)s: click where it retreats (click it again to disband).", "%(unit)s: press Enter on where it retreats (press Enter on it again to disband).", who) + where); }
+        else if (m === "move") { mark("target", dests); say(act("%(unit)s: click where it goes (click it again to hold).", "%(unit)s: press Enter on where it goes (press Enter on it again to hold).", who) + where); }
         else if (m === "support") say(act("%(unit)s: click the unit it supports.", "%(unit)s: press Enter on the unit it supports.", who));
         else say(act("%(unit)s: click the unit it convoys.", "%(unit)s: press Enter on the unit it convoys.", who));
         return;
@@ -928,7 +935,7 @@
         // By land (or sea) rather than by convoy when both are possible; by convoy only if nothing else.
         var direct = mv.filter(function (o) { return !o.via; });
         if (direct.length) mv = direct;
-        if (!mv.length) { reset(tr("%(unit)s cannot move to %(place)s.", { unit: state.unit.label, place: p })); return; }
+        if (!mv.length) { reset(tr("%(unit)s cannot move to %(place)s.", { unit: state.unit.label, place: nameOf(p) })); return; }
         if (mv.length === 1) { add(mv[0]); return; }
         choose(tr("%(unit)s to which coast?", { unit: state.unit.label }), mv, coastName, x, y);
         return;
@@ -936,7 +943,7 @@
       var kind = m === "support" ? "support" : "convoy";
       if (!state.target) {
         if (!orders.some(function (o) { return o.type === kind && o.target === p; })) {
-          reset(tr(kind === "support" ? "%(unit)s cannot support a unit in %(place)s." : "%(unit)s cannot convoy a unit in %(place)s.", { unit: state.unit.label, place: p })); return;
+          reset(tr(kind === "support" ? "%(unit)s cannot support a unit in %(place)s." : "%(unit)s cannot convoy a unit in %(place)s.", { unit: state.unit.label, place: nameOf(p) })); return;
         }
         state.target = p; mark("target", [p]);
         say(kind === "support"
